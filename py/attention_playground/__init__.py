@@ -1,0 +1,47 @@
+"""Attention Playground: self-attention in plain NumPy, one stage at a time.
+
+- `attention`: the maths (softmax, attention, self-attention, multi-head, every stage)
+- `scene`: the scene format and its checks (`SceneError`, `LIMITS`)
+- `compute`: `compute(scene)`, the one call the page makes
+- `entry`: `handle(request_json)`, what the page's worker calls
+- `presets`, `experiments`: the worked examples and the experiments that are not one scene
+"""
+
+from .attention import (
+    STAGES,
+    AttentionStages,
+    attention,
+    attention_stages,
+    multi_head_attention,
+    multi_head_stages,
+    self_attention,
+    softmax,
+)
+from .compute import compute
+from .entry import handle
+from .experiments import scaling_experiment, shuffle_check
+from .presets import DEFAULT_PRESET_ID, PRESET_IDS, list_presets, load_preset
+from .scene import LIMITS, Scene, SceneError, parse_scene
+
+__all__ = [
+    "STAGES",
+    "AttentionStages",
+    "attention",
+    "attention_stages",
+    "multi_head_attention",
+    "multi_head_stages",
+    "self_attention",
+    "softmax",
+    "compute",
+    "handle",
+    "scaling_experiment",
+    "shuffle_check",
+    "DEFAULT_PRESET_ID",
+    "PRESET_IDS",
+    "list_presets",
+    "load_preset",
+    "LIMITS",
+    "Scene",
+    "SceneError",
+    "parse_scene",
+]
