@@ -1,0 +1,164 @@
+/**
+ * The page's side of the Python worker: start it, follow its boot, send requests, match replies.
+ * It never touches the DOM. The messages are defined in protocol.js.
+ *
+ *     import { createClient } from "./runtime/client.js";
+ *     const client = createClient();
+ *     client.onProgress(({ stage, detail }) => showStatus(detail));
+ *     await client.ready;                                   // Python is live
+ *     const result = await client.request("compute", { scene });
+ *
+ * Every promise it hands out settles: if the worker fails to boot or dies, `ready` and every pending
+ * request reject, and later requests reject at once until restart().
+ */
+import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
+
+const DEFAULT_WORKER_URL = new URL("./worker.js", import.meta.url);
+
+/**
+ * An Error carrying the error object a reply came with: its message is the module's message (for a bad
+ * scene, the validation message naming field, row and column), and `.detail` is the whole object
+ * ({type, message, field, row, column, row_index, column_index} for a SceneError).
+ */
+export class RequestError extends Error {
+  constructor(detail) {
+    super(detail?.message ?? "the request failed");
+    this.name = "RequestError";
+    this.detail = detail;
+  }
+}
+
+/**
+ * Start a Python worker and return its client.
+ *
+ * @param {object} [options]
+ * @param {string|URL} [options.workerUrl] the worker script (default: worker.js beside this file)
+ * @returns {{
+ *   ready: Promise<void>,
+ *   onProgress: (callback: (progress: {stage: string, detail: string}) => void) => () => void,
+ *   request: (kind: string, payload?: object) => Promise<any>,
+ *   restart: () => void,
+ *   readonly stage: string|null,
+ * }}
+ *   - `ready` resolves when Python is live, rejects (with an Error) if the runtime could not start. After
+ *     restart() it is a new promise: read `client.ready` again rather than keeping the old one.
+ *   - `onProgress(callback)` calls `callback({stage, detail})` for every boot stage (BOOT_STAGES, in order),
+ *     and at once with the current stage if there is one, so a late subscriber is not left blank. It keeps
+ *     following across restarts. Returns a function that unsubscribes.
+ *   - `request(kind, payload)` resolves with the result, or rejects with a RequestError (`.detail` is the
+ *     error object; `.detail.type` is "SceneError" for a bad scene, or one of WORKER_ERROR_TYPES).
+ *   - `restart()` ends the worker and starts a fresh one; requests still pending reject.
+ *   - `stage` is the latest boot stage reported (null before the first).
+ */
+export function createClient(options = {}) {
+  const workerUrl = options.workerUrl ?? DEFAULT_WORKER_URL;
+  const listeners = new Set();
+  let session = null;
+  let progress = null;
+
+  function notify(update) {
+    progress = update;
+    for (const listener of listeners) listener(update);
+  }
+
+  function start() {
+    session = startSession(workerUrl, notify);
+  }
+
+  start();
+
+  return {
+    get ready() {
+      return session.ready;
+    },
+    get stage() {
+      return progress?.stage ?? null;
+    },
+    onProgress(callback) {
+      listeners.add(callback);
+      if (progress) callback(progress);
+      return () => listeners.delete(callback);
+    },
+    request(kind, payload = {}) {
+      return session.request(kind, payload);
+    },
+    restart() {
+      session.end("the worker was restarted");
+      progress = null;
+      start();
+    },
+  };
+}
+
+/**
+ * One worker's lifetime: its ready promise, its pending requests, and how it ends. A restart makes a new
+ * session, so nothing from an old worker can settle a new worker's promises.
+ */
+function startSession(workerUrl, notify) {
+  const worker = new Worker(workerUrl, { type: "module" });
+  const pending = new Map();
+  let nextId = 1;
+  let endedWith = null;
+
+  let resolveReady;
+  let rejectReady;
+  const ready = new Promise((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  // `ready` is also awaited by whoever reads it; this only keeps a failed boot that nobody awaited from
+  // showing up as an "unhandled rejection".
+  ready.catch(() => {});
+
+  /** Stop for good: reject `ready` (if still pending) and every pending request with `reason`. */
+  function end(reason) {
+    if (endedWith !== null) return;
+    endedWith = reason;
+    worker.terminate();
+    rejectReady(new Error(reason));
+    const error = { type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: reason };
+    for (const { reject } of pending.values()) reject(new RequestError(error));
+    pending.clear();
+  }
+
+  worker.addEventListener("message", (event) => {
+    if (endedWith !== null) return; // a message already on its way when this worker was ended
+    const message = event.data;
+    if (message?.type === MESSAGE_TYPES.PROGRESS) {
+      notify({ stage: message.stage, detail: message.detail });
+      if (message.stage === BOOT_STAGES.at(-1)) resolveReady();
+    } else if (message?.type === MESSAGE_TYPES.FATAL) {
+      end(message.message);
+    } else if (pending.has(message?.id)) {
+      const { resolve, reject } = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.ok) resolve(message.result);
+      else reject(new RequestError(message.error));
+    }
+  });
+  // The worker script failed to load or threw outside any request: nothing more will come from it.
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    end(`the Python worker failed: ${event.message || "it could not be loaded"}`);
+  });
+  worker.addEventListener("messageerror", () => end("the Python worker sent a message that could not be read"));
+
+  function request(kind, payload) {
+    if (endedWith !== null) {
+      return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: endedWith }));
+    }
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      try {
+        worker.postMessage({ id, kind, payload });
+      } catch (error) {
+        // e.g. a payload that cannot be cloned (a function, a DOM node)
+        pending.delete(id);
+        reject(new RequestError({ type: WORKER_ERROR_TYPES.BAD_REQUEST, message: error.message }));
+      }
+    });
+  }
+
+  return { ready, request, end };
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The test command: install what the tests need, build the site, run every test (native and browser).
+# Extra arguments go to pytest, e.g. ./test.sh -m "not browser".
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+PYTHON="$VENV/bin/python"
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# A virtualenv with the pinned test dependencies from pyproject.toml ([project.optional-dependencies] test).
+if [ ! -x "$PYTHON" ]; then
+  if ! python3 -m venv "$VENV"; then
+    rm -rf "$VENV"
+    as_root apt-get update
+    as_root apt-get install -y python3-venv
+    python3 -m venv "$VENV"
+  fi
+fi
+mapfile -t TEST_DEPENDENCIES < <("$PYTHON" -c '
+import tomllib
+with open("pyproject.toml", "rb") as file:
+    print("\n".join(tomllib.load(file)["project"]["optional-dependencies"]["test"]))
+')
+"$PYTHON" -m pip install --quiet "${TEST_DEPENDENCIES[@]}"
+
+# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser of its own).
+if [ ! -x /usr/bin/chromium ]; then
+  as_root apt-get update
+  as_root apt-get install -y chromium
+fi
+
+"$PYTHON" build.py
+
+status=0
+"$PYTHON" -m pytest "$@" || status=$?
+if [ "$status" -eq 5 ]; then
+  echo "test.sh: pytest collected no tests, which counts as a failure" >&2
+  exit 1
+fi
+exit "$status"

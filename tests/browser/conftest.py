@@ -1,0 +1,126 @@
+"""Fixtures for the browser tests: the built site, served on 127.0.0.1, opened in Debian's Chromium.
+
+Every test in tests/browser/ is marked `browser` (run only these with `pytest -m browser`, skip them with
+`-m "not browser"`).
+
+    site_url   the repository root served from a thread on 127.0.0.1 (built once per session)
+    browser    Chromium through Playwright's sync API
+    page       a fresh context and page that must end with no console error, no page error and no request
+               to any host but 127.0.0.1 (checked at teardown; see `page_problems` to allow one on purpose)
+    artifacts  the folder for screenshots, tests/artifacts/
+"""
+
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (build.py lives at the repository root)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LOCAL_HOST = "127.0.0.1"
+# Seconds a single Playwright call may take; booting Python on a busy 2-core machine takes a few.
+DEFAULT_TIMEOUT_MS = 60_000
+
+BROWSER_TESTS_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if BROWSER_TESTS_DIR in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def built_site():
+    """Build once per session, so the browser sees generated/ made from the Python module as it is now."""
+    build.build(report=lambda line: None)
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """The repository root, served exactly as `python3 build.py serve` serves it, on a free local port."""
+    server = build.make_server(0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    yield f"http://{host}:{port}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class PageProblems:
+    """What a page did that a learner's page must never do. A test that provokes one clears it."""
+
+    console_errors: list = field(default_factory=list)
+    page_errors: list = field(default_factory=list)
+    foreign_requests: list = field(default_factory=list)
+
+    def clear(self):
+        self.console_errors.clear()
+        self.page_errors.clear()
+        self.foreign_requests.clear()
+
+
+@pytest.fixture
+def page_problems():
+    return PageProblems()
+
+
+@pytest.fixture
+def page(browser, site_url, page_problems):
+    """A fresh page. The page's worker is covered too: its console and its requests are the page's."""
+    context = browser.new_context()
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+
+    def record_request(request):
+        if urlsplit(request.url).hostname != LOCAL_HOST and not request.url.startswith(("data:", "blob:")):
+            page_problems.foreign_requests.append(request.url)
+
+    def record_console(message):
+        if message.type == "error":
+            page_problems.console_errors.append(message.text)
+
+    context.on("request", record_request)
+    new_page = context.new_page()
+    new_page.on("console", record_console)
+    new_page.on("pageerror", lambda error: page_problems.page_errors.append(str(error)))
+    yield new_page
+    context.close()
+    assert page_problems.console_errors == [], "console errors"
+    assert page_problems.page_errors == [], "uncaught errors on the page"
+    assert page_problems.foreign_requests == [], f"requests to hosts other than {LOCAL_HOST}"
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    folder = ROOT / "tests" / "artifacts"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

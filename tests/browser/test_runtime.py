@@ -1,0 +1,308 @@
+"""The runtime in real Chromium: the worker boots Pyodide, NumPy and the module, and the client talks to it.
+
+Each test opens tests/browser/harness.html (an empty page of the site) and imports js/runtime/client.js into
+it, so the runtime is tested on its own, without the page's UI. The expected values come from the same
+entry point run natively, never from numbers written here.
+"""
+
+import json
+import math
+import random
+import time
+
+from attention_playground.entry import handle
+
+HARNESS = "/tests/browser/harness.html"
+BOOT_STAGES = ["downloading", "starting", "numpy", "module", "ready"]
+TOLERANCE = 1e-12
+# How long to wait for the worker to answer the DevTools protocol.
+INSPECTOR_TIMEOUT_SECONDS = 60
+
+# Start a client, keep it on the harness page for later calls, and record every progress report.
+START_CLIENT = """async () => {
+  const { createClient } = await import("/js/runtime/client.js");
+  const client = createClient();
+  const stages = [];
+  client.onProgress(({ stage, detail }) => stages.push({ stage, detail }));
+  window.runtimeTest = { client, stages };
+  await client.ready;
+  return stages;
+}"""
+
+# Send one request through the kept client; a rejection comes back as data so the test can inspect it.
+REQUEST = """async ([kind, payload]) => {
+  try {
+    return { ok: true, result: await window.runtimeTest.client.request(kind, payload) };
+  } catch (error) {
+    return { ok: false, isError: error instanceof Error, message: error.message, detail: error.detail ?? null };
+  }
+}"""
+
+
+def native(kind, payload=None):
+    """The reply of the module's entry point run natively, with the same request the worker sends."""
+    return json.loads(handle(json.dumps({"kind": kind, "payload": payload or {}})))
+
+
+def native_result(kind, payload=None):
+    reply = native(kind, payload)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def assert_close(actual, expected, path="result"):
+    """Equal structure and strings; numbers equal to TOLERANCE (relative, or absolute near zero)."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict) and actual.keys() == expected.keys(), f"{path}: keys differ"
+        for key in expected:
+            assert_close(actual[key], expected[key], f"{path}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), f"{path}: lengths differ"
+        for index, (a, e) in enumerate(zip(actual, expected)):
+            assert_close(a, e, f"{path}[{index}]")
+    elif isinstance(expected, (int, float)) and not isinstance(expected, bool):
+        assert isinstance(actual, (int, float)) and not isinstance(actual, bool), f"{path}: {actual!r} is not a number"
+        assert math.isclose(actual, expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE), f"{path}: {actual!r} != {expected!r}"
+    else:
+        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+
+
+def start_client(page, site_url):
+    page.goto(site_url + HARNESS)
+    return page.evaluate(START_CLIENT)
+
+
+def request(page, kind, payload=None):
+    return page.evaluate(REQUEST, [kind, payload or {}])
+
+
+def test_boot_reports_every_stage_in_order_then_answers(page, site_url):
+    stages = start_client(page, site_url)
+    assert [report["stage"] for report in stages] == BOOT_STAGES
+    assert all(isinstance(report["detail"], str) and report["detail"] for report in stages)
+    late = page.evaluate("""() => {
+      const seen = [];
+      window.runtimeTest.client.onProgress((progress) => seen.push(progress.stage));
+      return { seen, stage: window.runtimeTest.client.stage };
+    }""")
+    assert late == {"seen": ["ready"], "stage": "ready"}, "a late subscriber is told the current stage at once"
+    reply = request(page, "presets")
+    assert reply == {"ok": True, "result": native_result("presets")}
+
+
+def test_every_preset_computes_as_natively(page, site_url):
+    start_client(page, site_url)
+    presets = native_result("presets")
+    assert presets, "the module has presets"
+    for preset in presets:
+        scene = request(page, "preset", {"id": preset["id"]})
+        assert scene["ok"], scene
+        assert_close(scene["result"], native_result("preset", {"id": preset["id"]}), f"preset {preset['id']}")
+        computed = request(page, "compute", {"scene": scene["result"]})
+        assert computed["ok"], computed
+        assert_close(computed["result"], native_result("compute", {"scene": scene["result"]}), f"compute({preset['id']})")
+
+
+def test_a_bad_scene_rejects_with_the_modules_message(page, site_url):
+    start_client(page, site_url)
+    scene = native_result("preset", {"id": native_result("presets")[0]["id"]})
+    scene["X"][0][0] = "abc"
+    expected = native("compute", {"scene": scene})
+    assert not expected["ok"]
+    reply = request(page, "compute", {"scene": scene})
+    assert reply["ok"] is False and reply["isError"] is True
+    assert reply["message"] == expected["error"]["message"]
+    assert reply["detail"] == expected["error"]
+    # The worker is still fine afterwards.
+    assert request(page, "presets")["ok"] is True
+
+
+def test_restart_rejects_pending_requests_and_boots_again(page, site_url):
+    start_client(page, site_url)
+    outcome = page.evaluate("""async () => {
+      const { client } = window.runtimeTest;
+      const pending = client.request("presets").then(() => "resolved", (error) => error.detail.type);
+      client.restart();
+      const settled = await pending;
+      await client.ready;
+      const presets = await client.request("presets");
+      return { settled, stage: client.stage, count: presets.length };
+    }""")
+    assert outcome == {"settled": "RuntimeUnavailable", "stage": "ready", "count": len(native_result("presets"))}
+
+
+def test_a_worker_that_cannot_load_settles_every_call(page, site_url, page_problems):
+    page.goto(site_url + HARNESS)
+    outcome = page.evaluate("""async () => {
+      const { createClient } = await import("/js/runtime/client.js");
+      const client = createClient({ workerUrl: "/js/runtime/no-such-worker.js" });
+      const ready = await client.ready.then(() => "resolved", (error) => error instanceof Error);
+      const request = await client.request("presets").then(() => "resolved", (error) => error.detail.type);
+      return { ready, request };
+    }""")
+    assert outcome == {"ready": True, "request": "RuntimeUnavailable"}
+    page_problems.console_errors.clear()  # the browser logs the 404 of the missing script, as it should
+
+
+def test_a_runtime_that_cannot_boot_rejects_ready_and_every_request(page, site_url):
+    # The module's zip goes missing: the worker must report a fatal boot failure, not hang.
+    page.route("**/generated/attention_playground.zip", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto(site_url + HARNESS)
+    outcome = page.evaluate("""async () => {
+      const { createClient } = await import("/js/runtime/client.js");
+      const client = createClient();
+      const early = client.request("presets").then(() => "resolved", (error) => error.detail.type);
+      const ready = await client.ready.then(() => "resolved", (error) => error.message);
+      const late = await client.request("presets").then(() => "resolved", (error) => error.detail.type);
+      return { ready, early: await early, late };
+    }""")
+    assert "attention_playground.zip" in outcome["ready"]
+    assert outcome["early"] == outcome["late"] == "RuntimeUnavailable"
+
+
+# --- the soak ---------------------------------------------------------------------------------------------
+
+SOAK_REQUESTS = 2000
+SOAK_CHUNK = 250
+SIZE_LIMIT = 64
+# Growth allowed between the first measurement (after one chunk, once everything is warm) and the last.
+# A leak of one result per request would be hundreds of MB; this bound is generous to GC timing.
+MAX_WORKER_HEAP_GROWTH = 32e6
+MAX_PAGE_HEAP_GROWTH = 16e6
+MAX_RENDERER_GROWTH = 96e6
+
+
+def large_scene(size=SIZE_LIMIT, seed=0):
+    """A scene at the size limits (size tokens × size features × size dims), with seeded random numbers."""
+    rng = random.Random(seed)
+
+    def matrix(rows, columns):
+        return [[round(rng.uniform(-1, 1), 6) for _ in range(columns)] for _ in range(rows)]
+
+    return {
+        "title": f"{size} tokens",
+        "tokens": [f"t{i}" for i in range(size)],
+        "features": [f"f{i}" for i in range(size)],
+        "X": matrix(size, size),
+        "heads": [{"name": "head 1", "dims": [f"d{i}" for i in range(size)],
+                   "Wq": matrix(size, size), "Wk": matrix(size, size), "Wv": matrix(size, size)}],
+        "mask": "none",
+        "scale": True,
+    }
+
+
+# Send `count` compute requests one after another, alternating the small and the large scene, each with one
+# edited cell (as a learner's edit would be), and check every reply's weights are rows of probabilities.
+SOAK_CHUNK_JS = """async ([small, large, start, count]) => {
+  const { client } = window.runtimeTest;
+  let last = {};
+  for (let i = start; i < start + count; i++) {
+    const scene = i % 2 === 0 ? small : large;
+    scene.X[i % scene.X.length][0] = ((i * 7) % 11) - 5;
+    const result = await client.request("compute", { scene });
+    for (const row of result.heads[0].weights) {
+      const total = row.reduce((sum, weight) => sum + weight, 0);
+      if (!(Math.abs(total - 1) < 1e-9)) throw new Error(`request ${i}: a weights row sums to ${total}`);
+    }
+    last[i % 2 === 0 ? "small" : "large"] = { scene: structuredClone(scene), result };
+  }
+  return last;
+}"""
+
+
+class WorkerInspector:
+    """Chromium's DevTools protocol, spoken to the page's worker (to read its heap without touching its code)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.session = page.context.new_cdp_session(page)
+        self.replies = {}
+        self.worker_session = None
+        self.next_id = 1
+        self.session.on("Target.attachedToTarget", self._attached)
+        self.session.on("Target.receivedMessageFromTarget", self._received)
+        self.session.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
+        self._wait_for(lambda: self.worker_session is not None, "the worker to be attached")
+
+    def _attached(self, event):
+        if event["targetInfo"]["type"] == "worker":
+            self.worker_session = event["sessionId"]
+
+    def _received(self, event):
+        message = json.loads(event["message"])
+        if "id" in message:
+            self.replies[message["id"]] = message
+
+    def _wait_for(self, condition, what):
+        deadline = time.monotonic() + INSPECTOR_TIMEOUT_SECONDS
+        while not condition():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            self.page.wait_for_timeout(20)  # lets Playwright deliver the protocol's events
+
+    def call(self, method, params=None):
+        message_id = self.next_id
+        self.next_id += 1
+        message = json.dumps({"id": message_id, "method": method, "params": params or {}})
+        self.session.send("Target.sendMessageToTarget", {"sessionId": self.worker_session, "message": message})
+        self._wait_for(lambda: message_id in self.replies, method)
+        reply = self.replies.pop(message_id)
+        assert "error" not in reply, reply
+        return reply["result"]
+
+    def memory(self):
+        """The worker's JS heap in use after a garbage collection."""
+        self.call("HeapProfiler.collectGarbage")
+        return self.call("Runtime.getHeapUsage")["usedSize"]
+
+    def page_heap(self):
+        self.session.send("HeapProfiler.collectGarbage")
+        metrics = {metric["name"]: metric["value"] for metric in self.session.send("Performance.getMetrics")["metrics"]}
+        return metrics["JSHeapUsedSize"]
+
+
+def renderer_memory(browser_session):
+    """Resident memory of Chromium's renderer processes, which hold the page and its worker, including the
+    worker's WebAssembly memory (where Python and every Python object live: it grows and never shrinks, so
+    a leak in Python shows here; DevTools cannot read it from inside a worker without crashing the page)."""
+    processes = browser_session.send("SystemInfo.getProcessInfo")["processInfo"]
+    return sum(resident_bytes(process["id"]) for process in processes if process["type"] == "renderer")
+
+
+def resident_bytes(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def test_soak_of_2000_updates_stays_alive_and_bounded(page, site_url, artifacts):
+    """A fatal error would reject a request and so fail the chunk that saw it; memory is sampled per chunk."""
+    start_client(page, site_url)
+    inspector = WorkerInspector(page)
+    inspector.session.send("Performance.enable")
+    browser_session = page.context.browser.new_browser_cdp_session()
+    small = native_result("preset", {"id": native_result("presets")[0]["id"]})
+    large = large_scene()
+
+    samples = []
+    for start in range(0, SOAK_REQUESTS, SOAK_CHUNK):
+        last = page.evaluate(SOAK_CHUNK_JS, [small, large, start, SOAK_CHUNK])
+        samples.append({
+            "requests": start + SOAK_CHUNK,
+            "worker_heap": inspector.memory(),
+            "page_heap": inspector.page_heap(),
+            "renderer_resident": renderer_memory(browser_session),
+        })
+        small, large = last["small"]["scene"], last["large"]["scene"]
+
+    # Still computing correctly at the end: the last replies equal the native results.
+    for name in ("small", "large"):
+        assert_close(last[name]["result"], native_result("compute", {"scene": last[name]["scene"]}), f"last {name}")
+
+    (artifacts / "soak-memory.json").write_text(json.dumps(samples, indent=2))
+    print("\nsoak memory (bytes):", *(json.dumps(sample) for sample in samples), sep="\n  ")
+    first, final = samples[0], samples[-1]
+    assert final["worker_heap"] - first["worker_heap"] < MAX_WORKER_HEAP_GROWTH, samples
+    assert final["page_heap"] - first["page_heap"] < MAX_PAGE_HEAP_GROWTH, samples
+    assert final["renderer_resident"] - first["renderer_resident"] < MAX_RENDERER_GROWTH, samples

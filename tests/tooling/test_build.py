@@ -1,0 +1,161 @@
+"""build.py's runtime vendoring: sources in order, every file verified, a wrong hash stops the build.
+
+The real runtime is 17 MB and comes from the network; these tests swap in small stand-in files with their
+own pinned hashes, served from 127.0.0.1, so they check the logic offline and in a moment.
+"""
+
+import base64
+import hashlib
+import http.server
+import io
+import json
+import sys
+import tarfile
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (build.py lives at the repository root)
+
+STAND_IN_WHEEL = "numpy-0.0.0-stand-in.whl"
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.fixture
+def release(monkeypatch, tmp_path):
+    """Stand-in release files, pinned in build.py in place of the real ones; vendor/ and the cache in tmp_path."""
+    wheel = b"a stand-in for the NumPy wheel"
+    lockfile = json.dumps({"packages": {"numpy": {"file_name": STAND_IN_WHEEL, "sha256": sha256(wheel)}}}).encode()
+    files = {"pyodide-lock.json": lockfile, "pyodide.mjs": b"export const loadPyodide = null;", STAND_IN_WHEEL: wheel}
+    monkeypatch.setattr(build, "CORE_FILES", {name: sha256(files[name]) for name in ("pyodide-lock.json", "pyodide.mjs")})
+    monkeypatch.setattr(build, "VENDOR_DIR", tmp_path / "vendor")
+    monkeypatch.setenv(build.CACHE_ENV_VAR, str(tmp_path / "cache"))
+    monkeypatch.setattr(build, "CDN_URL", "http://127.0.0.1:9/")  # nothing listens on port 9: fails at once
+    monkeypatch.setattr(build, "NPM_TARBALL_URL", "http://127.0.0.1:9/pyodide.tgz")
+    return files
+
+
+@pytest.fixture
+def local_host():
+    """Serves a dict {path: bytes} on 127.0.0.1; returns (base URL, the dict to fill)."""
+    served = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = served.get(self.path.lstrip("/"))
+            self.send_response(200 if body is not None else 404)
+            self.end_headers()
+            self.wfile.write(body or b"")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/", served
+    server.shutdown()
+    server.server_close()
+
+
+def vendor():
+    lines = []
+    build.vendor_runtime(lines.append)
+    return lines
+
+
+def test_files_come_from_the_cdn_then_from_the_cache(release, local_host, monkeypatch, tmp_path):
+    url, served = local_host
+    served.update(release)
+    monkeypatch.setattr(build, "CDN_URL", url)
+    vendor()
+    for name, data in release.items():
+        assert (tmp_path / "vendor" / name).read_bytes() == data
+        assert (tmp_path / "cache" / name).read_bytes() == data
+
+    served.clear()  # the host is gone: the cache must serve
+    for name in release:
+        (tmp_path / "vendor" / name).unlink()
+    assert vendor() == [f"{name}: from the cache" for name in release]
+    assert vendor() == [], "files already in vendor/ are not fetched again"
+
+
+def test_an_unreachable_cdn_falls_back_to_the_npm_tarball(release, local_host, monkeypatch, tmp_path):
+    url, served = local_host
+    tarball = io.BytesIO()
+    with tarfile.open(fileobj=tarball, mode="w:gz") as archive:
+        for name in build.CORE_FILES:
+            info = tarfile.TarInfo("package/" + name)
+            info.size = len(release[name])
+            archive.addfile(info, io.BytesIO(release[name]))
+    served["pyodide.tgz"] = tarball.getvalue()
+    served[STAND_IN_WHEEL] = release[STAND_IN_WHEEL]
+    monkeypatch.setattr(build, "NPM_TARBALL_URL", url + "pyodide.tgz")
+    monkeypatch.setattr(build, "NPM_INTEGRITY", "sha512-" + base64.b64encode(hashlib.sha512(tarball.getvalue()).digest()).decode())
+    # The wheel is not in the npm package; the PyPI source stands in with the same local host.
+    monkeypatch.setattr(build.PypiSource, "fetch", lambda self, name: served[name])
+    vendor()
+    for name in build.CORE_FILES:
+        assert (tmp_path / "vendor" / name).read_bytes() == release[name]
+
+
+def test_a_tampered_npm_tarball_stops_the_build(release, local_host, monkeypatch):
+    url, served = local_host
+    served["pyodide.tgz"] = b"not the tarball"
+    monkeypatch.setattr(build, "NPM_TARBALL_URL", url + "pyodide.tgz")
+    with pytest.raises(build.BuildError, match=r"pyodide-.*\.tgz from npm: sha512 is .*, expected "):
+        vendor()
+
+
+def test_a_wrong_hash_from_a_download_stops_the_build_naming_file_and_hashes(release, local_host, monkeypatch, tmp_path):
+    url, served = local_host
+    served.update(release)
+    served["pyodide.mjs"] = b"something else"
+    monkeypatch.setattr(build, "CDN_URL", url)
+    with pytest.raises(build.BuildError) as raised:
+        vendor()
+    message = str(raised.value)
+    assert "pyodide.mjs" in message and sha256(b"something else") in message
+    assert build.CORE_FILES["pyodide.mjs"] in message
+    assert "\n" not in message
+    assert not (tmp_path / "cache" / "pyodide.mjs").exists(), "an unverified file is never cached"
+
+
+def test_a_tampered_cache_file_stops_the_build(release, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "pyodide-lock.json").write_bytes(b"{}")
+    with pytest.raises(build.BuildError, match=r"pyodide-lock\.json from the cache .*: sha256 is [0-9a-f]{64}, expected [0-9a-f]{64}"):
+        vendor()
+
+
+def test_no_source_at_all_names_the_file_and_every_failure(release):
+    with pytest.raises(build.BuildError) as raised:
+        vendor()
+    message = str(raised.value)
+    assert message.startswith(f"could not download pyodide-lock.json (sha256 {build.CORE_FILES['pyodide-lock.json']})")
+    assert "the Pyodide CDN" in message and "the npm registry" in message
+
+
+def test_the_server_sends_the_types_a_module_worker_and_webassembly_need():
+    handler = build.SiteRequestHandler.extensions_map
+    assert handler[".mjs"] == handler[".js"] == "text/javascript"
+    assert handler[".wasm"] == "application/wasm"
+    assert handler[".json"] == "application/json"
+
+
+def test_the_module_zip_holds_the_package_and_no_caches(tmp_path, monkeypatch):
+    import zipfile
+
+    monkeypatch.setattr(build, "GENERATED_DIR", tmp_path)
+    build.write_module_zip()
+    names = zipfile.ZipFile(tmp_path / f"{build.PACKAGE_NAME}.zip").namelist()
+    assert f"{build.PACKAGE_NAME}/entry.py" in names
+    assert f"{build.PACKAGE_NAME}/__init__.py" in names
+    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
