@@ -1,0 +1,268 @@
+/**
+ * Puts the playground together: one state object, the views that draw it, the edits that change it,
+ * and the loop that keeps the result computed. Python is already booting when this runs (main.js
+ * starts it first); the shipped preview is drawn as soon as it arrives.
+ */
+
+import * as edits from "./draft-edits.js";
+import { bootFailureMessage, createRecompute } from "./recompute.js";
+import { draftFromScene, shapeKey } from "./scene-draft.js";
+import { createStore } from "./state.js";
+import { createAttentionBars } from "./ui/attention-bars.js";
+import { createBootStatus } from "./ui/boot-status.js";
+import { mountFeatureTable } from "./ui/feature-table.js";
+import { mountHeatmapPanel } from "./ui/heatmap-panel.js";
+import { mountMaskControls } from "./ui/mask-controls.js";
+import { mountPresetPicker } from "./ui/preset-picker.js";
+import { mountWeightMatrices } from "./ui/weight-matrices.js";
+
+const PRESETS_URL = "generated/presets/";
+const DEFAULT_PRESET = "it-animal-noun";
+
+/** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
+export function defaultFocus(tokens) {
+  const it = tokens.indexOf("it");
+  return it >= 0 ? it : tokens.length ? tokens.length - 1 : null;
+}
+
+async function fetchJson(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/**
+ * Start the page.
+ * @param {object} options
+ * @param {ReturnType<typeof import("./runtime/client.js").createClient>} options.client the Python client, already booting
+ * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
+ * @returns {{store: object, recompute: object}} the state object and the recompute loop (for the API)
+ */
+export function startPlayground({ client, preview }) {
+  const store = createStore();
+  const recompute = createRecompute({
+    client,
+    store,
+    onSceneShown: () => showNewScene(),
+    onRestart: () => {
+      store.update({ boot: { stage: "downloading", detail: "", live: false, failed: false, message: "" } }, "boot");
+      followBoot();
+    },
+  });
+
+  /** After a whole new scene: focus its default token and keep the edited head in range. */
+  function showNewScene() {
+    const { draft } = store.state;
+    store.update({ focusToken: defaultFocus(draft.tokens), activeHead: Math.min(store.state.activeHead, draft.heads.length - 1), hover: null }, "focus", "head", "hover");
+  }
+
+  function loadScene(scene, { presetId, result = null, isPreview = false }) {
+    store.update(
+      {
+        draft: draftFromScene(scene, result),
+        presetId,
+        edited: false,
+        activeHead: 0,
+        focusToken: defaultFocus(scene.tokens ?? []),
+        hover: null,
+        error: null,
+        ...(result ? { result, resultIsPreview: isPreview } : {}),
+      },
+      "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", ...(result ? ["result"] : []),
+    );
+  }
+
+  const actions = {
+    /** Apply one edit to the draft, redraw what it touches, and recompute. */
+    edit(edit) {
+      const { draft } = store.state;
+      if (!draft) return;
+      const before = shapeKey(draft);
+      const changes = applyEdit(draft, edit, store.state);
+      const patch = {};
+      if (!store.state.edited) {
+        patch.edited = true; // the picker offers to put the example back
+        changes.add("presets");
+      }
+      if (shapeKey(draft) !== before) {
+        changes.add("shape");
+        patch.focusToken = clampFocus(store.state.focusToken, draft.tokens.length, edit);
+        patch.activeHead = Math.max(0, Math.min(edit.kind === "add-head" ? draft.heads.length - 1 : store.state.activeHead, draft.heads.length - 1));
+        patch.hover = null;
+        changes.add("focus").add("head").add("hover");
+      }
+      recompute.requestDraft();
+      store.update(patch, ...changes);
+    },
+    focusToken(row) {
+      store.update({ focusToken: row }, "focus");
+    },
+    hover(cell) {
+      store.update({ hover: cell }, "hover");
+    },
+    selectHead(index) {
+      store.update({ activeHead: index, hover: null }, "head", "hover");
+    },
+    async pickPreset(id) {
+      try {
+        const scene = await fetchJson(`${PRESETS_URL}${encodeURIComponent(id)}.json`);
+        loadScene(scene, { presetId: id });
+        recompute.requestDraft();
+      } catch (error) {
+        store.update({ error: { type: "Error", message: `Could not load the example “${id}”: ${error.message}`, field: null, row: null, column: null, row_index: null, column_index: null } }, "error");
+      }
+    },
+  };
+
+  const bootStatus = createBootStatus(document.querySelector('[data-testid="boot-status"]'), {
+    onRetry: () => window.location.reload(),
+  });
+  const bars = createAttentionBars(document.querySelector('[data-testid="bars-panel"]'));
+  mountHeatmapPanel(document.querySelector('[data-testid="heatmap-panel"]'), { store, actions });
+  mountPresetPicker(document.querySelector('[data-testid="preset-area"]'), { store, actions });
+  mountMaskControls(document.querySelector('[data-testid="mask-controls"]'), { store, actions });
+  mountFeatureTable(document.querySelector('[data-testid="feature-editor"]'), { store, actions });
+  mountWeightMatrices(document.querySelector('[data-testid="weight-editor"]'), { store, actions });
+  const root = document.querySelector('[data-testid="playground"]');
+
+  store.subscribe((state, changes) => {
+    if (changes.has("boot")) bootStatus.update(state.boot);
+    const status = state.boot.failed ? "failed" : state.resultIsPreview || !state.boot.live ? "preview" : "live";
+    if (root.dataset.status !== status) root.dataset.status = status;
+    const { result } = state;
+    if (result && ["result", "focus", "head", "mode", "scene"].some((part) => changes.has(part))) {
+      const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length });
+    }
+  });
+
+  client.onProgress(({ stage, detail }) => {
+    store.update({ boot: { ...store.state.boot, stage, detail: typeof detail === "string" ? detail : "", live: stage === "ready" || store.state.boot.live } }, "boot");
+  });
+  /** Follow the current worker's boot; after a restart, client.ready is a new promise. */
+  function followBoot() {
+    const ready = client.ready;
+    ready.then(
+      () => {
+        if (client.ready !== ready) return;
+        store.update({ boot: { ...store.state.boot, stage: "ready", live: true } }, "boot");
+        if (store.state.draft) recompute.requestDraft();
+      },
+      (error) => {
+        if (client.ready !== ready) return;
+        store.update({ boot: { ...store.state.boot, failed: true, message: bootFailureMessage(error) } }, "boot");
+      },
+    );
+  }
+  followBoot();
+  store.update({}, "boot");
+
+  preview
+    .then(({ preset, scene, result }) => {
+      if (!store.state.draft) loadScene(scene, { presetId: preset, result, isPreview: true });
+    })
+    .catch(async () => {
+      // No preview shipped: show the default example as soon as its scene arrives; Python draws it.
+      if (!store.state.draft) await actions.pickPreset(DEFAULT_PRESET);
+    });
+
+  // The list of examples is not needed for the first paint: fetch it once the page is idle.
+  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  idle(() => {
+    fetchJson(`${PRESETS_URL}index.json`)
+      .then((presets) => store.update({ presets }, "presets"))
+      .catch(() => store.update({ presets: [] }, "presets"));
+  });
+
+  return { store, recompute };
+}
+
+/** Apply `edit` to the draft in place; returns the parts of the state it changed. */
+function applyEdit(draft, edit, state) {
+  const head = draft.heads[edit.head ?? state.activeHead];
+  const shownValueNames = () => state.result?.heads?.[edit.head]?.value_dims ?? [];
+  switch (edit.kind) {
+    case "cell": {
+      const grid = edit.matrix === "X" ? draft.X : head[edit.matrix];
+      grid[edit.row][edit.column] = edit.text;
+      return new Set(["values"]);
+    }
+    case "token-name":
+      draft.tokens[edit.row] = edit.text;
+      return new Set(["labels"]);
+    case "feature-name":
+      draft.features[edit.column] = edit.text;
+      return new Set(["labels"]);
+    case "dim-name":
+      head.dims[edit.column] = edit.text;
+      return new Set(["labels"]);
+    case "value-dim-name":
+      edits.renameValueDim(head, edit.column, edit.text, valueNamesFor(head, shownValueNames()));
+      return new Set(["labels"]);
+    case "sentence":
+      edits.replaceTokens(draft, edit.words, edit.lexicon);
+      return new Set(["labels", "scene"]);
+    case "add-token":
+      edits.addToken(draft, edits.freshName(draft.tokens, "word"));
+      return new Set(["labels"]);
+    case "remove-token":
+      edits.removeToken(draft, edit.row);
+      return new Set(["labels"]);
+    case "add-feature":
+      edits.addFeature(draft, edits.freshName(draft.features, "feature"));
+      return new Set(["labels"]);
+    case "remove-feature":
+      edits.removeFeature(draft, edit.column);
+      return new Set(["labels"]);
+    case "add-dim":
+      edits.addDim(head);
+      return new Set(["labels"]);
+    case "remove-dim":
+      edits.removeDim(head, edit.column);
+      return new Set(["labels"]);
+    case "add-value-dim":
+      edits.addValueDim(head, valueNamesFor(head, shownValueNames()));
+      return new Set(["labels"]);
+    case "remove-value-dim":
+      edits.removeValueDim(head, edit.column, valueNamesFor(head, shownValueNames()));
+      return new Set(["labels"]);
+    case "one-hot":
+      edits.setOneHotValues(draft, head, edit.oneHot);
+      return new Set(["labels"]);
+    case "add-head":
+      edits.addHead(draft);
+      return new Set(["labels"]);
+    case "remove-head":
+      if (draft.heads.length > 1) edits.removeHead(draft, edit.head);
+      return new Set(["labels"]);
+    case "mask-mode":
+      edits.setMaskMode(draft, edit.mode, state.result?.mask);
+      return new Set(["mode"]);
+    case "toggle-mask":
+      edits.toggleMaskCell(draft, edit.row, edit.column);
+      return new Set(["mode"]);
+    case "scale":
+      draft.scale = edit.on;
+      return new Set(["mode"]);
+    case "shift":
+      draft.shift = edit.on;
+      return new Set(["mode"]);
+    default:
+      throw new Error(`unknown edit ${edit.kind}`);
+  }
+}
+
+/** The value-dim names a head shows now (used when an edit gives an unnamed Wv its names). */
+function valueNamesFor(head, fromResult) {
+  const count = head.Wv ? head.Wv[0]?.length ?? 0 : 0;
+  if (head.valueDims) return head.valueDims;
+  return fromResult.length === count ? fromResult : Array.from({ length: count }, (_, j) => `v${j + 1}`);
+}
+
+/** Keep the focused token sensible after tokens were added or removed. */
+function clampFocus(focus, count, edit) {
+  if (edit.kind === "sentence") return defaultFocus(edit.words);
+  if (focus === null || count === 0) return count ? count - 1 : null;
+  if (edit.kind === "remove-token" && edit.row < focus) return focus - 1;
+  return Math.min(focus, count - 1);
+}

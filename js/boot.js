@@ -1,0 +1,19 @@
+/**
+ * Starts Python. This module is main.js's first import, so creating the worker is the first code the
+ * page runs: Python's seconds-long download and boot overlap everything else the page does.
+ */
+
+import { createClient } from "./runtime/client.js";
+
+/** The Python client, booting from the moment the page's code starts to run. */
+export const client = createClient();
+
+/**
+ * The shipped preview (the default example, computed in advance by the same module). index.html
+ * preloads it; this fetch picks up that response.
+ */
+export const preview = fetch("generated/preview.json").then((response) => {
+  if (!response.ok) throw new Error(`preview: HTTP ${response.status}`);
+  return response.json();
+});
+preview.catch(() => {}); // a missing preview is handled by the app, which falls back to Python

@@ -1,0 +1,330 @@
+"""The page as a learner uses it, in real Chromium with real Pyodide.
+
+Each test opens the page, acts the way a learner would (typing into the grids, clicking the heatmap,
+picking examples) and checks what is on screen against the tutorial's numbers or against the same
+module run natively. Screenshots go to tests/artifacts/ for a person to look at.
+"""
+
+import copy
+import json
+import math
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from attention_playground import compute
+from attention_playground.scene import SceneError
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESETS = ROOT / "generated" / "presets"
+DEFAULT_PRESET = "it-animal-noun"
+
+# Positions in the default scene, "the cat sat on the mat because it was tired".
+IT, CAT, MAT = 7, 1, 5
+# Rows of Wq are features (noun, animal, pronoun, …); its columns are the dims (animal, noun).
+PRONOUN, ANIMAL_DIM, NOUN_DIM = 2, 0, 1
+
+pytestmark = pytest.mark.browser
+
+
+def sel(test_id, **data):
+    """A CSS selector for a data-testid, narrowed by data-* attributes (row=1 → [data-row="1"])."""
+    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
+    return f'[data-testid="{test_id}"]{extra}'
+
+
+def open_live(page, site_url):
+    page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")  # booting Python takes seconds on a busy machine
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+
+
+def bar_value(page, token_index):
+    return page.locator(f'{sel("bar-row", token_index=token_index)} {sel("bar-value")}')
+
+
+def cell_value(page, row, column):
+    """The number written in heatmap cell (row, column)."""
+    return page.locator(sel("heatmap-cell", row=row, column=column)).locator("xpath=following-sibling::*[1]")
+
+
+def type_into(page, locator, text):
+    """Select what the cell holds and type `text` over it, key by key, as a learner does."""
+    locator.click()
+    locator.press("Control+a")
+    locator.press_sequentially(text)
+
+
+def preset_scene(preset_id):
+    return json.loads((PRESETS / f"{preset_id}.json").read_text())
+
+
+def module_error(scene):
+    """The message the native module gives for `scene` (which must be invalid)."""
+    with pytest.raises(SceneError) as raised:
+        compute(scene)
+    return str(raised.value)
+
+
+def assert_weights_equal(browser_result, native_result, tolerance=1e-12):
+    assert len(browser_result["heads"]) == len(native_result["heads"])
+    for browser_head, native_head in zip(browser_result["heads"], native_result["heads"]):
+        for browser_row, native_row in zip(browser_head["weights"], native_head["weights"], strict=True):
+            for got, want in zip(browser_row, native_row, strict=True):
+                if want is None:  # nan from the overflow trap crosses as null on both sides
+                    assert got is None
+                else:
+                    assert got is not None and math.isclose(got, want, rel_tol=0, abs_tol=tolerance)
+
+
+def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, site_url, artifacts):
+    # Hold back Python's WebAssembly so the page is certainly still waiting for it.
+    held = []
+    page.route("**/vendor/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    page.goto(f"{site_url}/")
+
+    expect(page.locator(sel("preview-badge"))).to_be_visible()
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(100)
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "preview")
+    ready_settled = page.evaluate(
+        """() => {
+            let settled = false;
+            window.attentionPlayground.ready.then(() => (settled = true), () => (settled = true));
+            return new Promise((resolve) => setTimeout(() => resolve(settled), 50));
+        }"""
+    )
+    assert ready_settled is False
+    # The preview is the default example, computed natively by build.py: "it" spends 92% on "cat".
+    expect(bar_value(page, CAT)).to_have_text("92.0%")
+    expect(cell_value(page, IT, CAT)).to_have_text("0.920")
+    expect(page.locator(sel("boot-stage"))).not_to_have_text("Python is live: every edit recomputes")
+    page.screenshot(path=str(artifacts / "page-preview.png"), full_page=True)
+    # A scene set now waits for Python instead of failing.
+    dog = preset_scene("dog-bites-man")
+    page.evaluate("s => { window.pendingWeights = window.attentionPlayground.setScene(s).then((r) => r.heads[0].weights); }", dog)
+
+    for route in held:
+        route.continue_()
+    page.unroute("**/vendor/pyodide/pyodide.asm.wasm")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    expect(page.locator(sel("preview-badge"))).to_be_hidden()
+    expect(page.locator(sel("boot-stage"))).to_contain_text("live")
+    # The scene set while Python was starting is computed now, and shown.
+    weights = page.evaluate("window.pendingWeights")
+    assert_weights_equal({"heads": [{"weights": weights}]}, compute(dog))
+    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(9)
+    page.screenshot(path=str(artifacts / "page-live.png"), full_page=True)
+
+
+def test_typing_into_wq_reproduces_the_part_6_variations(page, site_url, artifacts):
+    open_live(page, site_url)
+    expect(page.locator(sel("bars-heading"))).to_have_text("Where “it” pays attention")
+    expect(bar_value(page, CAT)).to_have_text("92.0%")
+    expect(bar_value(page, MAT)).to_have_text("5.4%")
+    expect(cell_value(page, IT, CAT)).to_have_text("0.920")
+
+    pronoun_animal = page.locator(sel("wq-cell", row=PRONOUN, column=ANIMAL_DIM))
+    pronoun_noun = page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM))
+
+    # Remove the noun match: cat keeps the lead but loses the extra score.
+    type_into(page, pronoun_noun, "0")
+    expect(bar_value(page, CAT)).to_have_text("65.3%")
+    # The cell being typed in was not rebuilt by the recompute: focus and text are still there.
+    assert page.evaluate("document.activeElement.dataset.testid") == "wq-cell"
+    expect(pronoun_noun).to_be_focused()
+    expect(pronoun_noun).to_have_value("0")
+    page.screenshot(path=str(artifacts / "page-wq-no-noun-match.png"), full_page=True)
+
+    for strength, share in (("1", "29.1%"), ("5", "96.5%"), ("8", "99.6%")):
+        type_into(page, pronoun_animal, strength)
+        type_into(page, pronoun_noun, strength)
+        expect(bar_value(page, CAT)).to_have_text(share)
+
+    # The heatmap agrees with the module run natively on the scene now on the page.
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    assert scene["heads"][0]["Wq"][PRONOUN] == [8, 8]
+    assert_weights_equal(page.evaluate("window.attentionPlayground.result()"), compute(scene))
+
+    # Hovering a cell explains it: the weight and the score that produced it.
+    page.locator(sel("heatmap-cell", row=IT, column=CAT)).hover()
+    tooltip = page.locator(sel("heatmap-tooltip"))
+    expect(tooltip).to_be_visible()
+    expect(tooltip).to_contain_text("weight 0.996 (99.6%)")
+    expect(tooltip).to_contain_text("score q·k = 16, ÷ √2 = 11.3137")  # [8, 8] · [1, 1] = 16
+    page.screenshot(path=str(artifacts / "page-wq-strength-8.png"), full_page=True)
+
+
+def test_a_bad_cell_shows_the_module_message_there_and_keeps_the_last_good_heatmap(page, site_url, artifacts):
+    open_live(page, site_url)
+    cat_animal = page.locator(sel("x-cell", row=CAT, column=1))
+    type_into(page, cat_animal, "abc")
+
+    bad_scene = preset_scene(DEFAULT_PRESET)
+    bad_scene["X"][CAT][1] = "abc"
+    message = module_error(bad_scene)
+    expect(page.locator(sel("x-error"))).to_have_text(f"⚠ {message}")
+    expect(cat_animal).to_have_attribute("aria-invalid", "true")
+    expect(cat_animal).to_have_value("abc")
+    expect(cat_animal).to_be_focused()
+    expect(page.locator(sel("stale-note"))).to_contain_text("showing the last good result")
+    # The last good heatmap stays on screen, with its numbers.
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(100)
+    expect(bar_value(page, CAT)).to_have_text("92.0%")
+    assert page.evaluate("window.attentionPlayground.getScene().X[1][1]") == "abc"
+    page.screenshot(path=str(artifacts / "page-bad-cell.png"), full_page=True)
+
+    # Fixing the cell clears the message and recomputes: cat is no longer an animal, so it drops.
+    type_into(page, cat_animal, "0")
+    expect(page.locator(sel("x-error"))).to_be_hidden()
+    expect(page.locator(sel("stale-note"))).to_be_hidden()
+    expect(cat_animal).not_to_have_attribute("aria-invalid", "true")
+    fixed = preset_scene(DEFAULT_PRESET)
+    fixed["X"][CAT][1] = 0
+    want = compute(fixed)["heads"][0]["weights"][IT][CAT]
+    expect(bar_value(page, CAT)).to_have_text(f"{want * 100:.1f}%")
+
+
+def test_clicking_a_cell_in_custom_mask_mode_masks_it_and_renormalises_the_row(page, site_url, artifacts):
+    open_live(page, site_url)
+    page.locator(sel("mask-custom")).check()
+    page.locator(sel("heatmap-cell", row=IT, column=CAT)).click()
+
+    cell = page.locator(sel("heatmap-cell", row=IT, column=CAT))
+    expect(cell).to_have_attribute("data-masked", "true")
+    expect(bar_value(page, CAT)).to_have_text("may not read")
+    result = page.evaluate("window.attentionPlayground.result()")
+    row = result["heads"][0]["weights"][IT]
+    assert row[CAT] == 0
+    assert math.isclose(sum(row), 1.0, abs_tol=1e-12)
+    assert result["mask"][IT][CAT] is True and sum(map(sum, result["mask"])) == 1
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    assert scene["mask"][IT][CAT] is True
+    assert_weights_equal(result, compute(scene))
+    # With cat out of reach, "mat" (the only other noun) takes the lead.
+    expect(page.locator(sel("bar-row")).first).to_have_attribute("data-token-index", str(MAT))
+    page.screenshot(path=str(artifacts / "page-custom-mask.png"), full_page=True)
+
+    # A second click lets "it" read "cat" again.
+    cell.click()
+    expect(cell).to_have_attribute("data-masked", "false")
+    expect(bar_value(page, CAT)).to_have_text("92.0%")
+
+
+def test_every_preset_set_through_the_api_matches_the_native_module(page, site_url, artifacts):
+    open_live(page, site_url)
+    index = json.loads((PRESETS / "index.json").read_text())
+    assert index, "no presets were built"
+    for entry in index:
+        scene = preset_scene(entry["id"])
+        result = page.evaluate("scene => window.attentionPlayground.setScene(scene)", scene)
+        assert_weights_equal(result, compute(scene))
+        # The page shows the scene it was given, and getScene() gives it back unchanged.
+        assert page.evaluate("window.attentionPlayground.getScene()") == scene
+        expect(page.locator(sel("scene-title"))).to_have_text(scene["title"])
+        expect(page.locator(sel("heatmap-cell"))).to_have_count(len(scene["tokens"]) ** 2)
+        page.screenshot(path=str(artifacts / f"page-preset-{entry['id']}.png"), full_page=True)
+
+    # A learner picks an example from the list: the page loads it and computes it live.
+    page.locator(sel("preset-picker")).select_option("dog-bites-man")
+    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+    expect(page.locator(sel("bars-heading"))).to_have_text("Where “man” pays attention")
+    native = compute(preset_scene("dog-bites-man"))["heads"][0]["weights"][2]
+    for j, weight in enumerate(native):
+        expect(bar_value(page, j)).to_have_text(f"{weight * 100:.1f}%")
+
+
+def test_set_scene_with_a_bad_scene_rejects_with_the_module_message_and_changes_nothing(page, site_url):
+    open_live(page, site_url)
+    before = page.evaluate("window.attentionPlayground.getScene()")
+    result_before = page.evaluate("window.attentionPlayground.result()")
+
+    bad = copy.deepcopy(before)
+    bad["heads"][0]["Wq"] = bad["heads"][0]["Wq"][:5]  # one row short
+    outcome = page.evaluate(
+        "scene => window.attentionPlayground.setScene(scene).then(() => 'resolved', (error) => error.message)", bad
+    )
+    assert outcome == module_error(bad)
+    assert page.evaluate("window.attentionPlayground.getScene()") == before
+    assert page.evaluate("window.attentionPlayground.result()") == result_before
+    expect(page.locator(sel("w-error"))).to_be_hidden()
+    expect(page.locator(sel("wq-cell"))).to_have_count(12)
+
+    # Whatever it is given, setScene settles, and says what it needed.
+    for argument in ("undefined", '"x"', "null", "[]", "42"):
+        message = page.evaluate(
+            f"window.attentionPlayground.setScene({argument}).then(() => 'resolved', (error) => error.message)"
+        )
+        assert message.startswith("setScene needs a scene object"), message
+    assert page.evaluate("window.attentionPlayground.getScene()") == before
+
+
+def test_editing_the_sentence_features_and_dims_keeps_every_matrix_consistent(page, site_url, artifacts):
+    open_live(page, site_url)
+    sentence = page.locator(sel("sentence-input"))
+    type_into(page, sentence, "the dog chased the cat")
+    expect(page.locator(sel("token-name"))).to_have_count(5)
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    assert scene["tokens"] == ["the", "dog", "chased", "the", "cat"]
+    assert scene["X"][4] == [1, 1, 0, 0, 0, 0]  # "cat" is known: it keeps its features
+    assert scene["X"][1] == [0, 0, 0, 0, 0, 0]  # "dog" is new: zeros
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(25)
+
+    page.locator(sel("add-feature")).click()
+    expect(page.locator(sel("feature-name"))).to_have_count(7)
+    type_into(page, page.locator(sel("feature-name", column=6)), "furry")
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    assert scene["features"][-1] == "furry"
+    assert all(len(row) == 7 for row in scene["X"])
+    assert len(scene["heads"][0]["Wq"]) == len(scene["heads"][0]["Wk"]) == 7
+    expect(page.locator(sel("wq-grid")).locator("tbody th").last).to_have_text("furry")
+
+    page.locator(sel("add-dim")).click()
+    expect(page.locator(sel("wq-cell"))).to_have_count(21)
+    expect(page.locator(sel("wk-cell"))).to_have_count(21)
+    page.locator(sel("wv-onehot")).uncheck()
+    expect(page.locator(sel("wv-cell"))).to_have_count(49)
+
+    page.locator(sel("add-token")).click()
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(36)
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    assert len(scene["X"]) == 6 and scene["heads"][0]["dims"][-1] and len(scene["heads"][0]["Wq"][0]) == 3
+    assert_weights_equal(page.evaluate("window.attentionPlayground.result()"), compute(scene))
+    page.screenshot(path=str(artifacts / "page-edited-structure.png"), full_page=True)
+
+
+def test_the_layout_holds_at_900_pixels(page, site_url, artifacts):
+    page.set_viewport_size({"width": 900, "height": 1000})
+    open_live(page, site_url)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 900, f"the page scrolls sideways ({width} px)"
+    page.screenshot(path=str(artifacts / "page-900px.png"), full_page=True)
+
+
+def test_when_python_cannot_start_the_page_says_so_and_keeps_the_preview(page, site_url, page_problems, artifacts):
+    page.route("**/vendor/pyodide/pyodide.asm.js", lambda route: route.abort())
+    page.goto(f"{site_url}/")
+
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "failed", timeout=60_000)
+    expect(page.locator(sel("boot-stage"))).to_contain_text("Python could not start")
+    expect(page.locator(sel("preview-badge"))).to_have_text("preview — Python could not start")
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(100)
+    expect(bar_value(page, CAT)).to_have_text("92.0%")
+
+    # Every API call still settles, and says why.
+    ready = page.evaluate("window.attentionPlayground.ready.then(() => 'resolved', () => 'rejected')")
+    assert ready == "rejected"
+    outcome = page.evaluate(
+        "scene => window.attentionPlayground.setScene(scene).then(() => 'resolved', (error) => error.message)",
+        preset_scene("dog-bites-man"),
+    )
+    assert outcome.startswith("Python could not start"), outcome
+    assert page.evaluate("window.attentionPlayground.getScene().tokens") == preset_scene(DEFAULT_PRESET)["tokens"]
+    page.screenshot(path=str(artifacts / "page-boot-failed.png"), full_page=True)
+
+    # The refused download is reported on the console by the browser itself; nothing else may be.
+    assert all("pyodide.asm.js" in message or "Failed to load resource" in message for message in page_problems.console_errors)
+    assert page_problems.page_errors == []
+    page_problems.clear()
