@@ -10,8 +10,12 @@
  *
  * Every promise it hands out settles: if the worker fails to boot or dies, `ready` and every pending
  * request reject, and later requests reject at once until restart().
+ *
+ * A "compute" result arrives packed (its matrices as one transferred Float64Array, see protocol.js); the
+ * client unpacks it, so `request()` always resolves with the plain result, arrays of numbers and nulls.
  */
-import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
+import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES, unpackMatrices } from "./protocol.js";
+import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
 
 const DEFAULT_WORKER_URL = new URL("./worker.js", import.meta.url);
 
@@ -33,11 +37,14 @@ export class RequestError extends Error {
  *
  * @param {object} [options]
  * @param {string|URL} [options.workerUrl] the worker script (default: worker.js beside this file)
+ * @param {Int32Array} [options.interruptBuffer] over a SharedArrayBuffer: given to every worker this client
+ *   starts, so that writing 2 into it interrupts the Python code running there (see protocol.js)
  * @returns {{
  *   ready: Promise<void>,
  *   onProgress: (callback: (progress: {stage: string, detail: string}) => void) => () => void,
  *   request: (kind: string, payload?: object) => Promise<any>,
  *   restart: () => void,
+ *   close: () => void,
  *   readonly stage: string|null,
  * }}
  *   - `ready` resolves when Python is live, rejects (with an Error) if the runtime could not start. After
@@ -48,6 +55,7 @@ export class RequestError extends Error {
  *   - `request(kind, payload)` resolves with the result, or rejects with a RequestError (`.detail` is the
  *     error object; `.detail.type` is "SceneError" for a bad scene, or one of WORKER_ERROR_TYPES).
  *   - `restart()` ends the worker and starts a fresh one; requests still pending reject.
+ *   - `close()` ends the worker for good: requests still pending reject, later ones reject at once.
  *   - `stage` is the latest boot stage reported (null before the first).
  */
 export function createClient(options = {}) {
@@ -63,6 +71,7 @@ export function createClient(options = {}) {
 
   function start() {
     session = startSession(workerUrl, notify);
+    if (options.interruptBuffer) session.post({ type: MESSAGE_TYPES.INTERRUPT_BUFFER, buffer: options.interruptBuffer });
   }
 
   start();
@@ -86,6 +95,9 @@ export function createClient(options = {}) {
       session.end("the worker was restarted");
       progress = null;
       start();
+    },
+    close() {
+      session.end("the worker was closed");
     },
   };
 }
@@ -132,8 +144,16 @@ function startSession(workerUrl, notify) {
     } else if (pending.has(message?.id)) {
       const { resolve, reject } = pending.get(message.id);
       pending.delete(message.id);
-      if (message.ok) resolve(message.result);
-      else reject(new RequestError(message.error));
+      if (!message.ok) reject(new RequestError(message.error));
+      else if (!message.matrices) resolve(message.result);
+      else {
+        // A packed reply: put the matrices back, so the caller gets exactly the plain result.
+        try {
+          resolve(unpackMatrices(message.result, message.matrices));
+        } catch (error) {
+          reject(new RequestError({ type: WORKER_ERROR_TYPES.INTERNAL, message: error.message }));
+        }
+      }
     }
   });
   // The worker script failed to load or threw outside any request: nothing more will come from it.
@@ -146,6 +166,10 @@ function startSession(workerUrl, notify) {
   function request(kind, payload) {
     if (endedWith !== null) {
       return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: endedWith }));
+    }
+    if (nestedTooDeeply(payload)) {
+      // Refused here: a value thousands of levels deep cannot even be unpacked in the worker, and would get no reply.
+      return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.BAD_REQUEST, message: TOO_DEEP_MESSAGE }));
     }
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -160,5 +184,10 @@ function startSession(workerUrl, notify) {
     });
   }
 
-  return { ready, request, end };
+  /** Send a message that answers no request (the interrupt buffer). */
+  function post(message) {
+    if (endedWith === null) worker.postMessage(message);
+  }
+
+  return { ready, request, end, post };
 }

@@ -16,7 +16,26 @@
  * Worker → page, exactly one reply per request, matched by `id`:
  *
  *     {id, ok: true, result}
+ *     {id, ok: true, result, matrices}           (a "compute" result, packed: see below)
  *     {id, ok: false, error: {type, message, ...}}
+ *
+ *   Packed matrices. Writing a big result's tens of thousands of floats as JSON text costs Python far more
+ *   than computing them, so the worker calls `attention_playground.entry.handle_packed`, which ships the
+ *   float matrices of a "compute" result (every stage, the weights, the output, the inputs X, Wq, Wk, Wv)
+ *   as raw float64 instead. Such a reply carries
+ *   `matrices`, a Float64Array whose buffer is transferred, not copied, and in `result` each of those
+ *   matrices is replaced by a descriptor
+ *
+ *       {"$matrix": [offset, rows, cols]}
+ *
+ *   meaning: the `rows * cols` values of `matrices` from index `offset` on, one row after another. Where the
+ *   plain result has null (a masked score, a NaN from the overflow trap), the value is not finite (NaN or
+ *   ±Infinity), and only there. unpackMatrices() puts every matrix back as arrays of rows of numbers and
+ *   nulls, so the client resolves `request()` with exactly the object `entry.handle` would have given as
+ *   JSON (every float the same to the bit: float64 values are copied as they are). Replies without
+ *   `matrices` are plain. Both sides run in the same browser, so the buffer is in the platform's byte order
+ *   (little-endian, as WebAssembly is), which is what Python writes. Only the worker and the client see
+ *   packed replies; `request()` callers never do.
  *
  *   Errors are data, never thrown events. A bad scene comes back as the module's own error
  *   (`type: "SceneError"`, with `field`, `row`, `column`, `row_index`, `column_index`). Errors of the worker
@@ -28,6 +47,14 @@
  *                                         `detail` is a short sentence a status line can show
  *     {type: "fatal", message}            the runtime cannot be used (it failed to boot, or Python died);
  *                                         no further replies will come. The page starts a new worker to recover.
+ *
+ * Page → worker, a message without an `id`, sent once right after the worker starts, only by a client made
+ * with an interrupt buffer (possible only on a cross-origin isolated page, where SharedArrayBuffer exists):
+ *
+ *     {type: "interrupt-buffer", buffer}  an Int32Array over a SharedArrayBuffer; the worker hands it to
+ *                                         pyodide.setInterruptBuffer. Writing 2 (SIGINT) into buffer[0] makes
+ *                                         the running Python code raise KeyboardInterrupt, which the entry
+ *                                         point answers as an ordinary reply.
  */
 
 /** Kinds of request the Python entry point answers. */
@@ -41,6 +68,8 @@ export const REQUEST_KINDS = Object.freeze({
 export const MESSAGE_TYPES = Object.freeze({
   PROGRESS: "progress",
   FATAL: "fatal",
+  /** Page → worker: the buffer that lets the page interrupt Python (see above). */
+  INTERRUPT_BUFFER: "interrupt-buffer",
 });
 
 /**
@@ -62,3 +91,56 @@ export const WORKER_ERROR_TYPES = Object.freeze({
   /** The message was not {id, kind, payload}. */
   BAD_REQUEST: "BadRequest",
 });
+
+/** The key of a packed matrix's descriptor in a reply's `result` (see "Packed matrices" above). */
+export const MATRIX_KEY = "$matrix";
+
+/** True for a descriptor {"$matrix": [offset, rows, cols]} and nothing else. */
+function isMatrixDescriptor(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === MATRIX_KEY && Array.isArray(value[MATRIX_KEY]);
+}
+
+/** One matrix out of `matrices`: rows of numbers, null wherever the value is not finite. */
+function unpackMatrix([offset, rows, cols], matrices) {
+  if (![offset, rows, cols].every(Number.isInteger) || offset < 0 || rows < 0 || cols < 0 ||
+      offset + rows * cols > matrices.length) {
+    const where = `[${offset}, ${rows}, ${cols}]`;
+    throw new RangeError(`a packed matrix ${where} lies outside its ${matrices.length} values`);
+  }
+  // Arrays grown with push stay "packed" in the engine, like the ones JSON.parse makes.
+  const unpacked = [];
+  let index = offset;
+  for (let i = 0; i < rows; i++) {
+    const row = [];
+    for (let j = 0; j < cols; j++, index++) {
+      const value = matrices[index];
+      row.push(Number.isFinite(value) ? value : null);
+    }
+    unpacked.push(row);
+  }
+  return unpacked;
+}
+
+/**
+ * Rebuild a packed result in place: every {"$matrix": [offset, rows, cols]} inside `value` is replaced by
+ * that matrix of `matrices` (a Float64Array) as plain arrays of rows, with null for every value that is not
+ * finite; everything else stays as it is. (The reply is the receiver's own copy, so it is changed rather
+ * than copied.) Throws a RangeError for a descriptor outside `matrices`.
+ *
+ * @param {any} value a reply's `result`
+ * @param {Float64Array} matrices the reply's `matrices`
+ * @returns {any} the result as the plain JSON reply would have had it (`value` itself, unless it is a
+ *   descriptor)
+ */
+export function unpackMatrices(value, matrices) {
+  if (value === null || typeof value !== "object") return value;
+  if (isMatrixDescriptor(value)) return unpackMatrix(value[MATRIX_KEY], matrices);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unpackMatrices(value[i], matrices);
+  } else {
+    for (const key of Object.keys(value)) value[key] = unpackMatrices(value[key], matrices);
+  }
+  return value;
+}

@@ -1,23 +1,31 @@
 /**
  * The Python worker: hosts Pyodide, NumPy and the attention module, and answers requests with them.
  *
- * It holds no maths and knows no request kinds: every request goes, as JSON text, to the module's one entry
- * point `attention_playground.entry.handle(request_json) -> reply_json`, and the reply comes back as data.
- * The messages are defined in protocol.js.
+ * It holds no maths and knows no request kinds: every request goes, as JSON text, to the module's entry
+ * point `attention_playground.entry.handle_packed(request_json) -> (reply_json, data)`, and the reply comes
+ * back as data: the same reply `handle` gives, except that a "compute" result's float matrices travel as
+ * raw float64 in `data` (for 64 tokens, writing its tens of thousands of floats as decimal text took Python
+ * ten times longer than computing them). The worker passes the reply on with those bytes as a transferred buffer, and the client puts the
+ * numbers back in place. The messages and the packed format are defined in protocol.js.
  *
  * Boot starts the moment the worker does: the runtime (core, standard library and NumPy, through the
  * `packages` option, so NumPy downloads alongside the core) and the module's zip are fetched in parallel.
  *
- * Memory: only strings cross between JavaScript and Python. The one PyProxy the worker keeps is `handle`,
- * made once at boot; a request passes a JS string in and gets a Python str back, which Pyodide converts to a
- * JS string, so no proxy is created per request and none can leak. (Leaked proxies are what kill a long-running
- * Pyodide with "memory access out of bounds".)
+ * Memory: a JS string goes into Python; a Python tuple (str, bytes) comes back as a PyProxy. It is
+ * converted at once with toJs() into [string, Uint8Array] (the bytes are copied once, out of Python's memory
+ * into a fresh ArrayBuffer; no further proxies are made) and destroyed in `finally`, so nothing survives a
+ * request. The one PyProxy the worker keeps is the entry point itself, made once at boot. (Leaked proxies are
+ * what kill a long-running Pyodide with "memory access out of bounds".)
  *
  * All URLs are resolved against this file's own URL, so the site works from any sub-path of any host.
  */
 import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
+import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
 
-const RUNTIME_URL = new URL("../../vendor/pyodide/", import.meta.url);
+const SITE_ROOT = new URL("../../", import.meta.url);
+/** The runtime build.py vendors: used unless generated/runtime.json names another (the CDN build does). */
+const VENDORED_RUNTIME_URL = new URL("vendor/pyodide/", SITE_ROOT);
+const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", SITE_ROOT);
 const MODULE_ZIP_URL = new URL("../../generated/attention_playground.zip", import.meta.url);
 /** Where the module's zip is unpacked inside Pyodide's in-memory file system; put first on sys.path. */
 const MODULE_DIR = "/home/pyodide/playground";
@@ -65,6 +73,21 @@ async function fetchModuleZip() {
 }
 
 /**
+ * Where the runtime is: generated/runtime.json's `indexURL` (relative to the site root, or a full URL
+ * for the CDN build), else the vendored copy. The file is a few bytes from the same host.
+ */
+async function findRuntime() {
+  try {
+    const response = await fetch(RUNTIME_CONFIG_URL);
+    const { indexURL } = response.ok ? await response.json() : {};
+    if (typeof indexURL === "string" && indexURL) return new URL(indexURL, SITE_ROOT);
+  } catch {
+    // no readable config: the vendored runtime
+  }
+  return VENDORED_RUNTIME_URL;
+}
+
+/**
  * Load Pyodide with NumPy. The stages in between come from the runtime's own milestones:
  *  - `fsInit` runs once the WebAssembly runtime is downloaded and compiled, just before the interpreter
  *    starts: "starting";
@@ -72,17 +95,19 @@ async function fetchModuleZip() {
  *    first sign of NumPy there means Python is up and NumPy is installing: "numpy".
  */
 async function loadRuntime() {
+  const runtimeUrl = await findRuntime();
   let pyodideModule;
   try {
-    pyodideModule = await import(new URL("pyodide.mjs", RUNTIME_URL).href);
+    pyodideModule = await import(new URL("pyodide.mjs", runtimeUrl).href);
   } catch (error) {
     const reason = describe(error);
-    throw new Error(`could not load the Python runtime from ${RUNTIME_URL.pathname}; run python3 build.py (${reason})`);
+    const where = runtimeUrl.origin === SITE_ROOT.origin ? runtimeUrl.pathname : runtimeUrl.href;
+    throw new Error(`could not load the Python runtime from ${where}; run python3 build.py (${reason})`);
   }
   let stopWatching = () => {};
   try {
     return await pyodideModule.loadPyodide({
-      indexURL: RUNTIME_URL.href,
+      indexURL: runtimeUrl.href,
       packages: ["numpy"],
       fsInit: (fileSystem, { sitePackages }) => {
         reportStage("starting");
@@ -113,20 +138,28 @@ function watchForPath(fileSystem, path, found) {
 
 /** Python run once at boot: make the unpacked module importable, import it, and hand back its entry point. */
 const IMPORT_ENTRY_POINT = `
+import gc
 import sys
 if ${JSON.stringify(MODULE_DIR)} not in sys.path:
     sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})
-from attention_playground.entry import handle
-handle
+from attention_playground.entry import handle_packed
+# What exists now (the standard library, NumPy, the module) lives as long as the worker. Freezing it keeps
+# the garbage collector from scanning all of it in the middle of an update (such a full scan took ~15 ms).
+gc.freeze()
+handle_packed
 `;
 
-/** Unpack the module where Python can import it, and return the entry point (the worker's one PyProxy). */
+/** Unpack the module where Python can import it, and return the entry point (the worker's one kept PyProxy). */
 function importEntryPoint(pyodide, moduleZip) {
   pyodide.unpackArchive(moduleZip, "zip", { extractDir: MODULE_DIR });
   return pyodide.runPython(IMPORT_ENTRY_POINT);
 }
 
 async function boot() {
+  // Said plainly up front: without it the runtime fails later with a message no learner can read.
+  if (typeof WebAssembly !== "object" || WebAssembly === null) {
+    throw new Error("this browser does not run WebAssembly (it may be turned off), and Python needs it");
+  }
   reportStage("downloading");
   const moduleZip = fetchModuleZip();
   const runtime = loadRuntime().then((pyodide) => {
@@ -136,17 +169,60 @@ async function boot() {
   });
   // Either failing fails the boot at once, without waiting for the other.
   const [pyodide, moduleBytes] = await Promise.all([runtime, moduleZip]);
-  const handle = importEntryPoint(pyodide, moduleBytes);
+  const handlePacked = importEntryPoint(pyodide, moduleBytes);
   reportStage("ready");
-  return { pyodide, handle };
+  return { pyodide, handlePacked };
 }
 
 const booted = boot();
 booted.catch((error) => reportFatal(`Python could not start: ${describe(error)}`));
 
+// If pyodide.asm.wasm is missing or will not compile, Pyodide 0.27.7's loader only warns on the console
+// ("wasm instantiation failed!", then the reason) and loadPyodide never settles: the page would wait forever.
+// So until the boot is over, those two warnings end the boot with the reason they give.
+// (tests/browser/test_worker_failure.py catches it if a new Pyodide words this differently.)
+const WASM_FAILED_WARNING = "wasm instantiation failed!";
+const consoleWarn = console.warn;
+let wasmFailed = false;
+console.warn = (...args) => {
+  consoleWarn.apply(console, args);
+  if (args[0] === WASM_FAILED_WARNING) wasmFailed = true;
+  else if (wasmFailed) reportFatal(`Python could not start: its WebAssembly file could not be loaded (${describe(args[0])})`);
+};
+booted.finally(() => {
+  console.warn = consoleWarn;
+}).catch(() => {});
+
+/** The entry point answered with something other than (reply_json, data): a bug in the module. */
+class EntryPointError extends Error {}
+
 /** A reply for a request the module could not answer, for one of the worker's own reasons. */
 function errorReply(id, type, message) {
   return { id, ok: false, error: { type, message } };
+}
+
+/**
+ * Call the entry point and take its (reply_json, data) apart without keeping any Python object: returns
+ * [replyJson, bytes], bytes being a Uint8Array over an ArrayBuffer of its own (empty when nothing was packed).
+ */
+function callEntryPoint(handlePacked, requestJson) {
+  const packed = handlePacked(requestJson);
+  try {
+    if (!(packed instanceof Object) || typeof packed.toJs !== "function") {
+      throw new EntryPointError("the module's entry point did not return (reply_json, data)");
+    }
+    // A tuple of a str and a bytes converts to [string, Uint8Array]: no proxy is left inside.
+    const parts = packed.toJs();
+    const [replyJson, bytes] = parts;
+    if (parts.length !== 2 || typeof replyJson !== "string" || !(bytes instanceof Uint8Array)) {
+      throw new EntryPointError("the module's entry point did not return (reply_json, data)");
+    }
+    // toJs copies bytes into a buffer of their own; should a runtime ever hand out a view, copy it out.
+    const ownsBuffer = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
+    return [replyJson, ownsBuffer ? bytes : bytes.slice()];
+  } finally {
+    packed?.destroy?.();
+  }
 }
 
 /** Run one request through the entry point. Always returns a reply; never throws. */
@@ -164,37 +240,60 @@ async function answer(message) {
   if (fatalMessage !== null || !runtime) {
     return errorReply(id, WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, fatalMessage ?? "Python is not running");
   }
-  let replyJson;
+  // A bad payload is the request's fault, not Python's: refuse it before it can reach the interpreter (thousands
+  // of nested lists hang Python's JSON reader; a cycle cannot be written as JSON at all).
+  if (nestedTooDeeply(payload)) return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, TOO_DEEP_MESSAGE);
+  let requestJson;
   try {
-    // A JS string in, a Python str out (converted to a JS string): nothing to destroy.
-    replyJson = runtime.handle(JSON.stringify({ kind, payload: payload ?? {} }));
+    requestJson = JSON.stringify({ kind, payload: payload ?? {} });
   } catch (error) {
-    if (error instanceof runtime.pyodide.ffi.PythonError) {
-      // The entry point let an exception through: a bug, reported as data; Python itself is fine.
+    return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, `the request cannot be written as JSON: ${describe(error)}`);
+  }
+  let replyJson;
+  let bytes;
+  try {
+    [replyJson, bytes] = callEntryPoint(runtime.handlePacked, requestJson);
+  } catch (error) {
+    if (error instanceof runtime.pyodide.ffi.PythonError || error instanceof EntryPointError) {
+      // The entry point let an exception through or answered out of shape: a bug, reported as data;
+      // Python itself is fine.
       return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, describe(error));
     }
     // Anything else (e.g. a WebAssembly trap) means the interpreter is dead: say so once, refuse from now on.
     reportFatal(`Python stopped: ${describe(error)}`);
     return errorReply(id, WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, fatalMessage);
   }
-  if (typeof replyJson !== "string") {
-    replyJson?.destroy?.(); // a Python object, not JSON text: a bug in the entry point; never leak its proxy
-    return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, "the module's entry point did not return JSON text");
-  }
+  let reply;
   try {
-    const reply = JSON.parse(replyJson);
-    return reply.ok ? { id, ok: true, result: reply.result } : { id, ok: false, error: reply.error };
+    reply = JSON.parse(replyJson);
   } catch (error) {
     return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, `the module's reply is not JSON: ${describe(error)}`);
   }
+  if (!reply.ok) return { id, ok: false, error: reply.error };
+  if (bytes.byteLength === 0) return { id, ok: true, result: reply.result };
+  if (bytes.byteLength % Float64Array.BYTES_PER_ELEMENT !== 0) {
+    return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, "the module's packed numbers are not whole float64 values");
+  }
+  // The bytes own their buffer (see callEntryPoint), so it can be viewed as float64 and handed over whole.
+  return { id, ok: true, result: reply.result, matrices: new Float64Array(bytes.buffer) };
+}
+
+/** What to transfer rather than copy with a reply: the buffer of its packed matrices, if it has any. */
+function transferables(reply) {
+  return reply.matrices ? [reply.matrices.buffer] : [];
 }
 
 // Requests are answered strictly one at a time, in the order they came, so a slow one never overlaps the next.
 let queue = Promise.resolve();
 addEventListener("message", (event) => {
   const message = event.data;
+  if (message?.type === MESSAGE_TYPES.INTERRUPT_BUFFER) {
+    // Not a request: from now on the page can interrupt running Python code (see protocol.js).
+    booted.then(({ pyodide }) => pyodide.setInterruptBuffer(message.buffer), () => {});
+    return;
+  }
   queue = queue
     .then(() => answer(message))
     .catch((error) => errorReply(message?.id, WORKER_ERROR_TYPES.INTERNAL, describe(error)))
-    .then((reply) => postMessage(reply));
+    .then((reply) => postMessage(reply, transferables(reply)));
 });

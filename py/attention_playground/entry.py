@@ -1,4 +1,5 @@
-"""The one entry point the page calls: `handle(request_json) -> response_json`, strings both ways.
+"""The entry point the page calls: `handle(request_json) -> response_json`, strings both ways, and its
+faster twin `handle_packed` (below), which the page's worker uses.
 
 A request is {"kind": ..., "payload": {...}}:
 
@@ -9,11 +10,30 @@ A request is {"kind": ..., "payload": {...}}:
 | "preset"             | {"id": "dog-bites-man"}                   | that preset's scene                 |
 | "scaling_experiment" | keyword arguments of scaling_experiment   | its result dict                     |
 | "shuffle_check"      | keyword arguments of shuffle_check        | its result dict                     |
+| "exercises"          | {} (or no payload)                        | list_exercises(), see exercises.py  |
+| "run_exercise"       | {"exercise_id", "code", "scene"?}         | run_exercise(...): the checks       |
+| "learner_compute"    | {"exercise_id", "code", "scene"}          | {"result", "error"}, see            |
+|                      |                                           | learner_compute.py                  |
 
 The response is {"ok": true, "result": ...} or {"ok": false, "error": {"type", "message", "field",
 "row", "column"}}. "type" is "SceneError" for a mistake in a scene (which adds "row_index" and
 "column_index"), "RequestError" for a malformed request, and "InternalError" for anything
 unexpected. `handle` never raises: whatever happens comes back as a response.
+
+`handle_packed(request_json) -> (header_json, data)` serves the same requests with the same responses, but
+ships the numbers of a "compute" result as raw float64 bytes instead of decimal text: for 64 tokens,
+writing its tens of thousands of floats as JSON text takes ten times longer than computing them, while
+copying them as bytes costs almost nothing. In the header (the response as `handle` would give it), every float matrix
+of the result is replaced by a small descriptor
+
+    {"$matrix": [offset, rows, cols]}
+
+meaning: `rows * cols` float64 values of `data`, starting at value number `offset` (not byte), one row
+after another (C order). `data` is little-endian float64, one buffer for all the matrices. Where `handle`
+writes None (null) for a value that is not finite (a masked score, a nan from the overflow trap), `data`
+holds a value that is not finite (nan, or ±inf); the reader puts None in place of every such value, and
+so gets exactly `handle`'s response. For any other kind of request, and for every error, `data` is empty
+and the header is exactly `handle`'s response.
 """
 
 from __future__ import annotations
@@ -23,8 +43,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .compute import compute
+from .exercises import UnknownExerciseError, list_exercises, run_exercise
 from .experiments import scaling_experiment, shuffle_check
+from .learner_compute import compute_with_learner
 from .presets import UnknownPresetError, list_presets, load_preset
 from .scene import SceneError
 
@@ -84,6 +108,26 @@ def _experiment(function: Callable[..., Any]) -> Callable[[dict], Any]:
     return run
 
 
+def _exercises(payload: dict) -> Any:
+    _payload_keys("exercises", payload, ())
+    return list_exercises()
+
+
+def _learner_request(kind: str, function: Callable[..., Any], required: tuple[str, ...], optional: tuple[str, ...] = ()):
+    """Serve a request that runs the learner's code; an unknown exercise id is the request's mistake."""
+
+    def run(payload: dict) -> Any:
+        _payload_keys(kind, payload, required, optional)
+        if not isinstance(payload["code"], str):
+            raise RequestError(f'"{kind}" needs "code" as text', "code")
+        try:
+            return function(**payload)
+        except UnknownExerciseError as error:
+            raise RequestError(str(error), "exercise_id") from None
+
+    return run
+
+
 #: What each request kind runs.
 KINDS: dict[str, Callable[[dict], Any]] = {
     "compute": _compute,
@@ -91,6 +135,9 @@ KINDS: dict[str, Callable[[dict], Any]] = {
     "preset": _preset,
     "scaling_experiment": _experiment(scaling_experiment),
     "shuffle_check": _experiment(shuffle_check),
+    "exercises": _exercises,
+    "run_exercise": _learner_request("run_exercise", run_exercise, ("exercise_id", "code"), ("scene",)),
+    "learner_compute": _learner_request("learner_compute", compute_with_learner, ("exercise_id", "code", "scene")),
 }
 
 
@@ -101,6 +148,9 @@ def _read_request(request_json: Any) -> tuple[str, dict]:
         request = json.loads(request_json)
     except ValueError as error:
         raise RequestError(f"the request is not valid JSON: {error}") from None
+    except RecursionError:
+        # Thousands of nested brackets exhaust the decoder's stack; no scene is nested more than a few levels.
+        raise RequestError("the request is nested too deeply to be a scene (lists inside lists inside lists…)") from None
     if not isinstance(request, dict):
         raise RequestError('a request must be an object {"kind": ..., "payload": {...}}')
     for key in request:
@@ -121,20 +171,106 @@ def _error_response(error: dict[str, Any]) -> str:
     return json.dumps({"ok": False, "error": error})
 
 
+def _failure(error: BaseException) -> str:
+    """The error response for anything `handle` or `handle_packed` caught."""
+    if isinstance(error, (SceneError, RequestError)):
+        return _error_response(error.to_dict())
+    return _error_response({
+        "type": "InternalError",
+        "message": f"{type(error).__name__}: {error}",
+        "field": None,
+        "row": None,
+        "column": None,
+    })
+
+
+def _success(result: Any) -> str:
+    # allow_nan=False: a stray nan or inf would be invalid JSON for the page; fail loudly here instead.
+    return json.dumps({"ok": True, "result": result}, allow_nan=False)
+
+
 def handle(request_json: str) -> str:
     """Serve one request (a JSON string) and return the response as a JSON string. Never raises."""
     try:
         kind, payload = _read_request(request_json)
-        result = KINDS[kind](payload)
-        # allow_nan=False: a stray nan or inf would be invalid JSON for the page; fail loudly here instead.
-        return json.dumps({"ok": True, "result": result}, allow_nan=False)
-    except (SceneError, RequestError) as error:
-        return _error_response(error.to_dict())
+        return _success(KINDS[kind](payload))
     except (Exception, KeyboardInterrupt) as error:  # an interrupt from the page comes back as a result too
-        return _error_response({
-            "type": "InternalError",
-            "message": f"{type(error).__name__}: {error}",
-            "field": None,
-            "row": None,
-            "column": None,
-        })
+        return _failure(error)
+
+
+#: The key of the descriptor that stands in the header for a matrix shipped in `data`.
+MATRIX_KEY = "$matrix"
+
+
+class _MatrixPacker:
+    """Collects float matrices into one float64 buffer and hands out a descriptor for each."""
+
+    def __init__(self):
+        self.blocks: list[np.ndarray] = []
+        self.size = 0
+        self.descriptors: dict[int, dict[str, list[int]]] = {}
+
+    def pack(self, matrix: Any) -> dict[str, list[int]]:
+        """The descriptor of `matrix` (a list of rows with None for a non-finite value, or a 2-D array).
+
+        The same object packed twice (a head's `weights` is its `stages.weights`) is stored once.
+        """
+        known = self.descriptors.get(id(matrix))
+        if known is not None:
+            return known
+        # None becomes nan here; either way the reader turns it back into None.
+        values = np.asarray(matrix, dtype=np.float64)  # (rows, cols)
+        if values.shape == (0,):  # an empty list of rows: no columns to count
+            values = values.reshape(0, 0)
+        if values.ndim != 2:
+            raise ValueError(f"a matrix to pack must be 2-D, got shape {values.shape}")
+        rows, cols = values.shape
+        descriptor = {MATRIX_KEY: [self.size, rows, cols]}
+        self.blocks.append(values.ravel())  # (rows * cols,)
+        self.size += rows * cols
+        self.descriptors[id(matrix)] = descriptor
+        return descriptor
+
+    def data(self) -> bytes:
+        """Every matrix packed so far, one after another, as little-endian float64."""
+        if not self.blocks:
+            return b""
+        return np.concatenate(self.blocks).astype("<f8", copy=False).tobytes()  # (size,) as bytes
+
+
+#: Where a compute() result keeps its float matrices, besides every stage of every head: keys of the result,
+#: and keys of each head. A key that is absent, or None (Wv for one-hot markers), is skipped.
+RESULT_MATRICES = ("output", "X")
+HEAD_MATRICES = ("weights", "Wq", "Wk", "Wv")
+
+
+def _pack_compute_result(result: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
+    """A copy of compute()'s result with its float matrices replaced by descriptors, and the buffer that
+    holds them. (A float matrix left out here would still arrive intact, only slower, as JSON text.)"""
+    packer = _MatrixPacker()
+
+    def pack_keys(container: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+        packed = {key: packer.pack(container[key]) for key in keys if container.get(key) is not None}
+        return {**container, **packed}
+
+    heads = []
+    for head in result["heads"]:
+        stages = {name: packer.pack(matrix) for name, matrix in head["stages"].items()}
+        heads.append(pack_keys({**head, "stages": stages}, HEAD_MATRICES))
+    return pack_keys({**result, "heads": heads}, RESULT_MATRICES), packer.data()
+
+
+def handle_packed(request_json: str) -> tuple[str, bytes]:
+    """Serve one request like `handle`, with a "compute" result's matrices as float64 bytes.
+
+    Returns `(header_json, data)`; see the module's docstring for the format. Never raises.
+    """
+    try:
+        kind, payload = _read_request(request_json)
+        result = KINDS[kind](payload)
+        data = b""
+        if kind == "compute":
+            result, data = _pack_compute_result(result)
+        return _success(result), data
+    except (Exception, KeyboardInterrupt) as error:
+        return _failure(error), b""

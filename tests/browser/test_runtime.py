@@ -160,6 +160,188 @@ def test_a_runtime_that_cannot_boot_rejects_ready_and_every_request(page, site_u
     assert outcome["early"] == outcome["late"] == "RuntimeUnavailable"
 
 
+# --- packed replies: exact to the bit -----------------------------------------------------------------------
+
+# The reference: the module's own handle(), run by a second Pyodide on the page itself. Pyodide's NumPy can
+# differ from the native one in the last bit of a float (its exp() is another build), so "exact" is judged
+# against the same runtime the worker runs, never against the native numbers.
+START_REFERENCE = """async () => {
+  const { loadPyodide } = await import("/vendor/pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: "/vendor/pyodide/", packages: ["numpy"] });
+  const zip = await (await fetch("/generated/attention_playground.zip")).arrayBuffer();
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/reference" });
+  window.referenceHandle = pyodide.runPython(`
+import sys
+sys.path.insert(0, "/home/pyodide/reference")
+from attention_playground.entry import handle
+handle
+`);
+}"""
+
+# Compare, inside the page, what the client resolves with to the reference's JSON reply parsed as the page
+# parses JSON. Numbers must be the same float64 (Object.is: -0 is not 0), arrays and objects plain.
+# Returns null, or the path of the first difference.
+FIRST_DIFFERENCE_JS = """
+function firstDifference(actual, expected, path) {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || Object.getPrototypeOf(actual) !== Array.prototype) {
+      return `${path}: not a plain array`;
+    }
+    if (actual.length !== expected.length) return `${path}: length ${actual.length}, expected ${expected.length}`;
+    for (let i = 0; i < expected.length; i++) {
+      const found = firstDifference(actual[i], expected[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (expected !== null && typeof expected === "object") {
+    if (actual === null || typeof actual !== "object" || Object.getPrototypeOf(actual) !== Object.prototype) {
+      return `${path}: not a plain object`;
+    }
+    const keys = Object.keys(expected);
+    if (JSON.stringify(Object.keys(actual)) !== JSON.stringify(keys)) return `${path}: keys differ`;
+    for (const key of keys) {
+      const found = firstDifference(actual[key], expected[key], `${path}.${key}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  return Object.is(actual, expected) ? null : `${path}: ${actual} (${typeof actual}), expected ${expected}`;
+}
+"""
+
+COMPARE_WITH_REFERENCE = """async (scene) => {
+  %s
+  const reply = JSON.parse(window.referenceHandle(JSON.stringify({ kind: "compute", payload: { scene } })));
+  if (!reply.ok) return `the reference failed: ${reply.error.message}`;
+  const actual = await window.runtimeTest.client.request("compute", { scene });
+  return firstDifference(actual, reply.result, "result");
+}""" % FIRST_DIFFERENCE_JS
+
+
+def overflowing_scene():
+    """Numbers too large for a float: inf in Q and nan in the weights, which arrive as null."""
+    scene = native_result("preset", {"id": "dog-bites-man"})
+    scene["X"][2] = [1e200, -1e200]
+    scene["heads"][0]["Wq"] = [[1e200, 0], [0, 1]]
+    return scene
+
+
+def two_head_scene():
+    """Two heads of different sizes (one with one-hot markers as values) and a row that reads nothing."""
+    scene = native_result("preset", {"id": "it-animal-noun"})
+    n_features, n_tokens = len(scene["features"]), len(scene["tokens"])
+    scene["heads"].append({"name": "markers", "dims": ["m0", "m1", "m2"], "Wq": [[0.5, -1, 2]] * n_features,
+                           "Wk": [[1, 0.25, -3]] * n_features, "Wv": None})
+    scene["mask"] = [[j > i or i == 1 for j in range(n_tokens)] for i in range(n_tokens)]
+    return scene
+
+
+def test_compute_results_equal_the_modules_json_to_the_bit(page, site_url):
+    """The worker ships matrices as float64 bytes; what the client rebuilds must be what handle() would give."""
+    start_client(page, site_url)
+    page.evaluate(START_REFERENCE)
+    scenes = {preset["id"]: native_result("preset", {"id": preset["id"]}) for preset in native_result("presets")}
+    scenes["64 tokens"] = large_scene(seed=5)
+    scenes["overflow"] = overflowing_scene()
+    scenes["two heads"] = two_head_scene()
+    for name, scene in scenes.items():
+        assert page.evaluate(COMPARE_WITH_REFERENCE, scene) is None, name
+
+
+# Talk to the worker directly, without the client, to see the replies as they travel.
+RAW_WORKER_REPLIES = """async (scene) => {
+  const worker = new Worker("/js/runtime/worker.js", { type: "module" });
+  const replies = new Map();
+  const ready = new Promise((resolve) => {
+    worker.addEventListener("message", ({ data }) => {
+      if (data.type === "progress" && data.stage === "ready") resolve();
+      if (data.id !== undefined) replies.get(data.id)(data);
+    });
+  });
+  const send = (id, kind, payload) => new Promise((resolve) => {
+    replies.set(id, resolve);
+    worker.postMessage({ id, kind, payload });
+  });
+  await ready;
+  const compute = await send(1, "compute", { scene });
+  const presets = await send(2, "presets", {});
+  const bad = await send(3, "compute", { scene: { ...scene, tokens: [] } });
+  worker.terminate();
+  const stages = compute.result.heads[0].stages;
+  const descriptors = [];
+  JSON.stringify(compute.result, (key, value) => {
+    if (key === "$matrix") descriptors.push(value);
+    return value;
+  });
+  return {
+    matricesType: Object.prototype.toString.call(compute.matrices),
+    matricesLength: compute.matrices.length,
+    descriptors,
+    weights: stages.weights,
+    headWeights: compute.result.heads[0].weights,
+    output: compute.result.output,
+    mask: compute.result.mask,
+    presetsHaveMatrices: "matrices" in presets,
+    badHasMatrices: "matrices" in bad,
+    badType: bad.error.type,
+  };
+}"""
+
+
+def test_the_worker_packs_compute_replies_only(page, site_url):
+    page.goto(site_url + HARNESS)
+    scene = native_result("preset", {"id": "dog-bites-man"})
+    raw = page.evaluate(RAW_WORKER_REPLIES, scene)
+    n_tokens = len(scene["tokens"])
+    plain = native_result("compute", {"scene": scene})
+    assert raw["matricesType"] == "[object Float64Array]"
+    assert raw["weights"] == raw["headWeights"] == {"$matrix": [raw["weights"]["$matrix"][0], n_tokens, n_tokens]}
+    assert raw["output"]["$matrix"][1:] == [n_tokens, len(plain["output_dims"])]
+    assert len(raw["descriptors"]) > 8, "every stage and more"
+    assert raw["matricesLength"] == max(offset + rows * cols for offset, rows, cols in raw["descriptors"])
+    assert raw["mask"] == plain["mask"], "the mask (booleans) travels as it is"
+    assert raw["presetsHaveMatrices"] is False and raw["badHasMatrices"] is False
+    assert raw["badType"] == "SceneError"
+
+
+UNPACK_CASES = """async () => {
+  const { unpackMatrices, MATRIX_KEY } = await import("/js/runtime/protocol.js");
+  const values = new Float64Array([9, -0, NaN, -Infinity, Infinity, 5e-324, 1.7976931348623157e308, -1.5, 7]);
+  const packed = { a: { [MATRIX_KEY]: [1, 2, 4] }, list: [{ [MATRIX_KEY]: [7, 1, 1] }, "text", [true, null]],
+                   empty: { [MATRIX_KEY]: [0, 0, 0] }, near: { [MATRIX_KEY]: [8, 1, 1], other: 1 } };
+  const unpacked = unpackMatrices(packed, values);
+  const a = unpacked.a;
+  let outside = null;
+  try {
+    unpackMatrices({ [MATRIX_KEY]: [6, 2, 2] }, values);
+  } catch (error) {
+    outside = error instanceof RangeError;
+  }
+  return {
+    negativeZero: Object.is(a[0][0], -0),
+    a: a.map((row) => row.map((value) => (value === null ? "null" : String(value)))),
+    list: unpacked.list,
+    empty: unpacked.empty,
+    near: unpacked.near,
+    outside,
+  };
+}"""
+
+
+def test_unpacking_keeps_every_float_and_nulls_what_is_not_finite(page, site_url):
+    page.goto(site_url + HARNESS)
+    outcome = page.evaluate(UNPACK_CASES)
+    assert outcome == {
+        "negativeZero": True,
+        "a": [["0", "null", "null", "null"], ["5e-324", "1.7976931348623157e+308", "-1.5", "7"]],
+        "list": [[[-1.5]], "text", [True, None]],
+        "empty": [],
+        "near": {"$matrix": [8, 1, 1], "other": 1},
+        "outside": True,
+    }
+
+
 # --- the soak ---------------------------------------------------------------------------------------------
 
 SOAK_REQUESTS = 2000

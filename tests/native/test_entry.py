@@ -1,10 +1,13 @@
 """handle(): the requests the page's worker sends, as the same JSON strings, and every way they can fail."""
 
 import json
+import math
+import random
+import struct
 
 import pytest
 
-from attention_playground import compute, entry, handle, list_presets, load_preset
+from attention_playground import PRESET_IDS, compute, entry, handle, list_presets, load_preset
 
 
 def strict_json(text):
@@ -160,3 +163,182 @@ def test_an_interrupt_becomes_an_internal_error(monkeypatch):
 def test_a_result_that_is_not_strict_json_becomes_an_internal_error(monkeypatch):
     monkeypatch.setitem(entry.KINDS, "presets", lambda payload: [float("nan")])
     assert_error(send({"kind": "presets"}), "InternalError")
+
+
+# --- the packed path: handle_packed ------------------------------------------------------------------------
+
+
+def unpack(header_json, data):
+    """Read handle_packed's reply as the page's client does, written here on its own from the format's rules:
+    each {"$matrix": [offset, rows, cols]} becomes rows of the float64 values from `offset` on, with None for
+    every value that is not finite."""
+    values = struct.unpack(f"<{len(data) // 8}d", data)
+    assert len(data) % 8 == 0
+
+    def revive(value):
+        if isinstance(value, dict) and list(value) == ["$matrix"]:
+            offset, rows, cols = value["$matrix"]
+            assert offset >= 0 and rows >= 0 and cols >= 0 and offset + rows * cols <= len(values)
+            cells = [x if math.isfinite(x) else None for x in values[offset:offset + rows * cols]]
+            return [cells[i * cols:(i + 1) * cols] for i in range(rows)]
+        if isinstance(value, dict):
+            return {key: revive(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [revive(item) for item in value]
+        return value
+
+    return revive(strict_json(header_json))
+
+
+def assert_identical(actual, expected, path="reply"):
+    """Equal structure, equal types, and every float the same to the bit (so -0.0 is not 0.0)."""
+    assert type(actual) is type(expected), f"{path}: {actual!r} is not a {type(expected).__name__}"
+    if isinstance(expected, dict):
+        assert list(actual) == list(expected), f"{path}: keys differ"
+        for key in expected:
+            assert_identical(actual[key], expected[key], f"{path}.{key}")
+    elif isinstance(expected, list):
+        assert len(actual) == len(expected), f"{path}: lengths differ"
+        for index, (a, e) in enumerate(zip(actual, expected)):
+            assert_identical(a, e, f"{path}[{index}]")
+    elif isinstance(expected, float):
+        assert struct.pack("<d", actual) == struct.pack("<d", expected), f"{path}: {actual!r} != {expected!r}"
+    else:
+        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+
+
+def random_scene(size, seed):
+    """size tokens × size features × size dims, of seeded numbers with all their digits."""
+    rng = random.Random(seed)
+
+    def matrix(rows, columns):
+        return [[rng.uniform(-2, 2) for _ in range(columns)] for _ in range(rows)]
+
+    return {
+        "title": f"{size} tokens",
+        "tokens": [f"t{i}" for i in range(size)],
+        "features": [f"f{i}" for i in range(size)],
+        "X": matrix(size, size),
+        "heads": [{"name": "head 1", "dims": [f"d{i}" for i in range(size)],
+                   "Wq": matrix(size, size), "Wk": matrix(size, size), "Wv": matrix(size, size)}],
+        "mask": "causal",
+        "scale": True,
+    }
+
+
+def overflowing_scene():
+    """Numbers too large for a float: inf in Q and nan in the weights, which handle() writes as null."""
+    scene = load_preset("dog-bites-man")
+    scene["X"][2] = [1e200, -1e200]
+    scene["heads"][0]["Wq"] = [[1e200, 0], [0, 1]]
+    return scene
+
+
+def two_head_scene():
+    """Two heads of different sizes, one with one-hot markers as values, and a row that reads nothing."""
+    scene = load_preset("it-animal-noun")
+    first = scene["heads"][0]
+    scene["heads"].append({"name": "markers", "dims": ["m0", "m1", "m2"],
+                           "Wq": [[0.5, -1, 2]] * len(scene["features"]),
+                           "Wk": [[1, 0.25, -3]] * len(scene["features"]), "Wv": None})
+    first["name"] = "meaning"
+    n = len(scene["tokens"])
+    scene["mask"] = [[j > i or i == 1 for j in range(n)] for i in range(n)]
+    return scene
+
+
+PACKED_SCENES = {
+    **{preset_id: (lambda preset_id=preset_id: load_preset(preset_id)) for preset_id in PRESET_IDS},
+    "random 64": lambda: random_scene(64, seed=3),
+    "random 7": lambda: random_scene(7, seed=4),
+    "overflow": overflowing_scene,
+    "two heads": two_head_scene,
+}
+
+
+def compute_request(scene):
+    return json.dumps({"kind": "compute", "payload": {"scene": scene}})
+
+
+@pytest.mark.parametrize("name", list(PACKED_SCENES), ids=list(PACKED_SCENES))
+def test_packed_compute_unpacks_to_handles_reply_bit_for_bit(name):
+    request_text = compute_request(PACKED_SCENES[name]())
+    header_json, data = entry.handle_packed(request_text)
+    assert isinstance(header_json, str) and isinstance(data, bytes) and data
+    assert_identical(unpack(header_json, data), strict_json(handle(request_text)))
+
+
+def is_float_matrix(value):
+    """A list of rows of floats (None standing for what is not finite): what handle_packed ships as bytes."""
+    return (isinstance(value, list) and value and all(isinstance(row, list) for row in value)
+            and all(cell is None or type(cell) is float for row in value for cell in row))
+
+
+def compare_layout(packed, plain, path, found):
+    """Walk the packed header beside handle()'s reply: every float matrix must be a descriptor (none may
+    travel as text), everything else must be as handle() wrote it. Collects the descriptors in `found`."""
+    if is_float_matrix(plain):
+        assert isinstance(packed, dict) and list(packed) == ["$matrix"], f"{path} travels as JSON text"
+        offset, rows, cols = packed["$matrix"]
+        assert (rows, cols) == (len(plain), len(plain[0])), f"{path}: wrong shape"
+        found.add((offset, rows, cols))
+    elif isinstance(plain, dict):
+        assert isinstance(packed, dict) and list(packed) == list(plain), f"{path}: keys differ"
+        for key in plain:
+            compare_layout(packed[key], plain[key], f"{path}.{key}", found)
+    elif isinstance(plain, list):
+        assert isinstance(packed, list) and len(packed) == len(plain), f"{path}: lengths differ"
+        for index, (p, e) in enumerate(zip(packed, plain)):
+            compare_layout(p, e, f"{path}[{index}]", found)
+    else:
+        assert packed == plain and type(packed) is type(plain), f"{path}: {packed!r} != {plain!r}"
+    return found
+
+
+@pytest.mark.parametrize("name", ["two heads", "random 7", "softmax-trap"])
+def test_packed_layout_is_one_buffer_of_every_float_matrix(name):
+    request_text = compute_request(PACKED_SCENES[name]())
+    header_json, data = entry.handle_packed(request_text)
+    header, plain = strict_json(header_json), strict_json(handle(request_text))
+    blocks = sorted(compare_layout(header, plain, "reply", set()))
+    for head in header["result"]["heads"]:
+        assert head["weights"] == head["stages"]["weights"], "the head's weights are its stage's, stored once"
+    # The blocks follow one another from the start with no gap and no overlap, and fill the buffer exactly.
+    end = 0
+    for offset, rows, cols in blocks:
+        assert offset == end, f"a gap or an overlap at value {offset}"
+        end = offset + rows * cols
+    assert len(data) == 8 * end
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        json.dumps({"kind": "presets"}),
+        json.dumps({"kind": "preset", "payload": {"id": "softmax-trap"}}),
+        json.dumps({"kind": "shuffle_check", "payload": {"order": [2, 0, 1]}}),
+        "{not json",
+        json.dumps({"kind": "draw"}),
+        json.dumps({"kind": "compute", "payload": {}}),
+        compute_request({**load_preset("dog-bites-man"), "X": [[1, 0], [0, "x"], [1, 1]]}),
+    ],
+    ids=["presets", "preset", "shuffle_check", "bad json", "unknown kind", "no scene", "scene error"],
+)
+def test_packed_replies_without_matrices_are_handles_reply(request_text):
+    assert entry.handle_packed(request_text) == (handle(request_text), b"")
+
+
+def test_packed_an_unexpected_exception_or_interrupt_is_an_internal_error(monkeypatch):
+    def broken(payload):
+        raise RuntimeError("something broke")
+
+    def interrupted(payload):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(entry.KINDS, "compute", broken)
+    monkeypatch.setitem(entry.KINDS, "presets", interrupted)
+    header_json, data = entry.handle_packed(compute_request({}))
+    assert data == b""
+    assert assert_error(strict_json(header_json), "InternalError")["message"] == "RuntimeError: something broke"
+    header_json, data = entry.handle_packed(json.dumps({"kind": "presets"}))
+    assert data == b"" and assert_error(strict_json(header_json), "InternalError")

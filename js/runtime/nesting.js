@@ -1,0 +1,33 @@
+/**
+ * How deeply a value nests, checked without recursion: a scene is six levels deep at most (scene → heads →
+ * head → Wq → row → number), but a hostile one can be thousands of levels deep, which overflows the stack of
+ * structuredClone, postMessage, JSON.stringify and Python's own JSON reader (inside the worker that hangs
+ * Python rather than failing). Both sides of the worker boundary refuse such values before touching them.
+ */
+
+/** Deeper than any request needs (scenes nest six levels; a request adds two), far shallower than any stack. */
+export const MAX_NESTING = 64;
+
+/**
+ * True if `value` has arrays or objects nested more than `limit` levels deep. Visits each value once, with
+ * an explicit stack, so it is safe on any input (shared or cyclic parts are visited once).
+ * @param {unknown} value
+ * @param {number} [limit]
+ */
+export function nestedTooDeeply(value, limit = MAX_NESTING) {
+  const seen = new Set();
+  const stack = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    if (depth >= limit) return true;
+    seen.add(item);
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** The message for a value refused by nestedTooDeeply. */
+export const TOO_DEEP_MESSAGE = `the scene is nested too deeply (lists inside lists more than ${MAX_NESTING} levels deep); a scene nests six levels at most`;
