@@ -1,0 +1,62 @@
+/**
+ * The learner's exercise code, kept in the browser (localStorage) so it survives a reload.
+ *
+ * One entry under a versioned key: {version, selected, code: {exerciseId: text}}. A different version, or
+ * anything unreadable, counts as nothing saved (the starter code is shown). Storage can be full or turned
+ * off (private windows): saving then fails quietly and the page goes on working.
+ */
+
+/** The localStorage key; the number changes if the stored shape ever does. */
+export const STORAGE_KEY = "attention-playground.exercises.v1";
+const VERSION = 1;
+
+function readAll() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null");
+    if (saved && saved.version === VERSION && saved.code && typeof saved.code === "object") return saved;
+  } catch {
+    // unreadable or unavailable: nothing saved
+  }
+  return { version: VERSION, selected: null, code: {} };
+}
+
+function writeAll(saved) {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The learner's saved code for `exerciseId`, or null. */
+export function loadCode(exerciseId) {
+  const text = readAll().code[exerciseId];
+  return typeof text === "string" ? text : null;
+}
+
+/** Keep `text` as the learner's code for `exerciseId`; false if the browser would not store it. */
+export function saveCode(exerciseId, text) {
+  const saved = readAll();
+  saved.code[exerciseId] = text;
+  return writeAll(saved);
+}
+
+/** Forget the learner's code for `exerciseId` (back to the starter). */
+export function forgetCode(exerciseId) {
+  const saved = readAll();
+  delete saved.code[exerciseId];
+  return writeAll(saved);
+}
+
+/** The exercise the learner had open last, or null. */
+export function loadSelected() {
+  const { selected } = readAll();
+  return typeof selected === "string" ? selected : null;
+}
+
+export function saveSelected(exerciseId) {
+  const saved = readAll();
+  saved.selected = exerciseId;
+  return writeAll(saved);
+}

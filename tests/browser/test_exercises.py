@@ -1,0 +1,305 @@
+"""The exercises as a learner uses them: open the panel, type into the code editor, run the checks, read
+which fail and why, fix the code, reveal hints and the solution, draw the heatmap with their own function,
+and survive their own runaway code. Real CodeMirror, real Pyodide, real Chromium.
+"""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from attention_playground import compute
+from attention_playground.attention import attention as module_attention
+
+pytestmark = pytest.mark.browser
+
+# Seconds: booting the exercise worker's Python, or restarting it, on a busy 2-core machine.
+PYTHON_TIMEOUT_MS = 90_000
+STORAGE_KEY = "attention-playground.exercises.v1"
+OUTCOME = re.compile(r"^(passed|failed|stopped)$")
+
+
+def sel(test_id, **data):
+    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
+    return f'[data-testid="{test_id}"]{extra}'
+
+
+def open_exercises(page, site_url, exercise_id, *, goto=True):
+    """Open the page (live), open the exercise panel, and pick an exercise."""
+    if goto:
+        page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    page.locator(sel("exercise-open")).click()
+    tab = page.locator(sel(f"exercise-tab-{exercise_id}"))
+    expect(tab).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    tab.click()
+    expect(tab).to_have_attribute("aria-pressed", "true")
+    return page.locator(sel("code-input"))
+
+
+def editor_text(page):
+    """The code as the editor holds it, line by line (CodeMirror draws one .cm-line per line)."""
+    lines = page.locator(f'{sel("code-editor")} .cm-line').all_inner_texts()
+    # An empty line holds a <br>, which reads as "\n".
+    return "\n".join(line.rstrip("\n") for line in lines).replace("\u00a0", " ")
+
+
+def replace_code_by_typing(page, lines):
+    """Clear the editor and type `lines` key by key. The editor indents after a colon by itself, as a
+    learner would see, so each line is typed without its leading spaces; `dedent` lines start with
+    Backspaces (one per indent level) to step out of a block."""
+    editor = page.locator(sel("code-input"))
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    for index, (dedent, text) in enumerate(lines):
+        if index:
+            page.keyboard.press("Enter")
+        for _ in range(dedent):
+            page.keyboard.press("Backspace")
+        page.keyboard.type(text)
+
+
+def paste_code(page, code):
+    """Select everything in the editor and paste `code` over it, as Ctrl+V does: a paste event carrying
+    the text, which the editor inserts itself. (Playwright's insert_text would instead let the browser edit
+    the DOM directly, with inline styles that the page's Content-Security-Policy rightly refuses.)"""
+    page.locator(sel("code-input")).click()
+    page.keyboard.press("Control+a")
+    page.locator(sel("code-input")).evaluate(
+        """(editor, code) => {
+            const clipboardData = new DataTransfer();
+            clipboardData.setData("text/plain", code);
+            editor.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
+        }""",
+        code,
+    )
+    assert editor_text(page) == code
+
+
+def run_checks(page):
+    """Press Run and wait for the outcome (the first run also waits for the exercise worker's Python)."""
+    status = page.locator(sel("exercise-status"))
+    page.locator(sel("exercise-run")).click()
+    expect(status).to_have_attribute("data-outcome", OUTCOME, timeout=PYTHON_TIMEOUT_MS)
+    return status
+
+
+def check_item(page, check_id):
+    return page.locator(f'{sel("exercise-checks")} li[data-check-id="{check_id}"]')
+
+
+BUGGY_SOFTMAX = [
+    (0, "import numpy as np"),
+    (0, ""),
+    (0, "def softmax(x, axis=-1):"),
+    (0, "e = np.exp(x)"),
+    (0, "return e / np.sum(e, axis=axis, keepdims=True)"),
+]
+
+ATTENTION_WITHOUT_SCALING = """import numpy as np
+
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+def attention(Q, K, V, scale=True, mask=None):
+    scores = Q @ K.T
+    if mask is not None:
+        scores = np.where(mask, -np.inf, scores)
+    weights = softmax(scores)
+    return weights @ V, weights
+"""
+
+
+def test_a_learner_types_a_softmax_without_the_shift_sees_why_it_fails_fixes_it_and_finds_it_after_a_reload(
+        page, site_url, artifacts):
+    open_exercises(page, site_url, "softmax")
+    expect(page.locator(sel("exercise-text"))).to_contain_text("softmax(x, axis=-1)")
+    replace_code_by_typing(page, BUGGY_SOFTMAX)
+    assert editor_text(page) == (
+        "import numpy as np\n\ndef softmax(x, axis=-1):\n    e = np.exp(x)\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)"
+    )
+
+    status = run_checks(page)
+    expect(status).to_have_attribute("data-outcome", "failed")
+    expect(status).to_contain_text("1 of 6 checks fail")
+    overflow = check_item(page, "overflow")
+    expect(overflow).to_have_attribute("data-passed", "false")
+    expect(overflow).to_contain_text("Large scores [1000, 1001, 1002] give weights, not nan")
+    expect(overflow).to_contain_text("gave [nan, nan, nan]")
+    expect(overflow).to_contain_text("Subtract the row's largest score before exp()")
+    expect(check_item(page, "rows-sum-to-1")).to_have_attribute("data-passed", "true")
+    page.locator(sel("exercise-panel")).screenshot(path=str(artifacts / "exercise-failing.png"))
+
+    # The fix, typed where the bug is: at the end of the exp() line.
+    page.locator(f'{sel("code-editor")} .cm-line', has_text="e = np.exp(x)").click()
+    page.keyboard.press("End")
+    page.keyboard.press("Backspace")
+    page.keyboard.type(" - np.max(x, axis=axis, keepdims=True))")
+    status = run_checks(page)
+    expect(status).to_have_attribute("data-outcome", "passed")
+    expect(status).to_contain_text("All 6 checks pass")
+    assert page.locator(f'{sel("exercise-checks")} li[data-passed="true"]').count() == 6
+    page.locator(sel("exercise-panel")).screenshot(path=str(artifacts / "exercise-passing.png"))
+    fixed = editor_text(page)
+    assert "e = np.exp(x - np.max(x, axis=axis, keepdims=True))" in fixed
+
+    page.reload()
+    open_exercises(page, site_url, "softmax", goto=False)
+    expect(page.locator(f'{sel("code-editor")} .cm-line', has_text="np.max(x, axis=axis")).to_be_visible()
+    assert editor_text(page) == fixed
+    saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(STORAGE_KEY)})"))
+    assert saved["code"]["softmax"] == fixed
+
+
+def test_hints_come_one_at_a_time_and_the_solution_passes(page, site_url):
+    open_exercises(page, site_url, "attention")
+    hints = page.locator(f'{sel("exercise-hints")} li')
+    expect(hints).to_have_count(0)
+    page.locator(sel("exercise-hint")).click()
+    expect(hints).to_have_count(1)
+    expect(hints.nth(0)).to_contain_text("np.sqrt(d_k)")
+    page.locator(sel("exercise-hint")).click()
+    expect(hints).to_have_count(2)
+    expect(page.locator(sel("exercise-solution"))).to_be_hidden()
+    page.locator(sel("exercise-show-solution")).click()
+    expect(page.locator(sel("exercise-solution-code"))).to_contain_text("def attention(Q, K, V, scale=True, mask=None):")
+    page.locator(sel("exercise-use-solution")).click()
+    assert "scores = np.where(mask, -np.inf, scores)" in editor_text(page)
+    status = run_checks(page)
+    expect(status).to_have_attribute("data-outcome", "passed")
+    expect(status).to_contain_text("All 8 checks pass")
+
+
+def test_an_error_points_at_the_learners_line(page, site_url):
+    open_exercises(page, site_url, "attention")
+    paste_code(page, "import numpy as np\n\ndef attention(Q, K, V, scale=True, mask=None):\n    scores = Q @ K.T\n    return scores @ W, scores\n")
+    run_checks(page)
+    expect(check_item(page, "shapes")).to_contain_text("line 5: NameError: name 'W' is not defined")
+    expect(page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("    return scores @ W, scores")
+
+
+def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_sharper_weights(page, site_url, artifacts):
+    open_exercises(page, site_url, "attention")
+    paste_code(page, ATTENTION_WITHOUT_SCALING)
+    run_checks(page)
+    expect(check_item(page, "scaling")).to_contain_text("Divide the scores by √d_k")
+
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    module_weights = np.array(compute(scene)["heads"][0]["weights"], dtype=float)
+    page.locator(sel("exercise-draw")).check()
+    warnings = page.locator(sel("result-warnings"))
+    expect(warnings).to_contain_text("Drawn with your attention()", timeout=PYTHON_TIMEOUT_MS)
+    expect(page.locator(sel("exercise-draw-note"))).to_contain_text("drawn with your attention()")
+    drawn = page.evaluate("window.attentionPlayground.result()")
+    assert drawn["drawn_with"] == "attention"
+    drawn_weights = np.array(drawn["heads"][0]["weights"], dtype=float)
+    # Exactly what attention gives without the division, and visibly not the module's weights.
+    head = compute(scene)["heads"][0]["stages"]
+    Q, K, V = (np.array(head[name], dtype=float) for name in ("Q", "K", "V"))
+    _, unscaled = module_attention(Q, K, V, scale=False, mask=np.array(compute(scene)["mask"]))
+    np.testing.assert_allclose(drawn_weights, unscaled, atol=1e-12)
+    assert np.abs(drawn_weights - module_weights).max() > 0.05
+    page.locator(sel("heatmap-panel")).screenshot(path=str(artifacts / "exercise-heatmap-from-learner.png"))
+
+    page.locator(sel("exercise-draw")).uncheck()
+    expect(warnings).not_to_contain_text("Drawn with your attention()")
+    back = np.array(page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"], dtype=float)
+    np.testing.assert_allclose(back, module_weights, atol=1e-12)
+
+
+def test_an_endless_loop_is_stopped_and_python_comes_back_with_the_code_kept(page, site_url, artifacts):
+    open_exercises(page, site_url, "softmax")
+    loop = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
+    paste_code(page, loop)
+    status = page.locator(sel("exercise-status"))
+    page.locator(sel("exercise-run")).click()
+    expect(status).to_contain_text("it will be stopped in", timeout=PYTHON_TIMEOUT_MS)
+    expect(page.locator(sel("exercise-stop"))).to_be_enabled()
+    # While the learner's loop runs, the heatmap's own Python still answers.
+    live = page.evaluate("window.attentionPlayground.setScene(window.attentionPlayground.getScene()).then(() => 'live')")
+    assert live == "live"
+    expect(status).to_have_attribute("data-outcome", "stopped", timeout=PYTHON_TIMEOUT_MS)
+    expect(status).to_contain_text("Your code ran too long, so it was stopped")
+    expect(status).to_contain_text("Your code and the scene are kept")
+    recovery_ms = int(status.get_attribute("data-recovery-ms"))
+    page.locator(sel("exercise-panel")).screenshot(path=str(artifacts / "exercise-stopped.png"))
+    assert editor_text(page) == loop
+
+    # Stop by hand, this time.
+    page.locator(sel("exercise-run")).click()
+    expect(status).to_have_attribute("data-outcome", "running", timeout=PYTHON_TIMEOUT_MS)
+    page.locator(sel("exercise-stop")).click()
+    expect(status).to_have_attribute("data-outcome", "stopped", timeout=PYTHON_TIMEOUT_MS)
+    expect(status).to_contain_text("You stopped your code")
+    stop_recovery_ms = int(status.get_attribute("data-recovery-ms"))
+
+    # Python is live again: the solution runs and passes.
+    page.locator(sel("exercise-show-solution")).click()
+    page.locator(sel("exercise-use-solution")).click()
+    expect(run_checks(page)).to_have_attribute("data-outcome", "passed")
+    (artifacts / "exercise-recovery.json").write_text(json.dumps({"time_limit_recovery_ms": recovery_ms, "stop_button_recovery_ms": stop_recovery_ms}))
+    print(f"recovery after the time limit: {recovery_ms} ms; after Stop: {stop_recovery_ms} ms")
+
+
+@pytest.mark.parametrize("allocation, message", [
+    ("np.ones((10**6, 10**6))", "array is too big"),
+    # 1 GiB at a time, more than WebAssembly's 4 GiB can hold: a genuine MemoryError.
+    ("[np.empty(2**30, dtype=np.uint8) for _ in range(6)]", "MemoryError"),
+])
+def test_a_huge_allocation_comes_back_as_a_message(page, site_url, allocation, message):
+    open_exercises(page, site_url, "softmax")
+    paste_code(page, f"import numpy as np\n\ndef softmax(x, axis=-1):\n    big = {allocation}\n    return x\n")
+    status = run_checks(page)
+    expect(status).to_have_attribute("data-outcome", "failed")
+    expect(check_item(page, "shape")).to_contain_text("line 4: ")
+    expect(check_item(page, "shape")).to_contain_text(message)
+    # The page and its Python are fine: the heatmap still computes.
+    assert page.evaluate("window.attentionPlayground.setScene(window.attentionPlayground.getScene()).then(() => 'live')") == "live"
+
+
+@pytest.fixture(scope="module")
+def isolated_site_url(built_site):
+    """The site served cross-origin isolated (COOP + COEP headers), where SharedArrayBuffer exists and the
+    learner's code can be interrupted instead of its worker being ended."""
+    import threading
+
+    import build
+
+    class IsolatedHandler(build.SiteRequestHandler):
+        def end_headers(self):
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            super().end_headers()
+
+    server = build.SiteServer(("127.0.0.1", 0), IsolatedHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def test_on_a_cross_origin_isolated_page_stop_interrupts_python_without_a_restart(page, isolated_site_url):
+    page.goto(f"{isolated_site_url}/")
+    assert page.evaluate("self.crossOriginIsolated") is True
+    open_exercises(page, isolated_site_url, "softmax", goto=False)
+    loop = "def softmax(x, axis=-1):\n    total = 0\n    while True:\n        total += 1\n"
+    paste_code(page, loop)
+    status = page.locator(sel("exercise-status"))
+    page.locator(sel("exercise-run")).click()
+    expect(status).to_have_attribute("data-outcome", "running", timeout=PYTHON_TIMEOUT_MS)
+    page.locator(sel("exercise-stop")).click()
+    expect(status).to_have_attribute("data-outcome", "stopped", timeout=PYTHON_TIMEOUT_MS)
+    expect(status).to_contain_text("You stopped your code. Python interrupted it and is ready again")
+    assert editor_text(page) == loop
+    print(f"recovery after an interrupt: {status.get_attribute('data-recovery-ms')} ms")
+    page.locator(sel("exercise-show-solution")).click()
+    page.locator(sel("exercise-use-solution")).click()
+    expect(run_checks(page)).to_have_attribute("data-outcome", "passed")
