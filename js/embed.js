@@ -1,0 +1,205 @@
+/**
+ * Embed mode: the playground inside a course page's <iframe>.
+ *
+ * Turned on by `?embed` in the page's URL. The options an author can add:
+ *
+ *   panels=heatmap,bars,features,weights   which panels show (names in PANELS; default: DEFAULT_PANELS)
+ *   lock=X,Wq,mask                         which parts of the scene the learner may not change (names in
+ *                                          LOCKABLE_FIELDS, or "all"); the editors show them read-only
+ *   origins=https://a.example,...          which pages may drive the playground by postMessage (see
+ *                                          post-message-api.js); default: any
+ *
+ * A locked field is enforced twice: the editors mark their inputs read-only (so the learner sees why
+ * nothing happens), and the page refuses any edit that touches it (`isEditAllowed`, checked where edits
+ * are applied), so no way around the inputs changes it either. A scene set by the course page itself
+ * (setScene) is not an edit: the author may always change what the learner sees.
+ *
+ * The frame also tells its parent how tall it is, whenever that changes, so the parent can size the
+ * <iframe> to fit (js/embed-host.js does it for any page):
+ *
+ *   {type: "attention-playground:resize", height}      height in CSS pixels
+ */
+
+/** Panels an author can choose, by name: the element each name shows. */
+export const PANELS = Object.freeze({
+  presets: '[data-testid="preset-area"]',
+  controls: '[data-testid="mask-controls"]',
+  notes: '[data-testid="teaching-notes"]',
+  heatmap: '[data-testid="heatmap-panel"]',
+  bars: '[data-testid="bars-panel"]',
+  features: '[data-testid="feature-editor"]',
+  weights: '[data-testid="weight-editor"]',
+  steps: '[data-testid="step-view"]',
+  heads: '[data-testid="multi-head"]',
+  experiments: '[data-testid="experiments"]',
+  exercise: '[data-testid="exercise-panel"]',
+});
+
+/** The panels shown when the URL names none: the playground itself, without the longer teaching views. */
+export const DEFAULT_PANELS = Object.freeze(["presets", "controls", "notes", "heatmap", "bars", "features", "weights"]);
+
+/** Parts of a scene an author can lock. */
+export const LOCKABLE_FIELDS = Object.freeze(["tokens", "features", "X", "Wq", "Wk", "Wv", "heads", "mask", "scale", "shift"]);
+
+/** The message type a frame sends its parent with its height. */
+export const RESIZE_MESSAGE = "attention-playground:resize";
+
+/**
+ * The inputs and buttons each locked field makes read-only. Structural buttons (add or remove a row,
+ * a column, a head) are listed under every field whose shape they change.
+ */
+const LOCKED_CONTROLS = {
+  tokens: ['[data-testid="token-name"]', '[data-testid="sentence-input"]', '[data-testid="add-token"]', '[data-testid="remove-token"]'],
+  features: ['[data-testid="feature-name"]', '[data-testid="add-feature"]', '[data-testid="remove-feature"]'],
+  X: ['[data-testid="x-cell"]', '[data-testid="sentence-input"]', '[data-testid="add-token"]', '[data-testid="remove-token"]',
+    '[data-testid="add-feature"]', '[data-testid="remove-feature"]'],
+  Wq: ['[data-testid="wq-cell"]', '[data-testid="dim-name"]', '[data-testid="add-dim"]', '[data-testid="remove-dim"]',
+    '[data-testid="add-feature"]', '[data-testid="remove-feature"]', '[data-testid="add-head"]', '[data-testid="remove-head"]'],
+  Wk: ['[data-testid="wk-cell"]', '[data-testid="add-dim"]', '[data-testid="remove-dim"]',
+    '[data-testid="add-feature"]', '[data-testid="remove-feature"]', '[data-testid="add-head"]', '[data-testid="remove-head"]'],
+  Wv: ['[data-testid="wv-cell"]', '[data-testid="value-dim-name"]', '[data-testid="add-value-dim"]', '[data-testid="remove-value-dim"]',
+    '[data-testid="wv-onehot"]', '[data-testid="add-feature"]', '[data-testid="remove-feature"]', '[data-testid="add-head"]',
+    '[data-testid="remove-head"]'],
+  heads: ['[data-testid="add-head"]', '[data-testid="remove-head"]', '[data-testid="dim-name"]'],
+  mask: ['[data-testid^="mask-"][type="radio"]'],
+  scale: ['[data-testid="scale-toggle"]'],
+  shift: ['[data-testid="shift-toggle"]'],
+};
+
+/** The scene fields each kind of edit changes (see app.js `applyEdit`). */
+const FIELDS_EDITED_BY = {
+  "token-name": ["tokens"],
+  sentence: ["tokens", "X"],
+  "add-token": ["tokens", "X"],
+  "remove-token": ["tokens", "X"],
+  "feature-name": ["features"],
+  "add-feature": ["features", "X", "Wq", "Wk", "Wv"],
+  "remove-feature": ["features", "X", "Wq", "Wk", "Wv"],
+  "dim-name": ["heads"],
+  "add-dim": ["Wq", "Wk"],
+  "remove-dim": ["Wq", "Wk"],
+  "value-dim-name": ["Wv"],
+  "add-value-dim": ["Wv"],
+  "remove-value-dim": ["Wv"],
+  "one-hot": ["Wv"],
+  "add-head": ["heads", "Wq", "Wk", "Wv"],
+  "remove-head": ["heads", "Wq", "Wk", "Wv"],
+  "mask-mode": ["mask"],
+  "toggle-mask": ["mask"],
+  scale: ["scale"],
+  shift: ["shift"],
+};
+
+/** Split a comma-separated URL option into its non-empty, trimmed items. */
+function listOption(params, name) {
+  const value = params.get(name);
+  if (value === null) return null;
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+/**
+ * Read the embed options from a URL.
+ * @param {{search: string}} location the page's location (or a URL)
+ * @returns {{embedded: boolean, panels: string[], locks: Set<string>, origins: string[]|null}}
+ *   `panels`: the panel names to show, in PANELS order (DEFAULT_PANELS unless `panels=` names some);
+ *   `locks`: the locked fields; `origins`: the origins allowed to send messages, null for any.
+ *   Unknown names are left out.
+ */
+export function readEmbedOptions(location) {
+  const params = new URLSearchParams(location.search);
+  const embedded = params.has("embed") && params.get("embed") !== "0" && params.get("embed") !== "false";
+  const asked = listOption(params, "panels");
+  const panels = Object.keys(PANELS).filter((name) => (asked ?? DEFAULT_PANELS).includes(name));
+  const askedLocks = listOption(params, "lock") ?? [];
+  const locks = new Set(askedLocks.includes("all") ? LOCKABLE_FIELDS : LOCKABLE_FIELDS.filter((field) => askedLocks.includes(field)));
+  const origins = listOption(params, "origins");
+  return { embedded, panels, locks, origins: origins === null ? null : origins.map(normalOrigin).filter(Boolean) };
+}
+
+/** An origin as the browser writes it in `event.origin` ("https://a.example", no path, no slash), or "". */
+function normalOrigin(text) {
+  try {
+    const { origin } = new URL(text);
+    return origin === "null" ? "" : origin;
+  } catch {
+    return "";
+  }
+}
+
+/** The scene fields an edit would change. */
+export function fieldsEditedBy(edit) {
+  if (edit.kind === "cell") return [edit.matrix];
+  return FIELDS_EDITED_BY[edit.kind] ?? [];
+}
+
+/** False when `edit` would change a locked field. */
+export function isEditAllowed(edit, locks) {
+  return !fieldsEditedBy(edit).some((field) => locks.has(field));
+}
+
+/** Make every control of a locked field inside `root` read-only (inputs) or disabled (buttons, boxes). */
+function markLocked(root, selector) {
+  for (const control of root.querySelectorAll(selector)) {
+    if (control.dataset.locked === "true") continue;
+    control.dataset.locked = "true";
+    if (control instanceof HTMLInputElement && control.type === "text") {
+      control.readOnly = true;
+    } else if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) {
+      control.disabled = true;
+    } else {
+      // A number cell drawn as text (it becomes an input only on focus): say it is read-only.
+      control.setAttribute("aria-readonly", "true");
+    }
+  }
+}
+
+/**
+ * Keep the controls of locked fields read-only, including those the editors build later (grids are
+ * rebuilt when the scene's shape changes; a drawn cell becomes an input when focused).
+ */
+function keepLocked(root, locks) {
+  const selector = [...locks].flatMap((field) => LOCKED_CONTROLS[field] ?? []).join(",");
+  if (!selector) return;
+  markLocked(root, selector);
+  // Observers run before the next input event, so a cell that just became an input is read-only
+  // before the first key reaches it.
+  new MutationObserver(() => markLocked(root, selector)).observe(root, { childList: true, subtree: true });
+  for (const field of locks) root.dataset[`locked${field[0].toUpperCase()}${field.slice(1)}`] = "";
+  root.classList.add("has-locks");
+}
+
+/** Tell the parent page this document's height whenever it changes. */
+function reportHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const send = () => {
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    // Only a number: nothing about the scene leaves the frame this way, so any parent may know it.
+    window.parent.postMessage({ type: RESIZE_MESSAGE, height }, "*");
+  };
+  new ResizeObserver(send).observe(document.body);
+  send();
+}
+
+/**
+ * Switch the page to embed mode: compact layout, only the chosen panels, locked fields read-only, and
+ * the frame's height reported to its parent. Call it before the views mount, so the first paint is
+ * already compact.
+ * @param {ReturnType<typeof readEmbedOptions>} options
+ */
+export function startEmbedMode({ panels, locks }) {
+  document.documentElement.classList.add("embedded");
+  const root = document.querySelector('[data-testid="playground"]');
+  // A mark of its own, not `hidden`: a permalink's view may show or hide panels too, and a panel the
+  // author left out must stay out whatever the link says.
+  const leaveOut = (element, out) => element?.toggleAttribute("data-embed-hidden", out);
+  for (const [name, selector] of Object.entries(PANELS)) leaveOut(document.querySelector(selector), !panels.includes(name));
+  leaveOut(document.querySelector('[data-testid="share-area"]'), true); // sharing belongs to the full page
+  // Sections that hold several panels: with none of theirs shown they would leave an empty strip.
+  leaveOut(root.querySelector(".toolbar"), !["presets", "controls", "notes"].some((name) => panels.includes(name)));
+  leaveOut(document.querySelector(".teaching"), !["steps", "heads", "experiments", "exercise"].some((name) => panels.includes(name)));
+  keepLocked(root, locks);
+  reportHeight();
+}

@@ -1,0 +1,514 @@
+"""Embedding, as a course author does it, in real Chromium with real Pyodide.
+
+The example course page (examples/course-page.html) embeds two playgrounds in <iframe>s; the tests
+drive them by postMessage exactly as a page on another origin would (no reaching into the frame except
+to check what it shows), lock fields through the URL, copy the embed code from the full page and paste
+it into a blank page, unpack the offline zip and serve it with Python's own web server, and reload a
+built site with the network off. Screenshots go to tests/artifacts/.
+"""
+
+import copy
+import http.server
+import json
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+import build
+import build_variants
+from attention_playground import compute
+from attention_playground.scene import SceneError
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESETS = ROOT / "generated" / "presets"
+COURSE_PAGE = "/examples/course-page.html"
+REQUEST = "attention-playground:request"
+INITIAL_FRAME_HEIGHT = "520"  # what the course page's <iframe>s say before they are resized
+
+pytestmark = pytest.mark.browser
+
+
+def sel(test_id, **data):
+    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
+    return f'[data-testid="{test_id}"]{extra}'
+
+
+def preset_scene(preset_id):
+    return json.loads((PRESETS / f"{preset_id}.json").read_text())
+
+
+def module_error(scene):
+    with pytest.raises(SceneError) as raised:
+        compute(scene)
+    return str(raised.value)
+
+
+def live_frame(page, test_id):
+    """The Frame inside the <iframe> with `test_id`, once its playground is live."""
+    frame = page.locator(sel(test_id)).element_handle().content_frame()
+    frame.wait_for_function("() => window.attentionPlayground !== undefined")
+    frame.evaluate("window.attentionPlayground.ready")
+    expect(frame.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    return frame
+
+
+# The course page's side of the protocol, run in the course page: post one request to a frame and
+# resolve with its reply. Result events from every frame are collected in `window.playgroundEvents`.
+LISTEN = """() => {
+  window.playgroundEvents = [];
+  window.addEventListener("message", (event) => {
+    if (event.data?.type !== "attention-playground:result") return;
+    const frame = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === event.source);
+    window.playgroundEvents.push({ frame: frame?.dataset.testid ?? null, result: event.data.result, preview: event.data.preview });
+  });
+}"""
+
+ASK = """([testId, message]) => new Promise((resolve) => {
+  const frame = document.querySelector(`[data-testid="${testId}"]`);
+  const listener = (event) => {
+    if (event.source !== frame.contentWindow || event.data?.type !== "attention-playground:reply" || event.data.id !== message.id) return;
+    window.removeEventListener("message", listener);
+    resolve({ reply: event.data, origin: event.origin });
+  };
+  window.addEventListener("message", listener);
+  frame.contentWindow.postMessage(message, "*");
+})"""
+
+
+def ask(page, test_id, method, params=None, request_id=None):
+    message = {"type": REQUEST, "id": request_id or f"{method}-{time.monotonic_ns()}", "method": method}
+    if params is not None:
+        message["params"] = params
+    return page.evaluate(ASK, [test_id, message])["reply"]
+
+
+def weights_of(result):
+    return [head["weights"] for head in result["heads"]]
+
+
+def assert_same_weights(got, want, tolerance=1e-12):
+    for got_head, want_head in zip(weights_of(got), weights_of(want), strict=True):
+        for got_row, want_row in zip(got_head, want_head, strict=True):
+            for a, b in zip(got_row, want_row, strict=True):
+                assert (a is None and b is None) or abs(a - b) <= tolerance
+
+
+# --- the course page ----------------------------------------------------------------------------------------
+
+
+def test_course_page_shows_two_live_playgrounds_that_size_themselves(page, site_url, artifacts):
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.goto(site_url + COURSE_PAGE)
+    dog = live_frame(page, "frame-dog")
+    causal = live_frame(page, "frame-causal")
+
+    # Each frame shows the scene its URL names.
+    assert dog.evaluate("window.attentionPlayground.getScene().tokens") == preset_scene("dog-bites-man")["tokens"]
+    assert causal.evaluate("window.attentionPlayground.getScene().tokens") == preset_scene("causal-exercise")["tokens"]
+    expect(dog.locator(sel("scene-title"))).to_have_text("dog bites man")
+    expect(causal.locator(sel("heatmap-cell"))).to_have_count(36)
+
+    # Only the panels each URL asks for.
+    expect(dog.locator(sel("feature-editor"))).to_be_visible()
+    expect(dog.locator(sel("weight-editor"))).to_be_hidden()
+    expect(dog.locator(sel("mask-controls"))).to_be_hidden()
+    expect(causal.locator(sel("mask-controls"))).to_be_visible()
+    expect(causal.locator(sel("feature-editor"))).to_be_hidden()
+    for frame in (dog, causal):
+        expect(frame.locator("h1")).to_be_hidden()  # compact: no page title inside a lesson
+        expect(frame.locator(sel("share-area"))).to_be_hidden()
+
+    # Each <iframe> is exactly as tall as its content: no scrollbar inside the lesson.
+    for test_id, frame in (("frame-dog", dog), ("frame-causal", causal)):
+        iframe = page.locator(sel(test_id))
+        expect(iframe).to_have_attribute("data-resized", "true")
+        content_height = frame.evaluate("Math.ceil(document.body.getBoundingClientRect().height)")
+        expect(iframe).to_have_attribute("height", str(content_height))
+        assert str(content_height) != INITIAL_FRAME_HEIGHT
+        assert frame.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+
+    # The frame grows when its content does (switching the mask to custom adds nothing; showing a new,
+    # taller scene does): set a 12-token scene and the <iframe> follows.
+    before = int(page.locator(sel("frame-causal")).get_attribute("height"))
+    scene = preset_scene("causal-exercise")
+    scene["tokens"] = [f"t{i}" for i in range(12)]
+    scene["X"] = scene["X"] * 2
+    reply = ask(page, "frame-causal", "setScene", {"scene": scene})
+    assert reply["ok"], reply
+    page.wait_for_function(f"() => Number(document.querySelector('[data-testid=\"frame-causal\"]').height) > {before}")
+    page.screenshot(path=str(artifacts / "embed-course-page.png"), full_page=True)
+
+
+def test_course_page_drives_a_playground_by_post_message(page, site_url, artifacts):
+    page.goto(site_url + COURSE_PAGE)
+    page.evaluate(LISTEN)
+    dog = live_frame(page, "frame-dog")
+    live_frame(page, "frame-causal")
+    scene = preset_scene("dog-bites-man")
+
+    # getScene: the scene on show, in the scene format.
+    reply = ask(page, "frame-dog", "getScene", request_id=1)
+    assert reply["id"] == 1 and reply["ok"] is True
+    assert reply["result"]["tokens"] == scene["tokens"] and reply["result"]["X"] == scene["X"]
+
+    # setScene: the reply is compute()'s result, a result event follows, and the frame shows the scene.
+    edited = copy.deepcopy(scene)
+    edited["X"][2] = [0, 1]  # "man" was [1, 1]
+    reply = ask(page, "frame-dog", "setScene", {"scene": edited}, request_id="set-1")
+    assert reply["ok"] is True
+    assert_same_weights(reply["result"], compute(edited))
+    page.wait_for_function(
+        "(w) => window.playgroundEvents.some((e) => e.frame === 'frame-dog' && !e.preview && JSON.stringify(e.result.heads[0].weights) === JSON.stringify(w))",
+        arg=reply["result"]["heads"][0]["weights"],
+    )
+    assert dog.evaluate("window.attentionPlayground.getScene().X[2]") == [0, 1]
+    assert ask(page, "frame-dog", "result")["result"]["heads"][0]["weights"] == reply["result"]["heads"][0]["weights"]
+    # The other frame is untouched and sent no event for it.
+    events = page.evaluate("window.playgroundEvents")
+    assert all(e["result"]["tokens"] != edited["tokens"] for e in events if e["frame"] == "frame-causal")
+
+    # An invalid scene: an error reply carrying the module's own message, and the frame keeps its scene.
+    bad = copy.deepcopy(scene)
+    bad["heads"][0]["Wq"] = bad["heads"][0]["Wq"][:1]
+    reply = ask(page, "frame-dog", "setScene", {"scene": bad}, request_id="bad")
+    assert reply["ok"] is False and reply["id"] == "bad"
+    assert reply["error"]["type"] == "SceneError"
+    assert reply["error"]["message"] == module_error(bad)
+    assert reply["error"]["field"] == "heads[0].Wq"
+    assert dog.evaluate("window.attentionPlayground.getScene().X[2]") == [0, 1]
+
+    # Malformed requests get an error reply; an unknown method is named.
+    reply = ask(page, "frame-dog", "deleteEverything")
+    assert reply["ok"] is False and reply["error"]["type"] == "BadRequest" and "deleteEverything" in reply["error"]["message"]
+    reply = ask(page, "frame-dog", "setScene", {"scene": "not a scene"})
+    assert reply["ok"] is False and "scene object" in reply["error"]["message"]
+    reply = ask(page, "frame-dog", "setScene", {})
+    assert reply["ok"] is False and reply["error"]["type"] == "BadRequest"
+    huge = copy.deepcopy(scene)
+    huge["title"] = "x" * 4_000_001  # over the size limit before any work is done on it
+    reply = ask(page, "frame-dog", "setScene", {"scene": huge})
+    assert reply["ok"] is False and reply["error"]["type"] == "BadRequest" and "limit" in reply["error"]["message"]
+    # Messages that are not requests (other scripts on the page use postMessage too) get no reply at all.
+    page.evaluate("""() => {
+      const frame = document.querySelector('[data-testid="frame-dog"]').contentWindow;
+      frame.postMessage("hello", "*");
+      frame.postMessage({ type: "something-else", id: 1 }, "*");
+      frame.postMessage({ type: "attention-playground:request", method: "getScene" }, "*");  // no id: nowhere to reply
+    }""")
+    assert dog.evaluate("window.attentionPlayground.getScene().X[2]") == [0, 1]
+
+    # The course page's own buttons use the same protocol.
+    page.click(sel("restore-scene"))  # nothing to restore yet: no change
+    page.click(sel("make-man-a-dog"))
+    page.wait_for_function("() => document.querySelector('[data-testid=\"frame-dog\"]').contentWindow.attentionPlayground.getScene().X[2].join() === '1,0'")
+    expect(page.locator(sel("readout"))).to_contain_text("“man” pays most attention to")
+    page.screenshot(path=str(artifacts / "embed-driven-by-post-message.png"), full_page=True)
+
+
+def test_requests_from_an_origin_not_allowed_are_ignored(page, site_url):
+    origin = site_url  # the course page's origin, http://127.0.0.1:<port>
+    page.goto(site_url + COURSE_PAGE)
+    page.evaluate(LISTEN)
+    page.evaluate(
+        """([origin]) => {
+          for (const [testId, origins] of [["frame-strict", "https://a.example,https://b.example"], ["frame-ours", origin]]) {
+            const frame = document.createElement("iframe");
+            frame.dataset.testid = testId;
+            frame.title = testId;
+            frame.src = `../index.html?embed&panels=heatmap&origins=${encodeURIComponent(origins)}#preset=dog-bites-man`;
+            document.body.append(frame);
+          }
+        }""",
+        [origin],
+    )
+    strict = live_frame(page, "frame-strict")
+    live_frame(page, "frame-ours")
+
+    # The frame that allows only other origins: the request reaches it, and it does not answer.
+    strict.evaluate("""() => {
+      window.seenIds = [];
+      window.addEventListener("message", (event) => window.seenIds.push(event.data?.id));
+    }""")
+    page.evaluate(
+        """() => {
+          window.strictReplies = [];
+          const frame = document.querySelector('[data-testid="frame-strict"]');
+          window.addEventListener("message", (event) => {
+            if (event.source === frame.contentWindow && event.data?.type === "attention-playground:reply") window.strictReplies.push(event.data);
+          });
+          const scene = { title: "should not show", tokens: ["a"], features: ["f"], X: [[1]],
+                          heads: [{ name: "h", dims: ["d"], Wq: [[1]], Wk: [[1]], Wv: null }], mask: "none", scale: true };
+          frame.contentWindow.postMessage({ type: "attention-playground:request", id: "strict-get", method: "getScene" }, "*");
+          frame.contentWindow.postMessage({ type: "attention-playground:request", id: "strict-set", method: "setScene", params: { scene } }, "*");
+        }"""
+    )
+    strict.wait_for_function("() => window.seenIds.includes('strict-set')")
+    # Anything the frame did about it would be on its way by now: give it a round trip of the event loop
+    # on both sides, then a moment more, and look.
+    strict.evaluate("() => new Promise((resolve) => setTimeout(resolve, 500))")
+    page.evaluate("() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100)))")
+    assert page.evaluate("window.strictReplies") == []
+    assert strict.evaluate("window.attentionPlayground.getScene().title") == "dog bites man"
+    assert not any(e["frame"] == "frame-strict" for e in page.evaluate("window.playgroundEvents"))
+
+    # The same requests to the frame that lists this page's origin are answered (replies go to that
+    # origin only), so it was the origin that made the difference.
+    reply = page.evaluate(ASK, ["frame-ours", {"type": REQUEST, "id": "ours-get", "method": "getScene"}])
+    assert reply["reply"]["ok"] is True and reply["reply"]["result"]["title"] == "dog bites man"
+    assert reply["origin"] == origin
+    # Having asked, this page now receives the frame's result events.
+    scene = preset_scene("dog-bites-man")
+    scene["X"][0] = [1, 1]
+    assert ask(page, "frame-ours", "setScene", {"scene": scene})["ok"] is True
+    page.wait_for_function("() => window.playgroundEvents.some((e) => e.frame === 'frame-ours' && e.result.tokens[0] === 'dog' && !e.preview)")
+
+
+# --- locks ---------------------------------------------------------------------------------------------------
+
+
+def test_locked_fields_are_read_only_and_cannot_be_changed(page, site_url, artifacts):
+    page.goto(f"{site_url}/index.html?embed&lock=X,Wq,mask#preset=dog-bites-man")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+    scene_before = page.evaluate("window.attentionPlayground.getScene()")
+
+    # A learner clicks a locked X cell and types: the cell is read-only and nothing changes.
+    x_cell = page.locator(sel("x-cell", row=0, column=0))
+    x_cell.click()
+    expect(page.locator(sel("x-cell", row=0, column=0))).to_have_js_property("readOnly", True)
+    page.keyboard.press("Control+a")
+    page.keyboard.type("7")
+    expect(page.locator(sel("x-cell", row=0, column=0))).to_have_value(str(scene_before["X"][0][0]))
+    wq_cell = page.locator(sel("wq-cell", row=0, column=0))
+    wq_cell.click()
+    expect(page.locator(sel("wq-cell", row=0, column=0))).to_have_js_property("readOnly", True)
+    page.keyboard.type("9")
+    expect(page.locator(sel("token-name", row=0))).to_have_js_property("readOnly", False)  # tokens not locked
+    for mode in ("none", "causal", "custom"):
+        expect(page.locator(sel(f"mask-{mode}"))).to_be_disabled()
+    expect(page.locator(sel("add-feature"))).to_be_disabled()
+
+    # Even an input event that gets past the read-only inputs (a script, a browser extension) is refused.
+    page.evaluate("""() => {
+      const cell = document.querySelector('[data-testid="x-cell"][data-row="1"][data-column="0"]');
+      cell.focus();
+      const input = document.querySelector('[data-testid="x-cell"][data-row="1"][data-column="0"]');
+      input.readOnly = false;
+      input.value = "5";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }""")
+    assert page.evaluate("window.attentionPlayground.getScene()") == scene_before
+
+    # A field that is not locked still edits as usual, and recomputes.
+    wk_cell = page.locator(sel("wk-cell", row=0, column=0))
+    wk_cell.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("3")
+    page.wait_for_function("() => window.attentionPlayground.getScene().heads[0].Wk[0][0] === 3")
+    page.wait_for_function("() => window.attentionPlayground.result().heads[0].stages.K[0][0] === 3")
+    after = page.evaluate("window.attentionPlayground.getScene()")
+    assert after["X"] == scene_before["X"] and after["heads"][0]["Wq"] == scene_before["heads"][0]["Wq"]
+    assert after["mask"] == scene_before["mask"]
+    page.locator(sel("x-cell", row=0, column=0)).focus()
+    page.screenshot(path=str(artifacts / "embed-locked-fields.png"), full_page=True)
+
+
+# --- "Copy embed code" ---------------------------------------------------------------------------------------
+
+
+def snippet_page(context, snippet):
+    """A blank author's page holding `snippet`, as an author pastes it."""
+    author = context.new_page()
+    author.set_content(f"<!doctype html><html><body><h1>My lesson</h1>{snippet}</body></html>")
+    return author
+
+
+def test_copy_embed_code_gives_a_snippet_that_works_in_another_page(page, site_url, page_problems, artifacts):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    page.select_option(sel("preset-picker"), "dog-bites-man")
+    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+    page.click(sel("copy-embed-code"))
+    expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
+    snippet = page.locator(sel("embed-code")).input_value()
+    assert page.evaluate("navigator.clipboard.readText()") == snippet
+    assert f'src="{site_url}/index.html?embed#preset=dog-bites-man"' in snippet
+    assert f'<script src="{site_url}/js/embed-host.js" async></script>' in snippet
+    page.screenshot(path=str(artifacts / "embed-copy-code.png"))
+
+    # An edited scene travels whole, in a permalink.
+    page.locator(sel("x-cell", row=2, column=1)).click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("0")
+    page.wait_for_function("() => window.attentionPlayground.getScene().X[2][1] === 0")
+    page.click(sel("copy-embed-code"))
+    expect(page.locator(sel("embed-code"))).to_have_value(re.compile(re.escape("#s=")))
+    edited_snippet = page.locator(sel("embed-code")).input_value()
+
+    for code, expect_x in ((snippet, [1, 1]), (edited_snippet, [1, 0])):
+        author = snippet_page(page.context, code)
+        frame_element = author.locator("iframe")
+        frame = frame_element.element_handle().content_frame()
+        frame.wait_for_function("() => window.attentionPlayground !== undefined")
+        frame.evaluate("window.attentionPlayground.ready")
+        frame.wait_for_function("(x) => JSON.stringify(window.attentionPlayground.getScene()?.X[2]) === JSON.stringify(x)", arg=expect_x)
+        expect(frame.locator(sel("scene-title"))).to_have_text("dog bites man")
+        expect(frame_element).to_have_attribute("data-resized", "true")
+        author.screenshot(path=str(artifacts / "embed-snippet-in-a-blank-page.png"), full_page=True)
+        author.close()
+
+
+# --- offline: the service worker and the zip ----------------------------------------------------------------
+
+
+def test_built_site_reloads_and_goes_live_with_the_network_off(page, site_url):
+    page.goto(f"{site_url}/dist/index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    # The service worker installs once the page is live and idle; `ready` resolves when it is active,
+    # that is, when everything is in its cache.
+    scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.scope)")
+    assert scope == f"{site_url}/dist/"
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    cache_names = page.evaluate("caches.keys()")
+    assert len(cache_names) == 1 and cache_names[0].startswith("attention-playground-pyodide-0.27.7-")
+
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        page.evaluate("window.attentionPlayground.ready")
+        expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+        # Still computing offline: a new scene goes through Python.
+        dog = preset_scene("dog-bites-man")
+        result = page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog)
+        assert_same_weights(result, compute(dog))
+        # And an embedded frame of the same site works offline too.
+        page.goto(f"{site_url}/dist/index.html?embed&panels=heatmap#preset=causal-exercise")
+        page.evaluate("window.attentionPlayground.ready")
+        expect(page.locator(sel("heatmap-cell"))).to_have_count(36)
+    finally:
+        page.context.set_offline(False)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def unpacked_zip_server(built_site, tmp_path):
+    """The offline zip, made from dist/ as `build.py --zip` makes it, unpacked and served by
+    `python3 -m http.server` (what its README.txt tells an author to run)."""
+    archive = tmp_path / build_variants.ZIP_NAME
+    build_variants.write_zip(build.DIST_DIR, archive)
+    with zipfile.ZipFile(archive) as unpacked:
+        unpacked.extractall(tmp_path / "unpacked")
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path / "unpacked", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/{build_variants.ZIP_FOLDER}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(page, unpacked_zip_server):
+    paths = []
+    page.on("request", lambda request: paths.append(urlsplit(request.url)))
+    page.goto(unpacked_zip_server + "index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    dog = preset_scene("dog-bites-man")
+    assert_same_weights(page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog), compute(dog))
+    base = urlsplit(unpacked_zip_server)
+    assert all(url.netloc == base.netloc and url.path.startswith(base.path) for url in paths), "the zip's site asked for files outside itself"
+    # Embed mode works from the zip too.
+    page.goto(unpacked_zip_server + "index.html?embed&panels=heatmap,bars#preset=dog-bites-man")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+
+
+# --- the CDN build -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cdn_site_url(built_site):
+    """dist-cdn/, built as `build.py --cdn` builds it, served the way its README asks a static host to: with
+    the response headers its `_headers` file lists (the worker's Content-Security-Policy)."""
+    runtime_files = [path.name for path in build.VENDOR_DIR.iterdir() if path.is_file()]
+    policy = build.content_security_policy([build_variants.cdn_origin(build.CDN_URL)])
+    build_variants.write_cdn_site(build.DIST_DIR, build.CDN_DIR, build.CDN_URL, build.PYODIDE_VERSION, runtime_files, header_policy=policy)
+    headers_file = (build.CDN_DIR / build_variants.HEADERS_FILE).read_text().splitlines()
+    headers = [line.strip().split(": ", 1) for line in headers_file[1:] if line.strip()]
+
+    class CdnSiteHandler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = build.SiteRequestHandler.extensions_map
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(build.CDN_DIR), **kwargs)
+
+        def end_headers(self):
+            for name, value in headers:
+                self.send_header(name, value)
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CdnSiteHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_cdn_build_loads_the_runtime_from_the_cdn_address(cdn_site_url, page, page_problems):
+    # (cdn_site_url first: its server must outlive the page)
+    # The CDN cannot be reached from here, so its address is answered with the same pinned files: what
+    # this checks is that the CDN build asks for the runtime there, its policy lets it, and it goes live.
+    served = []
+
+    def from_the_pinned_copy(route):
+        name = urlsplit(route.request.url).path.rsplit("/", 1)[-1]
+        served.append(name)
+        types = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+        route.fulfill(
+            status=200,
+            body=(build.VENDOR_DIR / name).read_bytes(),
+            headers={"Content-Type": types.get(Path(name).suffix, "application/octet-stream"), "Access-Control-Allow-Origin": "*"},
+        )
+
+    page.context.route(build.CDN_URL + "**", from_the_pinned_copy)
+    page.goto(cdn_site_url + "index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    assert {"pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"} <= set(served)
+    assert any(name.startswith("numpy-") for name in served)
+    # Its service worker installs too, keeping the CDN's files beside the site's own.
+    page.evaluate("navigator.serviceWorker.ready")
+    # The only requests that left 127.0.0.1 went to the CDN.
+    assert page_problems.foreign_requests and all(url.startswith(build.CDN_URL) for url in page_problems.foreign_requests)
+    page_problems.foreign_requests.clear()
