@@ -3,6 +3,8 @@
 
     python3 build.py                  # vendor the runtime, write generated/ and dist/
     python3 build.py serve [--port N] # the same, then serve the repository on 127.0.0.1
+    python3 build.py --zip            # also dist/attention-playground.zip, the site in one file, for offline use
+    python3 build.py --cdn            # also dist-cdn/, the site loading Pyodide from the official CDN
 
 Three steps, each its own group of functions below:
 
@@ -16,7 +18,8 @@ Three steps, each its own group of functions below:
 3. dist/: a folder to upload to any static host. It asks no other host for anything.
 
 Standard library only, so it runs before anything is installed. Computing the preview needs NumPy: when the
-running Python lacks it, the build re-runs itself in the project's .venv (made by ./test.sh) if there is one.
+running Python lacks it, the build re-runs itself in the project's .venv, making it (with the pinned NumPy) if
+there is none.
 """
 
 import argparse
@@ -29,6 +32,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -36,6 +40,9 @@ import time
 import urllib.request
 import zipfile
 from pathlib import Path
+
+import build_codemirror  # vendor/codemirror/: the exercise editor, in a file of its own
+import build_variants  # runtime config, offline manifest, the zip and the CDN site
 
 ROOT = Path(__file__).resolve().parent
 VENDOR_DIR = ROOT / "vendor" / "pyodide"
@@ -45,7 +52,7 @@ PY_DIR = ROOT / "py"
 PACKAGE_NAME = "attention_playground"
 
 # The page's own files, copied into dist/ beside generated/ and vendor/.
-SITE_ENTRIES = ["index.html", "js", "static"]
+SITE_ENTRIES = ["index.html", "js", "static", "sw.js"]
 
 DEFAULT_PRESET_ID = "it-animal-noun"
 
@@ -294,16 +301,39 @@ def vendor_runtime(report):
 # --- step 2: generated/ -------------------------------------------------------------------------------------
 
 
+def pinned_numpy() -> str:
+    """The NumPy requirement the tests pin in pyproject.toml, so the preview is computed with the tested NumPy."""
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        test_dependencies = tomllib.load(file)["project"]["optional-dependencies"]["test"]
+    return next(requirement for requirement in test_dependencies if requirement.startswith("numpy"))
+
+
 def ensure_numpy():
-    """Re-run the build in the project's .venv when this Python has no NumPy (the preview needs it)."""
+    """Re-run the build in the project's .venv when this Python has no NumPy (the preview needs it).
+
+    On a fresh machine there is no .venv yet: make one with the pinned NumPy, so that `python3 build.py serve`
+    needs no set-up of its own.
+    """
     try:
         import numpy  # noqa: F401
     except ImportError:
         venv = ROOT / ".venv"
         venv_python = venv / "bin" / "python"
-        if venv_python.exists() and Path(sys.prefix).resolve() != venv.resolve():
-            os.execv(venv_python, [str(venv_python), str(ROOT / "build.py"), *sys.argv[1:]])
-        raise BuildError("the preview is computed with NumPy: run ./test.sh once (it makes .venv) or pip install numpy")
+        if Path(sys.prefix).resolve() == venv.resolve():
+            raise BuildError(f"the preview is computed with NumPy, which {venv} lacks: {venv_python} -m pip install '{pinned_numpy()}'")
+        if not venv_python.exists():
+            print(f"build: this Python has no NumPy; making {venv} with {pinned_numpy()}", flush=True)
+            try:
+                subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+                subprocess.run([str(venv_python), "-m", "pip", "install", "--quiet", pinned_numpy()], check=True)
+            except (OSError, subprocess.CalledProcessError) as error:
+                raise BuildError(
+                    f"could not make {venv} with NumPy ({error}); on Debian/Ubuntu: apt-get install python3-venv, "
+                    "or pip install numpy"
+                ) from None
+        os.execv(venv_python, [str(venv_python), str(ROOT / "build.py"), *sys.argv[1:]])
 
 
 def call_entry(handle, kind, payload=None):
@@ -369,20 +399,89 @@ def write_dist():
             shutil.copy2(source, DIST_DIR / entry)
 
 
-def build(report=print):
-    """All three steps. Returns a one-line summary."""
+def vendor_editor(report):
+    """vendor/codemirror/: the exercise editor, every npm tarball checked against its pinned sha512."""
+
+    def fetch(url):
+        try:
+            return download(url, REGISTRY_TIMEOUT_SECONDS)
+        except SourceUnavailable as error:
+            raise BuildError(f"could not download CodeMirror: {error}") from None
+
+    try:
+        return build_codemirror.vendor_codemirror(cache_dir().parent / "npm", fetch, report)
+    except build_codemirror.VendorError as error:
+        raise BuildError(str(error)) from None
+
+
+# The variants of dist/ (build_variants.py): the offline zip and the site that takes Pyodide from the CDN.
+ZIP_PATH = DIST_DIR / build_variants.ZIP_NAME
+CDN_DIR = ROOT / "dist-cdn"
+
+
+def write_deployables(runtime_files, zip_site=False, cdn_site=False):
+    """Make dist/ work offline (service worker manifest); with `zip_site` pack it into ZIP_PATH, with
+    `cdn_site` write CDN_DIR. Returns the extra parts of the summary line."""
+    build_variants.prepare_offline_site(DIST_DIR, PYODIDE_VERSION)
+    notes = []
+    if zip_site:
+        build_variants.write_zip(DIST_DIR, ZIP_PATH)
+        notes.append(f"{ZIP_PATH.relative_to(ROOT)} ({ZIP_PATH.stat().st_size / 1e6:.1f} MB)")
+    if cdn_site:
+        policy = content_security_policy([build_variants.cdn_origin(CDN_URL)])  # the worker's, as a header
+        build_variants.write_cdn_site(DIST_DIR, CDN_DIR, CDN_URL, PYODIDE_VERSION, runtime_files, header_policy=policy)
+        notes.append(f"{CDN_DIR.name}/ (runtime from {CDN_URL})")
+    return "".join(f", {note}" for note in notes)
+
+
+def build(report=print, zip_site=False, cdn_site=False):
+    """All three steps (and the variants asked for). Returns a one-line summary."""
     started = time.perf_counter()
     ensure_numpy()
     vendored = vendor_runtime(report)
+    vendor_editor(report)
     presets = write_presets_and_preview()
     write_module_zip()
+    build_variants.write_runtime_config(ROOT, build_variants.VENDORED_INDEX_URL, service_worker=False)
     write_dist()
+    variants = write_deployables(vendored, zip_site, cdn_site)
     seconds = time.perf_counter() - started
     runtime_mb = sum((VENDOR_DIR / name).stat().st_size for name in vendored) / 1e6
-    return f"built in {seconds:.2f} s: runtime {runtime_mb:.1f} MB ({len(vendored)} files), {len(presets)} presets, dist/ ready"
+    return f"built in {seconds:.2f} s: runtime {runtime_mb:.1f} MB ({len(vendored)} files), {len(presets)} presets, dist/ ready{variants}"
 
 
 # --- serving ------------------------------------------------------------------------------------------------
+
+# The Content-Security-Policy: what the page may load and run. index.html carries the same policy in a <meta>
+# (test_csp.py checks that the two agree). A dedicated worker takes its policy from the response that served
+# its script, never from the page's <meta>, so the server sends this header with every script: the worker runs
+# Pyodide under exactly the page's rules. It needs 'wasm-unsafe-eval' to compile WebAssembly and nothing more
+# (no 'unsafe-eval'). Static hosts: set this header at least on js/runtime/worker.js (e.g. a _headers file on
+# Netlify or Cloudflare Pages); without it the worker runs with no policy, and the page stays protected by its
+# <meta>. frame-ancestors cannot be set by <meta>; a host that wants to forbid framing sends it as a header.
+CSP_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", "'wasm-unsafe-eval'"],
+    "worker-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'none'"],
+}
+
+
+def content_security_policy(runtime_hosts=()):
+    """The policy as one header value. `runtime_hosts` are origins the runtime loads from besides the site
+    itself (a build that takes Pyodide from a CDN passes that CDN's origin, e.g. "https://cdn.jsdelivr.net",
+    and writes the same policy into its index.html's <meta>)."""
+    directives = {name: list(sources) for name, sources in CSP_DIRECTIVES.items()}
+    for host in runtime_hosts:
+        directives["script-src"].append(host)
+        directives["connect-src"].append(host)
+    return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
+
 
 
 class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
@@ -411,6 +510,8 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
+        if self.path.split("?", 1)[0].endswith((".js", ".mjs")):
+            self.send_header("Content-Security-Policy", content_security_policy())  # a worker's policy, see above
         super().end_headers()
 
     def log_request(self, code="-", size="-"):
@@ -462,13 +563,17 @@ def parse_arguments(argv):
                         help="build (the default) prepares vendor/, generated/ and dist/; serve also serves them")
     parser.add_argument("--port", type=int, default=8000, help="port for serve (default 8000; a free one if busy)")
     # Options that change what is built belong here too, next to the two above.
+    parser.add_argument("--zip", action="store_true",
+                        help=f"also pack dist/ into {ZIP_PATH.relative_to(ROOT)}: one file for a course platform or an offline machine")
+    parser.add_argument("--cdn", action="store_true",
+                        help=f"also write {CDN_DIR.name}/: the site without the runtime, which it loads from {CDN_URL}")
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     arguments = parse_arguments(argv)
     try:
-        print(build())
+        print(build(zip_site=arguments.zip, cdn_site=arguments.cdn))
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1

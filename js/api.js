@@ -12,6 +12,7 @@
  * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
  */
 
+import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./runtime/nesting.js";
 import { sceneFromDraft } from "./scene-draft.js";
 
 /**
@@ -42,6 +43,7 @@ export function installApi({ client, playground }) {
         const got = scene === null ? "null" : Array.isArray(scene) ? "an array" : typeof scene;
         return Promise.reject(new TypeError(`setScene needs a scene object (tokens, features, X, heads, mask, scale), but got ${got}`));
       }
+      if (nestedTooDeeply(scene)) return Promise.reject(new TypeError(`setScene refused it: ${TOO_DEEP_MESSAGE}`));
       let copy;
       try {
         copy = structuredClone(scene);

@@ -7,14 +7,25 @@
 import * as edits from "./draft-edits.js";
 import { bootFailureMessage, createRecompute } from "./recompute.js";
 import { draftFromScene, shapeKey } from "./scene-draft.js";
+import { createSharing } from "./sharing.js";
 import { createStore } from "./state.js";
+import { deferredStore, unlessResult } from "./deferred-views.js";
 import { createAttentionBars } from "./ui/attention-bars.js";
 import { createBootStatus } from "./ui/boot-status.js";
 import { mountFeatureTable } from "./ui/feature-table.js";
 import { mountHeatmapPanel } from "./ui/heatmap-panel.js";
 import { mountMaskControls } from "./ui/mask-controls.js";
+import { mountExportImport } from "./ui/export-import.js";
+import { mountNoticeBar } from "./ui/notice-bar.js";
 import { mountPresetPicker } from "./ui/preset-picker.js";
+import { mountSaveStatus } from "./ui/save-status.js";
+import { mountShareMenu } from "./ui/share-menu.js";
 import { mountWeightMatrices } from "./ui/weight-matrices.js";
+import { installGridKeyboard } from "./ui/grid-keyboard.js";
+import { installHeatmapKeyboard } from "./ui/heatmap-keyboard.js";
+import { mountThemeToggle } from "./ui/theme-toggle.js";
+import { mountWeightsTable } from "./ui/weights-table.js";
+import { mountTeachingNotes } from "./ui/teaching-notes.js";
 
 const PRESETS_URL = "generated/presets/";
 const DEFAULT_PRESET = "it-animal-noun";
@@ -36,9 +47,13 @@ async function fetchJson(url) {
  * @param {object} options
  * @param {ReturnType<typeof import("./runtime/client.js").createClient>} options.client the Python client, already booting
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
+ * @param {(edit: object) => boolean} [options.canEdit] false for an edit the page must refuse (a field an
+ *   embedding course page locked; see embed.js)
+ * @param {string} [options.storageMode] where the learner's edits are saved: "page", or "embed" in a course
+ *   page's frame, so a frame never shares or overwrites the full page's saved work
  * @returns {{store: object, recompute: object}} the state object and the recompute loop (for the API)
  */
-export function startPlayground({ client, preview }) {
+export function startPlayground({ client, preview, canEdit = () => true, storageMode = "page" }) {
   const store = createStore();
   const recompute = createRecompute({
     client,
@@ -76,7 +91,7 @@ export function startPlayground({ client, preview }) {
     /** Apply one edit to the draft, redraw what it touches, and recompute. */
     edit(edit) {
       const { draft } = store.state;
-      if (!draft) return;
+      if (!draft || !canEdit(edit)) return;
       const before = shapeKey(draft);
       const changes = applyEdit(draft, edit, store.state);
       const patch = {};
@@ -106,29 +121,66 @@ export function startPlayground({ client, preview }) {
     async pickPreset(id) {
       try {
         const scene = await fetchJson(`${PRESETS_URL}${encodeURIComponent(id)}.json`);
+        if (sharing.showSavedEdits(id)) return; // the learner's own edits of this example come back
         loadScene(scene, { presetId: id });
         recompute.requestDraft();
       } catch (error) {
         store.update({ error: { type: "Error", message: `Could not load the example “${id}”: ${error.message}`, field: null, row: null, column: null, row_index: null, column_index: null } }, "error");
       }
     },
+    /** The example as shipped; the learner's edits of it are kept aside, not deleted. */
+    resetToPreset(id) {
+      return sharing.resetToPreset(id);
+    },
+    /** Show a whole new scene (as setScene does); resolves to its result, or rejects leaving the page as it was. */
+    showScene(scene) {
+      return recompute.computeScene(scene);
+    },
+    /** Ask Python for something without changing the page (an experiment, a scene to compare with). */
+    async ask(kind, payload) {
+      await client.ready;
+      return client.request(kind, payload);
+    },
   };
 
+  // Saving a new scene (its identity is a canonical JSON of the whole scene) waits a task too, so it never
+  // holds back the heatmap of a big scene; pagehide still writes anything pending.
+  const sharing = createSharing({ store: deferredStore(store), recompute, loadScene, defaultFocus, presetsUrl: PRESETS_URL, defaultPreset: DEFAULT_PRESET, mode: storageMode });
+
   const bootStatus = createBootStatus(document.querySelector('[data-testid="boot-status"]'), {
-    onRetry: () => window.location.reload(),
+    onRetry: () => recompute.retryBoot(), // a fresh worker; the scene on screen and any edits stay
   });
   const bars = createAttentionBars(document.querySelector('[data-testid="bars-panel"]'));
   mountHeatmapPanel(document.querySelector('[data-testid="heatmap-panel"]'), { store, actions });
   mountPresetPicker(document.querySelector('[data-testid="preset-area"]'), { store, actions });
   mountMaskControls(document.querySelector('[data-testid="mask-controls"]'), { store, actions });
-  mountFeatureTable(document.querySelector('[data-testid="feature-editor"]'), { store, actions });
-  mountWeightMatrices(document.querySelector('[data-testid="weight-editor"]'), { store, actions });
+  // The editors redraw a new result a task after the heatmap (deferred-views.js); the learner's edits at once.
+  const editorStore = deferredStore(store, { urgent: unlessResult });
+  mountFeatureTable(document.querySelector('[data-testid="feature-editor"]'), { store: editorStore, actions });
+  mountWeightMatrices(document.querySelector('[data-testid="weight-editor"]'), { store: editorStore, actions });
+  mountSaveStatus(document.querySelector('[data-testid="preset-area"]'), { store, sharing });
+  mountShareMenu(document.querySelector('[data-testid="share-area"]'), { sharing });
+  mountExportImport(document.querySelector('[data-testid="share-area"]'), {
+    store,
+    sharing,
+    heatmapSvg: () => document.querySelector('[data-testid="heatmap-panel"] svg[data-testid="heatmap"]'),
+  });
+  mountNoticeBar(document.querySelector('[data-testid="notice-area"]'), { store });
+  const laterStore = deferredStore(store); // views that may always draw a task after the heatmap
+  mountTeachingNotes(document.querySelector('[data-testid="teaching-notes"]'), { store: laterStore });
   const root = document.querySelector('[data-testid="playground"]');
+  // Keyboard, screen readers and dark mode (see each module's header).
+  installGridKeyboard(root);
+  mountWeightsTable(document.querySelector('[data-testid="heatmap-panel"]'), { store: laterStore });
+  installHeatmapKeyboard(document.querySelector('[data-testid="heatmap-area"]'), { store, actions });
+  mountThemeToggle(document.querySelector(".masthead"));
 
   store.subscribe((state, changes) => {
     if (changes.has("boot")) bootStatus.update(state.boot);
     const status = state.boot.failed ? "failed" : state.resultIsPreview || !state.boot.live ? "preview" : "live";
     if (root.dataset.status !== status) root.dataset.status = status;
+  });
+  laterStore.subscribe((state, changes) => {
     const { result } = state;
     if (result && ["result", "focus", "head", "mode", "scene"].some((part) => changes.has(part))) {
       const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
@@ -157,17 +209,24 @@ export function startPlayground({ client, preview }) {
   followBoot();
   store.update({}, "boot");
 
-  preview
-    .then(({ preset, scene, result }) => {
-      if (!store.state.draft) loadScene(scene, { presetId: preset, result, isPreview: true });
-    })
-    .catch(async () => {
-      // No preview shipped: show the default example as soon as its scene arrives; Python draws it.
-      if (!store.state.draft) await actions.pickPreset(DEFAULT_PRESET);
-    });
+  // A link in the address, or the learner's saved work, comes first; otherwise the shipped preview.
+  sharing.start().catch(() => false).then((opened) => {
+    if (opened) return;
+    preview
+      .then(({ preset, scene, result }) => {
+        if (!store.state.draft) loadScene(scene, { presetId: preset, result, isPreview: true });
+      })
+      .catch(async () => {
+        // No preview shipped: show the default example as soon as its scene arrives; Python draws it.
+        if (!store.state.draft) await actions.pickPreset(DEFAULT_PRESET);
+      });
+  });
 
   // The list of examples is not needed for the first paint: fetch it once the page is idle.
   const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  // Nor are export and the teaching views below the playground: their modules load once Python is live
+  // (or failed), so they do not compete with its download.
+  Promise.allSettled([client.ready]).then(() => idle(() => mountLaterViews({ store: laterStore, actions }), { timeout: 1000 }));
   idle(() => {
     fetchJson(`${PRESETS_URL}index.json`)
       .then((presets) => store.update({ presets }, "presets"))
@@ -175,6 +234,36 @@ export function startPlayground({ client, preview }) {
   });
 
   return { store, recompute };
+}
+
+/**
+ * Mount the views the first screen does without (the worked steps, heads side by side, experiments,
+ * exercises). Their modules load only now, so they stay out of the first load; each view is then told about
+ * everything that already happened, as if it had been there from the start.
+ */
+async function mountLaterViews({ store, actions }) {
+  const [stepView, multiHead, experiments, exercisePanel] = await Promise.all([
+    import("./ui/step-view.js"),
+    import("./ui/multi-head.js"),
+    import("./ui/experiments.js"),
+    import("./ui/exercise-panel.js"),
+  ]);
+  const listeners = [];
+  const lateStore = {
+    ...store,
+    subscribe(listener) {
+      listeners.push(listener);
+      return store.subscribe(listener);
+    },
+  };
+  const host = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+  stepView.mountStepView(host("step-view"), { store: lateStore });
+  multiHead.mountMultiHead(host("multi-head"), { store: lateStore, actions });
+  experiments.mountExperiments(host("experiments"), { store: lateStore, actions });
+  exercisePanel.mountExercisePanel(host("exercise-panel"), { store: lateStore });
+  if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
+  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice"]);
+  for (const listener of listeners) listener(store.state, everything);
 }
 
 /** Apply `edit` to the draft in place; returns the parts of the state it changed. */
@@ -246,6 +335,10 @@ function applyEdit(draft, edit, state) {
       return new Set(["mode"]);
     case "shift":
       draft.shift = edit.on;
+      return new Set(["mode"]);
+    case "positions":
+      // Not edited elsewhere on the page, so it travels with the scene's other extra keys.
+      draft.extra = { ...draft.extra, positions: edit.mode };
       return new Set(["mode"]);
     default:
       throw new Error(`unknown edit ${edit.kind}`);

@@ -34,7 +34,7 @@ export function bootFailureMessage(error) {
  * @param {ReturnType<import("./state.js").createStore>} options.store
  * @param {(result: object) => void} [options.onSceneShown] called after a scene from `computeScene` replaces the draft
  * @param {() => void} [options.onRestart] called after Python died and a fresh worker was started
- * @returns {{requestDraft: () => void, computeScene: (scene: object) => Promise<object>}}
+ * @returns {{requestDraft: () => void, computeScene: (scene: object) => Promise<object>, retryBoot: () => void}}
  */
 export function createRecompute({ client, store, onSceneShown = () => {}, onRestart = () => {} }) {
   let live = false;
@@ -123,6 +123,18 @@ export function createRecompute({ client, store, onSceneShown = () => {}, onRest
   }
 
   return {
+    /**
+     * Python could not start and the learner asked to try again: start a fresh worker. Scenes set from now
+     * on wait for it; if it fails too, they are refused with its reason.
+     */
+    retryBoot() {
+      bootError = null;
+      live = false;
+      draftDirty = true;
+      client.restart();
+      onRestart();
+      followBoot();
+    },
     /** The draft changed: compute it as soon as Python is free (the newest draft wins). */
     requestDraft() {
       draftDirty = true;

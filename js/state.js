@@ -5,7 +5,8 @@
  * tells every subscriber which parts changed so that each redraws only what it shows.
  *
  * Parts (the change names passed to subscribers):
- *   "scene"   the draft was replaced as a whole (a preset, setScene, the preview)
+ *   "scene"   the draft changed other than by typing into one input (a preset, setScene, the preview,
+ *             a typed sentence): editors put the whole draft back on screen
  *   "shape"   tokens, features, heads or dims were added or removed: grids rebuild
  *   "labels"  a token, feature or dim was renamed
  *   "values"  a number cell changed
@@ -17,6 +18,8 @@
  *   "head"    the head being edited changed
  *   "boot"    Python's boot progressed
  *   "presets" the preset list arrived, the chosen preset changed, or the draft was first edited
+ *   "notice"  a message about the learner's work (a link, a file, kept edits) appeared or went (sharing.js)
+ *   "saved"   whether the edits are saved in this browser changed (sharing.js)
  */
 
 /**
@@ -32,6 +35,8 @@
  * @property {Array<{id: string, title: string, description: string}>|null} presets
  * @property {string|null} presetId    the preset the draft started from (null for a scene set by the API)
  * @property {boolean} edited          the learner has changed the draft since it was loaded
+ * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by sharing.js
+ * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing.js
  */
 
 /**

@@ -32,7 +32,8 @@ export function createBootStatus(host, { onRetry }) {
   const retry = document.createElement("button");
   retry.type = "button";
   retry.className = "link-button";
-  retry.textContent = "Try again";
+  retry.textContent = "Retry";
+  retry.dataset.testid = "boot-retry";
   retry.hidden = true;
   retry.addEventListener("click", onRetry);
   host.append(steps, label, retry);

@@ -18,7 +18,7 @@ export function mountPresetPicker(host, { store, actions }) {
   const select = make("select", "preset-picker");
   select.id = "preset-picker";
   select.dataset.testid = "preset-picker";
-  const reset = make("button", "link-button", "reset");
+  const reset = make("button", "link-button", "reset to example");
   reset.type = "button";
   reset.dataset.testid = "preset-reset";
   reset.title = "Put the example back as it was";
@@ -32,7 +32,7 @@ export function mountPresetPicker(host, { store, actions }) {
     if (select.value !== OWN_SCENE) actions.pickPreset(select.value);
   });
   reset.addEventListener("click", () => {
-    if (store.state.presetId) actions.pickPreset(store.state.presetId);
+    if (store.state.presetId) actions.resetToPreset(store.state.presetId); // the edits are kept aside, not lost
   });
 
   function render(state) {

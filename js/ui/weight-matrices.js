@@ -44,8 +44,10 @@ function matrixTitle({ sub, role }) {
  */
 export function mountWeightMatrices(host, { store, actions }) {
   const tabs = make("div", "head-tabs");
-  tabs.setAttribute("role", "tablist");
-  tabs.setAttribute("aria-label", "Attention heads");
+  // The tabs alone form the tablist; the add and remove buttons sit beside it (a tablist holds only tabs).
+  const tabList = make("div", "head-tab-list");
+  tabList.setAttribute("role", "tablist");
+  tabList.setAttribute("aria-label", "Attention heads");
   const matrices = make("div", "matrices");
   const errorLine = createErrorLine("w-error");
   errorLine.element.id = MESSAGE_ID;
@@ -121,7 +123,8 @@ export function mountWeightMatrices(host, { store, actions }) {
     add.disabled = heads.length >= 8;
     const remove = iconButton({ testId: "remove-head", symbol: "remove this head", label: "remove the selected head", className: "link-button" });
     remove.hidden = heads.length <= 1;
-    tabs.replaceChildren(...buttons, add, remove);
+    tabList.replaceChildren(...buttons);
+    tabs.replaceChildren(tabList, add, remove);
   }
 
   function buildMatrix(spec, head, features, valueNames) {
@@ -150,7 +153,7 @@ export function mountWeightMatrices(host, { store, actions }) {
     const table = make("table", "grid weight-grid");
     table.dataset.testid = `${spec.key.toLowerCase()}-grid`;
     const headRow = make("tr");
-    const corner = make("th", "corner", spec.key === "Wk" ? "" : "feature \\ dim");
+    const corner = make("th", "corner", "feature \\ dim");
     corner.scope = "col";
     headRow.append(corner);
     names.forEach((name, j) => {

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .attention import AttentionStages, concatenate_heads, fully_masked_rows, multi_head_stages
+from .positions import position_rows
 from .scene import Head, Scene, parse_scene
 
 
@@ -35,10 +36,14 @@ def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
     Raises `SceneError` (with field, row and column labels) if the scene has a mistake.
     Besides the README's keys, the result has `warnings`: plain sentences about anything the
     learner should know, such as nan from the overflow trap or rows that may read nothing.
+    It also echoes `positions` and gives the inputs every head read, so each number of the stages can
+    be worked by hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`, `Wk`, `Wv`
+    (`Wv` is None for one-hot position markers).
     """
     parsed = parse_scene(scene)
+    X = parsed.X + position_rows(parsed.positions, *parsed.X.shape)  # (n_tokens, n_features)
     per_head = multi_head_stages(
-        parsed.X, [(head.Wq, head.Wk, head.Wv) for head in parsed.heads],
+        X, [(head.Wq, head.Wk, head.Wv) for head in parsed.heads],
         scale=parsed.scale, mask=parsed.mask, shift=parsed.shift,
     )
     output = concatenate_heads(per_head)  # (n_tokens, sum of d_v)
@@ -55,6 +60,8 @@ def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
         "output": json_matrix(output),
         "output_dims": [f"{head.name}/{dim}" for head in parsed.heads for dim in head.value_dims],
         "warnings": _warnings(parsed, per_head, blocked_rows),
+        "positions": parsed.positions,
+        "X": json_matrix(X),
     }
 
 
@@ -67,6 +74,9 @@ def _head_result(head: Head, stages: AttentionStages) -> dict[str, Any]:
         "d_k": len(head.dims),
         "stages": as_lists._asdict(),
         "weights": as_lists.weights,
+        "Wq": json_matrix(head.Wq),
+        "Wk": json_matrix(head.Wk),
+        "Wv": None if head.Wv is None else json_matrix(head.Wv),
     }
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -141,16 +142,40 @@ KINDS: dict[str, Callable[[dict], Any]] = {
 }
 
 
+#: How many levels of lists and objects a request's payload may nest, itself included. A compute payload nests six
+#: (payload, scene, heads, a head, Wq, a row); the page's client and worker refuse deeper payloads too, with the
+#: same limit (js/runtime/nesting.js).
+MAX_NESTING = 64
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_JSON_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _nesting_depth(text: str | bytes | bytearray) -> int:
+    """The deepest nesting of [ ] and { } in JSON text, brackets inside strings not counted.
+
+    Checked before parsing: thousands of nested brackets make Python's JSON reader recurse until, natively, it
+    raises RecursionError, and in the browser (Pyodide) it overflows the WebAssembly stack and kills Python.
+    """
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8", errors="replace")
+    depth = deepest = 0
+    for bracket in _JSON_BRACKETS.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def _read_request(request_json: Any) -> tuple[str, dict]:
     if not isinstance(request_json, (str, bytes, bytearray)):
         raise RequestError(f"a request must be a JSON string; got {type(request_json).__name__}")
+    if _nesting_depth(request_json) > MAX_NESTING + 1:  # the request object is one level above its payload
+        raise RequestError(f"the request is nested too deeply: lists inside lists more than {MAX_NESTING} levels "
+                           "deep; a scene nests six levels at most")
     try:
         request = json.loads(request_json)
     except ValueError as error:
         raise RequestError(f"the request is not valid JSON: {error}") from None
-    except RecursionError:
-        # Thousands of nested brackets exhaust the decoder's stack; no scene is nested more than a few levels.
-        raise RequestError("the request is nested too deeply to be a scene (lists inside lists inside lists…)") from None
     if not isinstance(request, dict):
         raise RequestError('a request must be an object {"kind": ..., "payload": {...}}')
     for key in request:

@@ -22,6 +22,7 @@ PRESET_IDS: tuple[str, ...] = (
     "repeated-noun",
     "causal-exercise",
     "softmax-trap",
+    "two-heads",
 )
 
 #: The scene the page opens with.

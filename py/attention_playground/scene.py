@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .attention import MASK_NAMES, mask_matrix
+from .positions import POSITION_ENCODINGS
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ OPTIONAL_SCENE_KEYS: dict[str, str] = {
     "shift": "true or false",
     "id": "text naming the scene",
     "description": "text saying what to look at",
+    "positions": '"none" or "sinusoidal" (added to X so that word order matters)',
 }
 #: Keys a head must have.
 HEAD_KEYS: dict[str, str] = {
@@ -134,6 +136,7 @@ class Scene:
     mask: np.ndarray  # (n_tokens, n_tokens) bool, True = may not read
     scale: bool
     shift: bool
+    positions: str = "none"  # one of POSITION_ENCODINGS: what is added to X before the heads read it
 
 
 # ---------------------------------------------------------------------------------------------
@@ -393,7 +396,10 @@ def parse_scene(data: Any) -> Scene:
     mask = _parse_mask(check, data["mask"], tokens)
     scale = check.flag(data["scale"], "scale")
     shift = check.flag(data.get("shift", True), "shift")
-    return Scene(title, tokens, features, X, heads, mask, scale, shift)
+    positions = data.get("positions", "none")
+    if not isinstance(positions, str) or positions not in POSITION_ENCODINGS:
+        raise check.error(f"positions must be {OPTIONAL_SCENE_KEYS['positions']}; got {_show(positions)}", "positions")
+    return Scene(title, tokens, features, X, heads, mask, scale, shift, positions)
 
 
 def _parse_mask(check: _Checker, value: Any, tokens: tuple[str, ...]) -> np.ndarray:

@@ -31,7 +31,7 @@ def test_every_preset_file_is_listed_under_its_own_id():
 def test_the_stable_ids():
     assert set(PRESET_IDS) == {
         "dog-bites-man", "it-animal-noun", "it-no-noun-match", "it-strength-1", "it-strength-5",
-        "it-strength-8", "causal-exercise", "repeated-noun", "softmax-trap",
+        "it-strength-8", "causal-exercise", "repeated-noun", "softmax-trap", "two-heads",
     }
     assert DEFAULT_PRESET_ID == "it-animal-noun"
 
@@ -164,3 +164,20 @@ def test_presets_load_from_a_zip(tmp_path):
                                check=False)
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout) == [entry["title"] for entry in list_presets()]
+
+
+def test_two_heads_read_the_antecedent_and_the_previous_word():
+    scene = load_preset("two-heads")
+    tokens = scene["tokens"]
+    antecedent, previous = (np.array(head["weights"]) for head in compute(scene)["heads"])  # (n, n) each
+    it, cat = tokens.index("it"), tokens.index("cat")
+    # The pronoun head: "it" puts almost all its weight on "cat".
+    assert antecedent[it].argmax() == cat and antecedent[it, cat] > 0.9
+    # The previous-word head: every word but the first reads the word just before it.
+    for i in range(1, len(tokens)):
+        assert previous[i].argmax() == i - 1 and previous[i, i - 1] > 0.9
+    # The first word has nothing before it and spreads evenly.
+    assert np.allclose(previous[0], 1 / len(tokens))
+    # The joined output puts the two heads' one-hot readings side by side.
+    output = np.array(compute(scene)["output"])  # (n, 2n)
+    assert np.allclose(output, np.concatenate([antecedent, previous], axis=1))

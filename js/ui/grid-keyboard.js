@@ -1,0 +1,121 @@
+/**
+ * Moving around the editable grids with the keyboard, the way a spreadsheet works.
+ *
+ * The model: Tab reaches every cell. A cell that gets focus shows its number selected, so typing replaces it
+ * at once (there is no separate "edit mode" to enter); the result updates as you type.
+ *   Arrow Up / Down   the cell above / below
+ *   Arrow Left / Right the cell before / after, once the caret is at the edge of the text (or all of it is
+ *                     selected, as it is on arrival), so the arrows still move the caret inside a number
+ *   Enter             the cell below (like a spreadsheet); Shift+Enter the cell above
+ *   Escape            undo what was typed in this cell since it got focus
+ * The same keys work on the tabs of a tablist (Left / Right, Home / End), as ARIA's tab pattern expects.
+ */
+
+/** Number cells and name inputs of the grids: anything with a row/column position inside a table. */
+const GRID_CELL = "table .cell-input, table .label-input";
+
+/** What each cell held when it got focus, for Escape. */
+const valueOnArrival = new WeakMap();
+
+/** The cell of the same table and kind at (row, column), or null. */
+function cellAt(from, row, column) {
+  const table = from.closest("table");
+  const kind = from.dataset.testid;
+  if (!table || !kind) return null;
+  const rowPart = row === null ? "" : `[data-row="${row}"]`;
+  const columnPart = column === null ? "" : `[data-column="${column}"]`;
+  return table.querySelector(`[data-testid="${CSS.escape(kind)}"]${rowPart}${columnPart}`);
+}
+
+/** The neighbour of `cell` one step in (dRow, dColumn), within its own table and kind. */
+function neighbour(cell, dRow, dColumn) {
+  const row = cell.dataset.row === undefined ? null : Number(cell.dataset.row) + dRow;
+  const column = cell.dataset.column === undefined ? null : Number(cell.dataset.column) + dColumn;
+  if ((row === null && dRow) || (column === null && dColumn)) return null; // a list of names has one axis
+  return cellAt(cell, row, column);
+}
+
+function atStart(input) {
+  return !(input instanceof HTMLInputElement) || (input.selectionStart === 0 && input.selectionEnd === 0) || allSelected(input);
+}
+
+function atEnd(input) {
+  if (!(input instanceof HTMLInputElement)) return true;
+  const end = input.value.length;
+  return (input.selectionStart === end && input.selectionEnd === end) || allSelected(input);
+}
+
+function allSelected(input) {
+  return input.selectionStart === 0 && input.selectionEnd === input.value.length;
+}
+
+function moveTo(target) {
+  if (!target) return false;
+  target.focus();
+  if (target instanceof HTMLInputElement) target.select();
+  return true;
+}
+
+function onGridKey(event, cell) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  let target = null;
+  switch (event.key) {
+    case "ArrowUp":
+      target = neighbour(cell, -1, 0);
+      break;
+    case "ArrowDown":
+      target = neighbour(cell, 1, 0);
+      break;
+    case "ArrowLeft":
+      if (atStart(cell)) target = neighbour(cell, 0, -1);
+      break;
+    case "ArrowRight":
+      if (atEnd(cell)) target = neighbour(cell, 0, 1);
+      break;
+    case "Enter":
+      target = neighbour(cell, event.shiftKey ? -1 : 1, 0);
+      if (!target) event.preventDefault(); // nothing below: stay, and submit no form
+      break;
+    case "Escape": {
+      const before = valueOnArrival.get(cell);
+      if (cell instanceof HTMLInputElement && before !== undefined && cell.value !== before) {
+        event.preventDefault();
+        cell.value = before;
+        // The grid's own input handler turns this into an edit, exactly as if it had been typed back.
+        cell.dispatchEvent(new Event("input", { bubbles: true }));
+        cell.select();
+      }
+      return;
+    }
+    default:
+      return;
+  }
+  if (moveTo(target)) event.preventDefault();
+}
+
+function onTabKey(event, tab) {
+  const tabs = [...tab.closest('[role="tablist"]').querySelectorAll('[role="tab"]')];
+  const index = tabs.indexOf(tab);
+  const next = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: tabs.length - 1 }[event.key];
+  if (next === undefined || !tabs[next]) return;
+  event.preventDefault();
+  tabs[next].focus();
+  tabs[next].click();
+}
+
+/**
+ * Install the keys on `root` (the page's main element). Call once.
+ * @param {HTMLElement} root
+ */
+export function installGridKeyboard(root) {
+  root.addEventListener("focusin", (event) => {
+    const cell = event.target;
+    if (cell instanceof HTMLInputElement && cell.matches(GRID_CELL)) valueOnArrival.set(cell, cell.value);
+  });
+  root.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLElement)) return;
+    if (target.matches(GRID_CELL)) onGridKey(event, target);
+    else if (target.matches('[role="tablist"] [role="tab"]')) onTabKey(event, target);
+  });
+}

@@ -1,0 +1,62 @@
+"""axe-core for the browser tests: a pinned copy, fetched once with npm into tests/.cache/, checked, and run in a page.
+
+    from axe import run_axe
+    violations = run_axe(page)          # [] when the page passes every WCAG 2.2 A/AA rule axe checks
+
+The page's Content-Security-Policy refuses inline scripts, so axe is not added as a <script>: its source is
+evaluated through the DevTools protocol (page.evaluate), which a page's policy does not govern.
+"""
+
+import base64
+import hashlib
+import subprocess
+import tarfile
+from pathlib import Path
+
+AXE_VERSION = "4.10.3"
+AXE_INTEGRITY = "sha512-Xm7bpRXnDSX2YE2YFfBk2FnF0ep6tmG7xPh8iHee8MIcrgq762Nkce856dYtJYLkuIoYZvGfTs/PbZhideTcEg=="
+CACHE_DIR = Path(__file__).resolve().parents[1] / ".cache"
+TARBALL = CACHE_DIR / f"axe-core-{AXE_VERSION}.tgz"
+
+#: The bar: every rule axe has for WCAG 2.0, 2.1 and 2.2 at levels A and AA.
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+#: Beyond the bar: axe's best practices as well.
+WITH_BEST_PRACTICE = WCAG_AA + ["best-practice"]
+
+
+def _integrity_ok(data):
+    algorithm, expected = AXE_INTEGRITY.split("-", 1)
+    return base64.b64encode(hashlib.new(algorithm, data).digest()).decode() == expected
+
+
+def axe_source():
+    """The text of axe.min.js, from the cached tarball (fetched with `npm pack` the first time)."""
+    if not TARBALL.exists():
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(CACHE_DIR)],
+                       check=True, capture_output=True)
+    data = TARBALL.read_bytes()
+    if not _integrity_ok(data):
+        TARBALL.unlink()
+        raise RuntimeError(f"{TARBALL.name} does not match its pinned integrity; deleted, run again to refetch")
+    with tarfile.open(TARBALL) as archive:
+        return archive.extractfile("package/axe.min.js").read().decode("utf-8")
+
+
+def run_axe(page, include=None, tags=WCAG_AA):
+    """Run axe's rules with `tags` on the page (or on the elements matching the CSS selector `include`); return
+    its violations as short dicts {id, impact, help, targets, count}."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    results = page.evaluate(
+        """async ([include, tags]) => {
+          const context = include ? { include: [include] } : document;
+          return axe.run(context, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+        }""",
+        [include, tags],
+    )
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"],
+         "targets": [node["target"] for node in v["nodes"]][:5], "count": len(v["nodes"])}
+        for v in results["violations"]
+    ]

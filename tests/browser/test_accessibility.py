@@ -1,0 +1,209 @@
+"""Accessibility, WCAG 2.2 AA as the bar: axe-core finds no violation (light and dark, a bad cell, every panel
+opened); the grids work from the keyboard; the heatmap has a data table and a spoken summary; every input has a
+name; masked cells and errors carry text, not only colour."""
+
+import re
+
+import pytest
+from axe import WITH_BEST_PRACTICE, run_axe
+from playwright.sync_api import expect
+
+
+def sel(test_id):
+    return f'[data-testid="{test_id}"]'
+
+
+def open_live(page, site_url, color_scheme="light"):
+    page.emulate_media(color_scheme=color_scheme)
+    page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+
+
+def assert_no_violations(page, where, tags=None):
+    violations = run_axe(page) if tags is None else run_axe(page, tags=tags)
+    assert violations == [], f"axe found {len(violations)} kinds of violation {where}: {violations}"
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_the_default_page_has_no_axe_violation(page, site_url, color_scheme):
+    open_live(page, site_url, color_scheme)
+    assert page.evaluate("document.documentElement.dataset.theme") == color_scheme
+    assert_no_violations(page, f"on the default page ({color_scheme})", tags=WITH_BEST_PRACTICE)
+
+
+def test_a_bad_cell_has_no_axe_violation_and_says_what_is_wrong_in_words(page, site_url):
+    open_live(page, site_url)
+    cell = page.locator(sel("x-cell")).first
+    cell.click()
+    page.keyboard.type("abc")
+    error = page.locator(sel("x-error"))
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("not a number")  # the error is words, not only a red border
+    expect(page.locator(f'{sel("x-cell")}[aria-invalid="true"]')).to_have_count(1)
+    assert_no_violations(page, "with a bad cell")
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
+    open_live(page, site_url, color_scheme)
+    # The weights as a table, a custom mask, a second head: the states that add controls.
+    page.locator(sel("weights-table-toggle")).click()
+    expect(page.locator(sel("weights-table"))).to_be_visible()
+    page.locator(sel("mask-custom")).check()
+    page.locator(sel("add-head")).click()
+    expect(page.locator(sel("head-tab"))).to_have_count(2)
+    # Then everything that opens: disclosure buttons and <details>, one after another.
+    opened = 0
+    for _ in range(20):
+        closed = page.locator('main button[aria-expanded="false"]:visible, .teaching button[aria-expanded="false"]:visible, details:not([open]) > summary:visible')
+        if closed.count() == 0:
+            break
+        closed.first.click()
+        opened += 1
+    assert opened >= 1
+    page.wait_for_timeout(500)  # let opened panels finish drawing
+    assert_no_violations(page, f"({color_scheme}) with the table, a custom mask, two heads and {opened} panels open")
+
+
+def test_arrow_keys_move_between_cells_and_escape_restores(page, site_url):
+    open_live(page, site_url)
+    first = page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')
+    first.focus()
+    focused = lambda: page.evaluate("[document.activeElement.dataset.testid, document.activeElement.dataset.row, document.activeElement.dataset.column]")
+    assert focused() == ["x-cell", "0", "0"]
+    page.keyboard.press("ArrowRight")
+    assert focused() == ["x-cell", "0", "1"]
+    page.keyboard.press("ArrowDown")
+    assert focused() == ["x-cell", "1", "1"]
+    page.keyboard.press("ArrowLeft")
+    assert focused() == ["x-cell", "1", "0"]
+    page.keyboard.press("ArrowUp")
+    assert focused() == ["x-cell", "0", "0"]
+    page.keyboard.press("Enter")
+    assert focused() == ["x-cell", "1", "0"]
+
+    # Typing replaces the number (it arrives selected); Escape puts back what was there, and the result follows.
+    before_value = page.evaluate("document.activeElement.value")
+    before_weights = page.evaluate("window.attentionPlayground.result().heads[0].weights")
+    page.keyboard.type("7")
+    page.wait_for_function("() => document.activeElement.value === '7'")
+    page.wait_for_function("(w) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) !== JSON.stringify(w)", arg=before_weights)
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.value") == before_value
+    page.wait_for_function("(w) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) === JSON.stringify(w)", arg=before_weights)
+    assert focused() == ["x-cell", "1", "0"], "Escape keeps the focus in the cell"
+
+    # Inside a number, Left/Right move the caret first; at its edge they move to the next cell.
+    page.keyboard.type("12")
+    page.keyboard.press("ArrowLeft")
+    assert focused() == ["x-cell", "1", "0"]
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowRight")
+    assert focused() == ["x-cell", "1", "1"]
+
+    # The weight matrices too.
+    page.locator(f'{sel("wq-cell")}[data-row="0"][data-column="0"]').focus()
+    page.keyboard.press("ArrowDown")
+    assert focused() == ["wq-cell", "1", "0"]
+
+
+def test_every_control_is_reachable_with_tab(page, site_url):
+    open_live(page, site_url)
+    reached = set()
+    page.locator("body").focus()
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        test_id = page.evaluate("document.activeElement?.dataset?.testid ?? document.activeElement?.tagName")
+        reached.add(test_id)
+    for wanted in ["preset-picker", "mask-none", "scale-toggle", "row-label", "x-cell", "token-name",
+                   "feature-name", "add-token", "head-tab", "wq-cell", "wk-cell", "wv-onehot", "theme-toggle",
+                   "weights-table-toggle"]:
+        assert wanted in reached, f"Tab never reaches {wanted}"
+
+
+def test_focus_is_visible(page, site_url):
+    open_live(page, site_url)
+    for test_id in ["theme-toggle", "add-token", "weights-table-toggle"]:
+        page.locator(sel(test_id)).focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle + ' ' + getComputedStyle(document.activeElement).outlineWidth")
+        assert outline.startswith("solid") and not outline.endswith(" 0px"), f"{test_id}: {outline}"
+
+
+def test_every_input_has_a_name(page, site_url):
+    open_live(page, site_url)
+    page.locator(sel("x-cell")).first.focus()  # one drawn cell becomes an input
+    unnamed = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, [role="textbox"]')]
+      .filter((el) => el.offsetParent !== null)
+      .filter((el) => !(el.getAttribute('aria-label') || el.labels?.length || el.getAttribute('aria-labelledby') || el.title))
+      .map((el) => el.outerHTML.slice(0, 120))""")
+    assert unnamed == []
+    # Cells are named by their row and column.
+    expect(page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')).to_have_attribute("aria-label", re.compile(r".+ of “.+”"))
+
+
+def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
+    open_live(page, site_url)
+    table = page.locator(sel("weights-table"))
+    result = page.evaluate("window.attentionPlayground.result()")
+    tokens = result["tokens"]
+    # Present for screen readers before it is shown: the same numbers as the heatmap, as percentages.
+    expect(table.locator("tbody tr")).to_have_count(len(tokens))
+    it = tokens.index("it")
+    row = table.locator("tbody tr").nth(it)
+    expect(row.locator("th")).to_have_text("it")
+    weights = result["heads"][0]["weights"][it]
+    top = max(range(len(tokens)), key=lambda j: weights[j])
+    expect(row.locator("td").nth(top)).to_have_text(f"{weights[top] * 100:.1f}%")
+    page.locator(sel("weights-table-toggle")).click()
+    expect(table).to_be_visible()
+
+    # A change is summarised in words, in a polite live region.
+    summary = page.locator(sel("attention-summary"))
+    expect(summary).to_have_attribute("aria-live", "polite")
+    page.evaluate("""() => {
+      const scene = window.attentionPlayground.getScene();
+      return window.attentionPlayground.setScene({ ...scene, mask: "causal" });
+    }""")
+    expect(summary).to_have_text(re.compile(r"^“it” now attends \d+(\.\d+)?% to “.+”\.$"))
+    text = summary.text_content()
+    new = page.evaluate("window.attentionPlayground.result()")
+    w = new["heads"][0]["weights"][it]
+    best = max((j for j in range(len(tokens)) if not new["mask"][it][j]), key=lambda j: w[j])
+    assert f"to “{tokens[best]}”" in text
+    # Masked cells read as a symbol and a word, not as a colour.
+    expect(row.locator("td").nth(len(tokens) - 1)).to_have_text("× masked")
+    expect(page.locator(f'{sel("heatmap-cell")}[data-masked="true"]').first).to_be_attached()
+    assert page.locator(".heatmap .masked-symbol").count() > 0
+
+
+def test_the_heatmap_cells_work_from_the_keyboard(page, site_url):
+    open_live(page, site_url)
+    # One tab stop for the whole grid.
+    expect(page.locator(f'{sel("heatmap-cell")}[tabindex="0"]')).to_have_count(1)
+    first = page.locator(f'{sel("heatmap-cell")}[data-row="0"][data-column="0"]')
+    first.focus()
+    where = lambda: page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.column]")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    assert where() == ["1", "1"]
+    page.keyboard.press("End")
+    assert where() == ["1", "9"]
+    # The focused cell is named in words and shows its tooltip.
+    expect(page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]')).to_have_attribute(
+        "aria-label", re.compile(r"^“cat” asks, “tired” answers: weight \d"))
+    expect(page.locator(sel("heatmap-tooltip"))).to_be_visible()
+    # Enter does what a click does: show where that row's token looks.
+    page.keyboard.press("Enter")
+    expect(page.locator(sel("bars-heading"))).to_contain_text("cat")
+    # With a custom mask, Space forbids the read and Space again allows it.
+    page.locator(sel("mask-custom")).check()
+    page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]').focus()
+    page.keyboard.press(" ")
+    page.wait_for_function("() => window.attentionPlayground.result().mask[1][9] === true")
+    expect(page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]')).to_have_attribute(
+        "aria-label", re.compile("masked"))
+    page.keyboard.press(" ")
+    page.wait_for_function("() => window.attentionPlayground.result().mask[1][9] === false")

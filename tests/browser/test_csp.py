@@ -1,0 +1,86 @@
+"""The Content-Security-Policy: the page boots and works under it with no violation, the worker gets the same
+policy from its response header, and a script injected into the page is refused."""
+
+import re
+import sys
+from pathlib import Path
+from urllib.request import urlopen
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+# Every violation the page (or the worker, which reports to the console) sees, recorded from the first moment.
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+"""
+
+
+def meta_policy():
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    match = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
+    assert match, "index.html has no CSP <meta>"
+    return match.group(1)
+
+
+def test_the_meta_policy_is_the_one_build_py_sends():
+    assert meta_policy() == build.content_security_policy()
+    assert "'unsafe-inline'" not in meta_policy() and "'unsafe-eval'" not in meta_policy()
+
+
+def test_a_cdn_host_is_added_only_where_asked():
+    policy = build.content_security_policy(runtime_hosts=["https://cdn.example"])
+    assert "script-src 'self' 'wasm-unsafe-eval' https://cdn.example" in policy
+    assert "connect-src 'self' https://cdn.example" in policy
+    assert "cdn.example" not in build.content_security_policy()
+
+
+def test_the_worker_script_is_served_with_the_policy(site_url):
+    with urlopen(f"{site_url}/js/runtime/worker.js") as response:
+        assert response.headers["Content-Security-Policy"] == build.content_security_policy()
+
+
+def test_the_page_boots_and_works_without_a_violation(page, site_url):
+    page.add_init_script(RECORD_VIOLATIONS)
+    page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    page.locator('[data-testid="playground"][data-status="live"]').wait_for()
+    # Use it: edit a cell, switch the mask, pick an example, look at a cell.
+    page.locator('[data-testid="x-cell"]').first.click()
+    page.keyboard.type("2")
+    page.locator('[data-testid="mask-causal"]').check()
+    page.locator('[data-testid="heatmap-cell"]').nth(1).hover()
+    page.wait_for_function("() => window.attentionPlayground.result().mask[0][1] === true")
+    # Open whatever opens (the exercises with their code editor, among others) and show the weights as a table.
+    page.locator('[data-testid="weights-table-toggle"]').click()
+    for _ in range(10):
+        closed = page.locator('button[aria-expanded="false"]:visible, details:not([open]) > summary:visible')
+        if closed.count() == 0:
+            break
+        closed.first.click()
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.__cspViolations") == []
+
+
+def test_an_injected_inline_script_is_blocked(page, site_url, page_problems):
+    page.add_init_script(RECORD_VIOLATIONS)
+    page.goto(f"{site_url}/")
+    page.locator('[data-testid="heatmap"]').wait_for()
+    ran = page.evaluate("""() => new Promise((resolve) => {
+      window.__injectedRan = false;
+      const script = document.createElement("script");
+      script.textContent = "window.__injectedRan = true";
+      document.body.append(script);
+      const image = document.createElement("img");
+      image.src = "x";
+      image.setAttribute("onerror", "window.__injectedRan = true");
+      document.body.append(image);
+      setTimeout(() => resolve(window.__injectedRan), 300);
+    })""")
+    assert ran is False
+    violations = page.evaluate("window.__cspViolations")
+    assert any(v.startswith("script-src") for v in violations), violations
+    page_problems.clear()  # the browser logs each refusal as a console error: that is the point here
