@@ -143,9 +143,13 @@ def test_typing_into_wq_reproduces_the_part_6_variations(page, site_url, artifac
         type_into(page, pronoun_noun, strength)
         expect(bar_value(page, CAT)).to_have_text(share)
 
-    # The heatmap agrees with the module run natively on the scene now on the page.
+    # The heatmap agrees with the module run natively on the scene now on the page. Wq = [8, 5] on the way
+    # there also reads 99.6%, so wait for the result of the last keystroke (results echo the Wq they used).
     scene = page.evaluate("window.attentionPlayground.getScene()")
     assert scene["heads"][0]["Wq"][PRONOUN] == [8, 8]
+    page.wait_for_function(
+        "(row) => JSON.stringify(window.attentionPlayground.result().heads[0].Wq[row]) === '[8,8]'", arg=PRONOUN
+    )
     assert_weights_equal(page.evaluate("window.attentionPlayground.result()"), compute(scene))
 
     # Hovering a cell explains it: the weight and the score that produced it.
