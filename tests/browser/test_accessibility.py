@@ -7,10 +7,7 @@ import re
 import pytest
 from axe import WITH_BEST_PRACTICE, run_axe
 from playwright.sync_api import expect
-
-
-def sel(test_id):
-    return f'[data-testid="{test_id}"]'
+from page_helpers import sel
 
 
 def open_live(page, site_url, color_scheme="light"):

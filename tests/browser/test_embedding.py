@@ -9,7 +9,6 @@ built site with the network off. Screenshots go to tests/artifacts/.
 
 import copy
 import http.server
-import json
 import re
 import socket
 import subprocess
@@ -26,7 +25,7 @@ from playwright.sync_api import expect
 import build
 import build_variants
 from attention_playground import compute
-from attention_playground.scene import SceneError
+from page_helpers import module_error, preset_scene, sel
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ROOT / "generated" / "presets"
@@ -35,21 +34,6 @@ REQUEST = "attention-playground:request"
 INITIAL_FRAME_HEIGHT = "520"  # what the course page's <iframe>s say before they are resized
 
 pytestmark = pytest.mark.browser
-
-
-def sel(test_id, **data):
-    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
-    return f'[data-testid="{test_id}"]{extra}'
-
-
-def preset_scene(preset_id):
-    return json.loads((PRESETS / f"{preset_id}.json").read_text())
-
-
-def module_error(scene):
-    with pytest.raises(SceneError) as raised:
-        compute(scene)
-    return str(raised.value)
 
 
 def live_frame(page, test_id):

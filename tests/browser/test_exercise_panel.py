@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.attention import attention as module_attention
+from page_helpers import sel
 
 pytestmark = pytest.mark.browser
 
@@ -19,11 +20,6 @@ pytestmark = pytest.mark.browser
 PYTHON_TIMEOUT_MS = 90_000
 STORAGE_KEY = "attention-playground.exercises.v1"
 OUTCOME = re.compile(r"^(passed|failed|stopped)$")
-
-
-def sel(test_id, **data):
-    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
-    return f'[data-testid="{test_id}"]{extra}'
 
 
 def open_exercises(page, site_url, exercise_id, *, goto=True):

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 from attention_playground.entry import MAX_NESTING  # noqa: E402
+from page_helpers import sel
 
 SEED = 6
 CASES = 100  # generated cases in all: half scenes through setScene, half links through location.hash
@@ -29,10 +30,6 @@ HOSTILE_NAMES = [
     "constructor", "&lt;b&gt;", "a\u0301", "\u200b",
 ]
 HOSTILE_VALUES = [None, True, "1", "", "abc", [], {}, 1e308, -1e308, 5e-324, float("nan"), float("inf"), 2**60, [[1]]]
-
-
-def sel(test_id):
-    return f'[data-testid="{test_id}"]'
 
 
 def good_scene(tokens=("dog", "bites", "man")):

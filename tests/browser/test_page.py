@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from attention_playground.scene import SceneError
+from page_helpers import module_error, preset_scene, sel
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ROOT / "generated" / "presets"
@@ -26,12 +26,6 @@ IT, CAT, MAT = 7, 1, 5
 PRONOUN, ANIMAL_DIM, NOUN_DIM = 2, 0, 1
 
 pytestmark = pytest.mark.browser
-
-
-def sel(test_id, **data):
-    """A CSS selector for a data-testid, narrowed by data-* attributes (row=1 → [data-row="1"])."""
-    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
-    return f'[data-testid="{test_id}"]{extra}'
 
 
 def open_live(page, site_url):
@@ -54,17 +48,6 @@ def type_into(page, locator, text):
     locator.click()
     locator.press("Control+a")
     locator.press_sequentially(text)
-
-
-def preset_scene(preset_id):
-    return json.loads((PRESETS / f"{preset_id}.json").read_text())
-
-
-def module_error(scene):
-    """The message the native module gives for `scene` (which must be invalid)."""
-    with pytest.raises(SceneError) as raised:
-        compute(scene)
-    return str(raised.value)
 
 
 def assert_weights_equal(browser_result, native_result, tolerance=1e-12):

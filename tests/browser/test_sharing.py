@@ -18,9 +18,9 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from attention_playground.scene import SceneError
 from attention_playground import compute
 from conftest import DEFAULT_TIMEOUT_MS, LOCAL_HOST
+from page_helpers import module_error, preset_scene, sel
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ROOT / "generated" / "presets"
@@ -33,21 +33,6 @@ IT, CAT = 7, 1
 PRONOUN, NOUN_DIM = 2, 1
 
 pytestmark = pytest.mark.browser
-
-
-def sel(test_id, **data):
-    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
-    return f'[data-testid="{test_id}"]{extra}'
-
-
-def preset_scene(preset_id):
-    return json.loads((PRESETS / f"{preset_id}.json").read_text())
-
-
-def module_error(scene):
-    with pytest.raises(SceneError) as raised:
-        compute(scene)
-    return str(raised.value)
 
 
 def wait_live(page):

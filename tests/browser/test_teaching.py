@@ -12,16 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute, load_preset, scaling_experiment
+from page_helpers import sel
 
 pytestmark = pytest.mark.browser
 
 IT, CAT = 7, 1  # in "the cat sat on the mat because it was tired"
 DOG, BITES, MAN = 0, 1, 2  # in "dog bites man"
-
-
-def sel(test_id, **data):
-    extra = "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
-    return f'[data-testid="{test_id}"]{extra}'
 
 
 def stage_cell(page, stage, row, column):

@@ -10,13 +10,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from page_helpers import sel
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_SOURCE = (ROOT / "js" / "runtime" / "worker.js").read_text(encoding="utf-8")
-
-
-def sel(test_id):
-    return f'[data-testid="{test_id}"]'
 
 
 def missing(route):
