@@ -1,8 +1,8 @@
 """The native test suite, run again inside Pyodide in Chromium: "the page runs the same module", checked.
 
-A module worker (tests/pyodide/worker.js) boots the runtime exactly as the page does, from vendor/pyodide/ with
+A module worker (tests/in_pyodide/worker.js) boots the runtime exactly as the page does, from vendor/pyodide/ with
 NumPy and the module's zip from generated/, rebuilds the repository's layout in Pyodide's file system and runs
-tests/native/ there with a small runner (tests/pyodide/runner.py). pytest itself is not in the vendored
+tests/native/ there with a small runner (tests/in_pyodide/runner.py). pytest itself is not in the vendored
 runtime; the runner provides the few parts of it the suite uses.
 
 The test passes only if every test run in Pyodide passed, and the tests run there are exactly the tests
@@ -21,9 +21,9 @@ import build
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
-WORKER = "/tests/pyodide/worker.js"
+WORKER = "/tests/in_pyodide/worker.js"
 #: The folders whose Python files the worker writes into Pyodide: the suite and the runner.
-SUITE_FOLDERS = ["tests/native", "tests/pyodide"]
+SUITE_FOLDERS = ["tests/native", "tests/in_pyodide"]
 #: Stops a hung runtime from hanging the test run; not a limit on speed (the suite takes seconds).
 HANG_GUARD_MS = 15 * 60 * 1000
 

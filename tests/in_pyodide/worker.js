@@ -4,7 +4,7 @@
  * It loads the runtime from vendor/pyodide/ with NumPy, and the module from generated/attention_playground.zip,
  * the very files the page uses (js/runtime/worker.js). It then lays the repository out in Pyodide's file
  * system (the module unpacked into py/, the test files it is sent into their own paths) and runs
- * tests/pyodide/runner.py there.
+ * tests/in_pyodide/runner.py there.
  *
  * Message in:  {files: {"tests/native/test_entry.py": "<source>", ...}}  (paths relative to the repository)
  * Message out: {ok: true, report, timings} where report is runner.py's report and timings are milliseconds
@@ -19,7 +19,7 @@ const ROOT = "/home/pyodide/attention-playground";
 /** Python run once everything is in place: the runner's JSON report. */
 const RUN_SUITE = `
 import sys
-sys.path.insert(0, ${JSON.stringify(`${ROOT}/tests/pyodide`)})
+sys.path.insert(0, ${JSON.stringify(`${ROOT}/tests/in_pyodide`)})
 import runner
 runner.run_suite(${JSON.stringify(ROOT)})
 `;

@@ -5,7 +5,7 @@ as it is on disk, with the module unpacked from the same zip the page loads:
 
     <root>/py/attention_playground/...     generated/attention_playground.zip, unpacked
     <root>/tests/native/*.py               the native test modules, conftest.py and reference.py
-    <root>/tests/pyodide/*.py              this runner and its stand-ins for pytest, hypothesis and `python -c`
+    <root>/tests/in_pyodide/*.py              this runner and its stand-ins for pytest, hypothesis and `python -c`
 
 and then calls `run_suite(root)`. The runner collects tests the way pytest does for this suite (test_*.py in
 name order; in each, every module-level function named test*, one test per @pytest.mark.parametrize case),

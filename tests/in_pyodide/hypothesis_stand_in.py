@@ -79,7 +79,7 @@ def modules():
     """The stand-in modules by import name, for sys.modules: hypothesis, .strategies, .extra, .extra.numpy."""
     made = {}
     for name in ("hypothesis", "hypothesis.strategies", "hypothesis.extra", "hypothesis.extra.numpy"):
-        module = types.ModuleType(name, "stand-in for hypothesis (not in Pyodide); see tests/pyodide/")
+        module = types.ModuleType(name, "stand-in for hypothesis (not in Pyodide); see tests/in_pyodide/")
         module.__getattr__ = placeholder_attribute  # PEP 562: any other name is a placeholder
         made[name] = module
     made["hypothesis"].given = given

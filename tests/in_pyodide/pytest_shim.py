@@ -153,7 +153,7 @@ class _Marks:
     parametrize = Parametrize
 
     def __getattr__(self, name):
-        raise AttributeError(f"pytest.mark.{name} is not supported in Pyodide (tests/pyodide/pytest_shim.py)")
+        raise AttributeError(f"pytest.mark.{name} is not supported in Pyodide (tests/in_pyodide/pytest_shim.py)")
 
 
 mark = _Marks()
