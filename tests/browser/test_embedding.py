@@ -418,7 +418,9 @@ def unpacked_zip_server(built_site, tmp_path):
         server.wait(timeout=10)
 
 
-def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(page, unpacked_zip_server):
+# The server fixture comes first so that it is torn down after the page: the page keeps loading the views it
+# imports when idle, and a server gone under it would show up as console errors.
+def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(unpacked_zip_server, page):
     paths = []
     page.on("request", lambda request: paths.append(urlsplit(request.url)))
     page.goto(unpacked_zip_server + "index.html")
