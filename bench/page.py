@@ -28,7 +28,6 @@ import gzip
 import json
 import os
 import platform
-import random
 import statistics
 import subprocess
 import sys
@@ -51,6 +50,9 @@ from page_probes import (
 from page_server import ByteLedger, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "py"))
+from attention_playground.presets import random_scene  # noqa: E402  (the module lives in py/)
+
 RESULTS_PATH = ROOT / "bench" / "results.json"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -150,25 +152,6 @@ def cold_load(browser, browser_session, base_url, kind, ledger, settle_ms):
 # --- update latency -----------------------------------------------------------------------------------------
 
 
-def large_scene(size=LARGE_SIZE, seed=0):
-    """`size` tokens x `size` features, one head with `size` query/key dims and `size` value dims."""
-    rng = random.Random(seed)
-
-    def matrix(rows, columns):
-        return [[round(rng.uniform(-1, 1), 2) for _ in range(columns)] for _ in range(rows)]
-
-    return {
-        "title": f"{size} tokens x {size} features x {size} dims",
-        "tokens": [f"t{i}" for i in range(size)],
-        "features": [f"f{i}" for i in range(size)],
-        "X": matrix(size, size),
-        "heads": [{"name": "head 1", "dims": [f"d{i}" for i in range(size)],
-                   "Wq": matrix(size, size), "Wk": matrix(size, size), "Wv": matrix(size, size)}],
-        "mask": "none",
-        "scale": True,
-    }
-
-
 def with_cell(scene, edit, value):
     """A copy of `scene` with one cell of head 1's matrix set to `value`: the edit, done as data."""
     copy = json.loads(json.dumps(scene))
@@ -206,7 +189,7 @@ def update_latencies(browser, base_url, count, warmup):
         page.wait_for_function("window.attentionPlayground !== undefined", timeout=LIVE_TIMEOUT_MS)
         page.evaluate("window.attentionPlayground.ready")
         small = page.evaluate("window.attentionPlayground.getScene()")
-        large = large_scene()
+        large = random_scene(LARGE_SIZE, digits=2) | {"title": f"{LARGE_SIZE} tokens x {LARGE_SIZE} features x {LARGE_SIZE} dims"}
         series = [
             ("small_edit", small, "edit", SMALL_EDIT),
             ("small_setscene", small, "setScene", SMALL_EDIT),

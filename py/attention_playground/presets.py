@@ -52,3 +52,34 @@ def list_presets() -> list[dict[str, str]]:
         scene = load_preset(preset_id)
         summaries.append({"id": preset_id, "title": scene["title"], "description": scene["description"]})
     return summaries
+
+
+def random_scene(
+    n_tokens: int, *, seed: int = 0, spread: float = 1.0, digits: int | None = None, mask: str = "none"
+) -> dict[str, Any]:
+    """A square scene of seeded random numbers: n_tokens tokens, features, query/key dims and value dims.
+
+    For trying the size limits, benchmarks and tests. Every number is uniform in [-spread, spread], rounded
+    to `digits` decimals if given (shorter JSON, like numbers a person would type). The same seed gives the
+    same scene on every Python, since it uses the standard library's generator, not NumPy's.
+    """
+    import random
+
+    rng = random.Random(seed)
+
+    def matrix(rows: int, columns: int) -> list[list[float]]:
+        draw = (rng.uniform(-spread, spread) for _ in range(rows * columns))
+        values = [round(value, digits) if digits is not None else value for value in draw]
+        return [values[row * columns:(row + 1) * columns] for row in range(rows)]
+
+    size = n_tokens
+    return {
+        "title": f"{size} tokens",
+        "tokens": [f"t{i}" for i in range(size)],
+        "features": [f"f{i}" for i in range(size)],
+        "X": matrix(size, size),
+        "heads": [{"name": "head 1", "dims": [f"d{i}" for i in range(size)],
+                   "Wq": matrix(size, size), "Wk": matrix(size, size), "Wv": matrix(size, size)}],
+        "mask": mask,
+        "scale": True,
+    }

@@ -7,10 +7,10 @@ entry point run natively, never from numbers written here.
 
 import json
 import math
-import random
 import time
 
 from attention_playground.entry import handle
+from attention_playground.presets import random_scene
 
 HARNESS = "/tests/browser/harness.html"
 BOOT_STAGES = ["downloading", "starting", "numpy", "module", "ready"]
@@ -242,7 +242,7 @@ def test_compute_results_equal_the_modules_json_to_the_bit(page, site_url):
     start_client(page, site_url)
     page.evaluate(START_REFERENCE)
     scenes = {preset["id"]: native_result("preset", {"id": preset["id"]}) for preset in native_result("presets")}
-    scenes["64 tokens"] = large_scene(seed=5)
+    scenes["64 tokens"] = random_scene(SIZE_LIMIT, seed=5, digits=6)
     scenes["overflow"] = overflowing_scene()
     scenes["two heads"] = two_head_scene()
     for name, scene in scenes.items():
@@ -354,25 +354,6 @@ MAX_PAGE_HEAP_GROWTH = 16e6
 MAX_RENDERER_GROWTH = 96e6
 
 
-def large_scene(size=SIZE_LIMIT, seed=0):
-    """A scene at the size limits (size tokens × size features × size dims), with seeded random numbers."""
-    rng = random.Random(seed)
-
-    def matrix(rows, columns):
-        return [[round(rng.uniform(-1, 1), 6) for _ in range(columns)] for _ in range(rows)]
-
-    return {
-        "title": f"{size} tokens",
-        "tokens": [f"t{i}" for i in range(size)],
-        "features": [f"f{i}" for i in range(size)],
-        "X": matrix(size, size),
-        "heads": [{"name": "head 1", "dims": [f"d{i}" for i in range(size)],
-                   "Wq": matrix(size, size), "Wk": matrix(size, size), "Wv": matrix(size, size)}],
-        "mask": "none",
-        "scale": True,
-    }
-
-
 # Send `count` compute requests one after another, alternating the small and the large scene, each with one
 # edited cell (as a learner's edit would be), and check every reply's weights are rows of probabilities.
 SOAK_CHUNK_JS = """async ([small, large, start, count]) => {
@@ -465,7 +446,7 @@ def test_soak_of_2000_updates_stays_alive_and_bounded(page, site_url, artifacts)
     inspector.session.send("Performance.enable")
     browser_session = page.context.browser.new_browser_cdp_session()
     small = native_result("preset", {"id": native_result("presets")[0]["id"]})
-    large = large_scene()
+    large = random_scene(SIZE_LIMIT, digits=6)
 
     samples = []
     for start in range(0, SOAK_REQUESTS, SOAK_CHUNK):

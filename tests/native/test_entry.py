@@ -2,12 +2,12 @@
 
 import json
 import math
-import random
 import struct
 
 import pytest
 
 from attention_playground import PRESET_IDS, compute, entry, handle, list_presets, load_preset
+from attention_playground.presets import random_scene
 
 
 def strict_json(text):
@@ -207,25 +207,6 @@ def assert_identical(actual, expected, path="reply"):
         assert actual == expected, f"{path}: {actual!r} != {expected!r}"
 
 
-def random_scene(size, seed):
-    """size tokens × size features × size dims, of seeded numbers with all their digits."""
-    rng = random.Random(seed)
-
-    def matrix(rows, columns):
-        return [[rng.uniform(-2, 2) for _ in range(columns)] for _ in range(rows)]
-
-    return {
-        "title": f"{size} tokens",
-        "tokens": [f"t{i}" for i in range(size)],
-        "features": [f"f{i}" for i in range(size)],
-        "X": matrix(size, size),
-        "heads": [{"name": "head 1", "dims": [f"d{i}" for i in range(size)],
-                   "Wq": matrix(size, size), "Wk": matrix(size, size), "Wv": matrix(size, size)}],
-        "mask": "causal",
-        "scale": True,
-    }
-
-
 def overflowing_scene():
     """Numbers too large for a float: inf in Q and nan in the weights, which handle() writes as null."""
     scene = load_preset("dog-bites-man")
@@ -249,8 +230,8 @@ def two_head_scene():
 
 PACKED_SCENES = {
     **{preset_id: (lambda preset_id=preset_id: load_preset(preset_id)) for preset_id in PRESET_IDS},
-    "random 64": lambda: random_scene(64, seed=3),
-    "random 7": lambda: random_scene(7, seed=4),
+    "random 64": lambda: random_scene(64, seed=3, spread=2, mask="causal"),
+    "random 7": lambda: random_scene(7, seed=4, spread=2, mask="causal"),
     "overflow": overflowing_scene,
     "two heads": two_head_scene,
 }
