@@ -5,7 +5,9 @@
  * The editor lives in a shadow root. CodeMirror writes its own styles at run time; in a document it does so
  * with a <style> element, which the page's Content-Security-Policy (style-src 'self') refuses, while in a
  * shadow root it uses a constructed style sheet, which the policy allows. So its look is set here, with
- * EditorView.theme, not in static/style.css (page styles do not reach into a shadow root).
+ * EditorView.theme, not in static/style.css (page styles do not reach into a shadow root). Its colours are the
+ * page's own CSS variables (custom properties do inherit into a shadow root), so the editor follows the light or
+ * dark theme with the rest of the page, syntax colours included.
  *
  * Keys: the usual editing keys, Ctrl+Z / Ctrl+Shift+Z, Tab indents; Ctrl+Enter (Cmd+Enter) runs the code.
  * Tab stays in the editor (it indents), so press Escape and then Tab to move on with the keyboard.
@@ -15,7 +17,7 @@ const CODEMIRROR_URL = new URL("../../vendor/codemirror/codemirror.js", import.m
 
 let loading = null;
 
-/** Load CodeMirror once; resolves to its modules {state, view, language, commands, python}. */
+/** Load CodeMirror once; resolves to its modules {state, view, language, commands, python, highlight}. */
 export function loadCodeMirror() {
   loading ??= import(CODEMIRROR_URL.href);
   return loading;
@@ -33,7 +35,7 @@ export function loadCodeMirror() {
  *   focus: () => void}>}
  */
 export async function createCodeEditor(host, { text, label, onChange, onRun }) {
-  const { state, view, language, commands, python } = await loadCodeMirror();
+  const { state, view, language, commands, python, highlight } = await loadCodeMirror();
 
   // The line an error points at, drawn with a tint until the code changes or runs again.
   const setErrorLine = state.StateEffect.define();
@@ -57,11 +59,30 @@ export async function createCodeEditor(host, { text, label, onChange, onRun }) {
   });
 
   const theme = view.EditorView.theme({
-    "&": { minHeight: "12em", maxHeight: "28em", fontSize: "0.9rem", backgroundColor: "#fff" },
-    "&.cm-focused": { outline: "2px solid #e8590c", outlineOffset: "-2px" },
+    "&": { minHeight: "12em", maxHeight: "28em", fontSize: "0.9rem", backgroundColor: "var(--field)", color: "var(--ink)" },
+    "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "-2px" },
     ".cm-scroller": { fontFamily: 'ui-monospace, "SFMono-Regular", "Cascadia Mono", "Roboto Mono", Menlo, Consolas, monospace' },
-    ".cm-learner-error-line": { backgroundColor: "#fdeceb" },
+    ".cm-content": { caretColor: "var(--ink)" },
+    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--ink)" },
+    ".cm-gutters": { backgroundColor: "var(--code)", color: "var(--ink-faint)", borderRight: "1px solid var(--line)" },
+    ".cm-activeLine": { backgroundColor: "color-mix(in srgb, var(--tint) 55%, transparent)" },
+    ".cm-activeLineGutter": { backgroundColor: "var(--tint)", color: "var(--ink)" },
+    "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+      backgroundColor: "var(--code-selection)",
+    },
+    ".cm-matchingBracket": { backgroundColor: "var(--pressed)", outline: "1px solid var(--tint-line)" },
+    ".cm-learner-error-line": { backgroundColor: "var(--bad-soft)" },
   });
+  // Syntax colours from the page's palette, so each one keeps its contrast in both themes.
+  const { tags } = highlight;
+  const syntaxColours = language.HighlightStyle.define([
+    { tag: tags.keyword, color: "var(--code-keyword)" },
+    { tag: [tags.definition(tags.variableName), tags.function(tags.variableName), tags.className], color: "var(--code-name)" },
+    { tag: [tags.string, tags.special(tags.string)], color: "var(--code-string)" },
+    { tag: [tags.number, tags.bool, tags.null], color: "var(--code-number)" },
+    { tag: tags.comment, color: "var(--code-comment)", fontStyle: "italic" },
+    { tag: tags.invalid, color: "var(--bad)" },
+  ]);
 
   const editor = new view.EditorView({
     parent: host.shadowRoot ?? host.attachShadow({ mode: "open" }),
@@ -75,7 +96,7 @@ export async function createCodeEditor(host, { text, label, onChange, onRun }) {
         commands.history(),
         language.indentOnInput(),
         language.bracketMatching(),
-        language.syntaxHighlighting(language.defaultHighlightStyle, { fallback: true }),
+        language.syntaxHighlighting(syntaxColours),
         python.python(),
         state.EditorState.tabSize.of(4),
         language.indentUnit.of("    "), // Python's usual four spaces

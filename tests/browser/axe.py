@@ -60,3 +60,29 @@ def run_axe(page, include=None, tags=WCAG_AA):
          "targets": [node["target"] for node in v["nodes"]][:5], "count": len(v["nodes"])}
         for v in results["violations"]
     ]
+
+
+def run_contrast(page):
+    """axe's colour-contrast rule (WCAG 1.4.3, AA) on the whole page, open shadow roots included.
+
+    Returns {"violations": [...], "incomplete": [...], "checked": [targets]}: `checked` lists every element
+    axe measured and passed, each as its target path (a list of selectors, one per shadow root crossed), so a
+    test can tell that axe really looked at a given part of the page, such as the code editor's shadow root.
+    """
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    results = page.evaluate(
+        """async () => {
+          const found = await axe.run(document, { runOnly: { type: "rule", values: ["color-contrast"] },
+                                                  resultTypes: ["violations", "incomplete", "passes"] });
+          const nodes = (items) => items.flatMap((item) => item.nodes.map((node) => ({
+            target: node.target, html: node.html.slice(0, 120),
+            data: node.any.map((check) => check.data).filter(Boolean)[0] ?? null })));
+          return { violations: nodes(found.violations), incomplete: nodes(found.incomplete), passes: nodes(found.passes) };
+        }"""
+    )
+    return {
+        "violations": results["violations"],
+        "incomplete": results["incomplete"],
+        "checked": [node["target"] for node in results["passes"]],
+    }
