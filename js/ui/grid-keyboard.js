@@ -9,6 +9,10 @@
  *   Enter             the cell below (like a spreadsheet); Shift+Enter the cell above
  *   Escape            undo what was typed in this cell since it got focus
  * The same keys work on the tabs of a tablist (Left / Right, Home / End), as ARIA's tab pattern expects.
+ *
+ * Clicks, as in a spreadsheet: the first click on a cell selects its number, even when the cell already has
+ * focus (after Tab, Enter or Escape it keeps it), so typing replaces the number rather than being added
+ * beside it ("1" typed into "0" must give 1, not 10). A second click places the caret, for editing inside.
  */
 
 /** Number cells and name inputs of the grids: anything with a row/column position inside a table. */
@@ -16,6 +20,10 @@ const GRID_CELL = "table .cell-input, table .label-input";
 
 /** What each cell held when it got focus, for Escape. */
 const valueOnArrival = new WeakMap();
+/** Cells clicked since they got focus: the next click places the caret instead of selecting. */
+const clickedSinceFocus = new WeakSet();
+/** True from a pointer press until the page has handled the focus it gives, so that focus counts as a click. */
+let pointerPressed = false;
 
 /** The cell of the same table and kind at (row, column), or null. */
 function cellAt(from, row, column) {
@@ -74,10 +82,16 @@ function onGridKey(event, cell) {
       break;
     case "Enter":
       target = neighbour(cell, event.shiftKey ? -1 : 1, 0);
-      if (!target) event.preventDefault(); // nothing below: stay, and submit no form
+      if (!target) {
+        // Nothing below: stay, with the number selected as on arrival (and submit no form).
+        event.preventDefault();
+        clickedSinceFocus.delete(cell);
+        if (cell instanceof HTMLInputElement) cell.select();
+      }
       break;
     case "Escape": {
       const before = valueOnArrival.get(cell);
+      clickedSinceFocus.delete(cell); // the number is selected again: a click selects it, as on arrival
       if (cell instanceof HTMLInputElement && before !== undefined && cell.value !== before) {
         event.preventDefault();
         cell.value = before;
@@ -110,7 +124,25 @@ function onTabKey(event, tab) {
 export function installGridKeyboard(root) {
   root.addEventListener("focusin", (event) => {
     const cell = event.target;
-    if (cell instanceof HTMLInputElement && cell.matches(GRID_CELL)) valueOnArrival.set(cell, cell.value);
+    if (!(cell instanceof HTMLInputElement) || !cell.matches(GRID_CELL)) return;
+    valueOnArrival.set(cell, cell.value);
+    // Focus by a click (a drawn cell becomes an input and arrives selected) counts as the first click.
+    if (pointerPressed) clickedSinceFocus.add(cell);
+    else clickedSinceFocus.delete(cell);
+  });
+  root.addEventListener("pointerdown", (event) => {
+    pointerPressed = true;
+    setTimeout(() => {
+      pointerPressed = false;
+    }, 0);
+    const cell = event.target;
+    if (!(cell instanceof HTMLInputElement) || !cell.matches(GRID_CELL) || event.button !== 0) return;
+    if (document.activeElement === cell && !clickedSinceFocus.has(cell)) {
+      // Keep the focus and the selection where they are (the browser would put the caret at the pointer).
+      event.preventDefault();
+      cell.select();
+    }
+    clickedSinceFocus.add(cell);
   });
   root.addEventListener("keydown", (event) => {
     const target = event.target;
