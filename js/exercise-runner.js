@@ -46,6 +46,15 @@ const SIGINT = 2;
  */
 
 /**
+ * @typedef {object} RunStatus
+ * @property {boolean} running a run is in progress (from the request until its outcome)
+ * @property {number|null} deadline when the run will be stopped (performance.now() time), while it runs
+ * @property {boolean} starting Python for the learner's code is still booting
+ * @property {"button"|"time"|null} stopping why the run is being stopped, from the moment it was asked
+ *   until Python is back (an interrupt answered, or a fresh Python live); null otherwise
+ */
+
+/**
  * Create the runner.
  * @param {object} [options]
  * @param {number} [options.timeLimitMs] how long one run may take (default DEFAULT_TIME_LIMIT_MS)
@@ -53,7 +62,7 @@ const SIGINT = 2;
  * @returns {{
  *   request: (kind: string, payload: object) => Promise<RunOutcome>,
  *   stop: () => void,
- *   onStatus: (listener: (status: {running: boolean, deadline: number|null, starting: boolean}) => void) => () => void,
+ *   onStatus: (listener: (status: RunStatus) => void) => () => void,
  *   readonly interruptible: boolean,
  * }}
  */
@@ -68,7 +77,8 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   let current = null;
   /** Runs go one at a time, in order. */
   let queue = Promise.resolve();
-  let status = { running: false, deadline: null, starting: false };
+  /** @type {RunStatus} */
+  let status = { running: false, deadline: null, starting: false, stopping: null };
   /** True once the current worker has answered `ready`. */
   let live = false;
 
@@ -144,6 +154,8 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
         if (stopReason) return;
         stopReason = reason;
         stoppedAt = performance.now();
+        // Said at once: getting Python back can take seconds, and the learner must see the Stop was heard.
+        setStatus({ stopping: reason, deadline: null });
         settleStop();
       },
     };
@@ -191,7 +203,7 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
       clearTimeout(timer);
       clearTimeout(spareTimer);
       current = null;
-      setStatus({ running: false, deadline: null });
+      setStatus({ running: false, deadline: null, stopping: null });
     }
   }
 

@@ -265,13 +265,19 @@ async function startExercises(body, store, createRunner) {
   });
 
   let countdown = null;
-  runner.onStatus(({ running, deadline, starting }) => {
-    stop.disabled = !running;
+  runner.onStatus(({ running, deadline, starting, stopping }) => {
+    stop.disabled = !running || stopping !== null;
     clearInterval(countdown);
     countdown = null;
     if (starting) {
       status.textContent = "Starting Python for your code…";
       status.dataset.outcome = "starting";
+    }
+    if (stopping) {
+      // Until Python is back, which the outcome then says (interrupted, or restarted, and how long it took).
+      status.textContent = stopping === "time" ? "Your code ran too long: stopping it…" : "Stopping your code…";
+      status.dataset.outcome = "stopping";
+      return;
     }
     if (!running || deadline === null) return;
     const tick = () => {

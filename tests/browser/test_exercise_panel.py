@@ -209,6 +209,24 @@ def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_shar
     np.testing.assert_allclose(back, module_weights, atol=1e-12)
 
 
+# Records every text the exercise status shows from the moment Stop is pressed, with the time since the press
+# and whether Stop was disabled then.
+RECORD_STATUS_AFTER_STOP = """() => {
+  const status = document.querySelector('[data-testid="exercise-status"]');
+  const stop = document.querySelector('[data-testid="exercise-stop"]');
+  window.statusAfterStop = [];
+  let pressed = null;
+  stop.addEventListener("click", () => { pressed = performance.now(); }, { capture: true, once: true });
+  new MutationObserver(() => {
+    if (pressed === null) return;
+    const last = window.statusAfterStop.at(-1);
+    if (last && last.text === status.textContent && last.outcome === status.dataset.outcome) return;
+    window.statusAfterStop.push({ text: status.textContent, outcome: status.dataset.outcome,
+                                  stopDisabled: stop.disabled, ms: performance.now() - pressed });
+  }).observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
+}"""
+
+
 def test_an_endless_loop_is_stopped_and_python_comes_back_with_the_code_kept(page, site_url, artifacts):
     open_exercises(page, site_url, "softmax")
     loop = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
@@ -230,10 +248,17 @@ def test_an_endless_loop_is_stopped_and_python_comes_back_with_the_code_kept(pag
     # Stop by hand, this time.
     page.locator(sel("exercise-run")).click()
     expect(status).to_have_attribute("data-outcome", "running", timeout=PYTHON_TIMEOUT_MS)
+    page.evaluate(RECORD_STATUS_AFTER_STOP)
     page.locator(sel("exercise-stop")).click()
     expect(status).to_have_attribute("data-outcome", "stopped", timeout=PYTHON_TIMEOUT_MS)
     expect(status).to_contain_text("You stopped your code")
     stop_recovery_ms = int(status.get_attribute("data-recovery-ms"))
+    # The Stop was heard at once: "stopping…" and a disabled button, no countdown after it, then the outcome.
+    seen = page.evaluate("window.statusAfterStop")
+    assert seen[0]["text"] == "Stopping your code…" and seen[0]["stopDisabled"], seen
+    assert seen[0]["ms"] < 100, f"the status took {seen[0]['ms']:.0f} ms to say the code is stopping"
+    assert not any("will be stopped in" in entry["text"] for entry in seen), seen
+    assert seen[-1]["text"].startswith("You stopped your code.") and seen[-1]["outcome"] == "stopped", seen
 
     # Python is live again: the solution runs and passes.
     page.locator(sel("exercise-show-solution")).click()
