@@ -184,7 +184,7 @@ export function startPlayground({ client, preview, canEdit = () => true, storage
     const { result } = state;
     if (result && ["result", "focus", "head", "mode", "scene"].some((part) => changes.has(part))) {
       const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
-      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length });
+      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: result.drawn_with ?? null });
     }
   });
 

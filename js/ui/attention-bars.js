@@ -5,6 +5,9 @@
 
 import { formatPercent, quoted } from "./format.js";
 
+/** How far from 100% a row of the learner's weights may add up and still be called 100% (rounding). */
+const ROW_SUM_TOLERANCE = 1e-6;
+
 /**
  * Create the bar chart inside `host` (which holds a heading and a list).
  * @param {HTMLElement} host
@@ -50,9 +53,11 @@ export function createAttentionBars(host) {
   }
 
   /**
-   * Draw the focused row: view = {tokens, head, mask, focusRow, headCount}.
+   * Draw the focused row: view = {tokens, head, mask, focusRow, headCount, drawnWith}. `drawnWith` names the
+   * learner's function when the weights come from their code (then they need not add up to 100%, and the
+   * caption says what they do add up to).
    */
-  function update({ tokens, head, mask, focusRow, headCount }) {
+  function update({ tokens, head, mask, focusRow, headCount, drawnWith = null }) {
     if (focusRow === null || focusRow === undefined || focusRow >= tokens.length) {
       heading.textContent = "Where a token pays attention";
       subline.textContent = "";
@@ -67,9 +72,16 @@ export function createAttentionBars(host) {
     const weights = head.weights[focusRow];
     const masked = (j) => Boolean(mask?.[focusRow]?.[j]);
     const readsNothing = tokens.every((_, j) => masked(j));
-    subline.textContent = readsNothing
-      ? `${quoted(tokens[focusRow])} may not read any token, so it reads nothing: all its weights are 0.`
-      : `Row ${focusRow + 1} of the grid${headCount > 1 ? `, ${head.name}` : ""}. The shares add up to 100%.`;
+    const where = `Row ${focusRow + 1} of the grid${headCount > 1 ? `, ${head.name}` : ""}.`;
+    const total = tokens.reduce((sum, _, j) => sum + (masked(j) ? 0 : weights[j] ?? Number.NaN), 0);
+    if (readsNothing) {
+      subline.textContent = `${quoted(tokens[focusRow])} may not read any token, so it reads nothing: all its weights are 0.`;
+    } else if (drawnWith && !(Math.abs(total - 1) <= ROW_SUM_TOLERANCE)) {
+      // The learner's function made these weights: say what they add up to, not what proper weights would.
+      subline.textContent = `${where} These shares add up to ${Number.isNaN(total) ? "nan" : formatPercent(total)}, not 100%: they come from your ${drawnWith}().`;
+    } else {
+      subline.textContent = `${where} The shares add up to 100%.`;
+    }
 
     const order = tokens.map((_, j) => j).sort((a, b) => {
       if (masked(a) !== masked(b)) return masked(a) ? 1 : -1;

@@ -117,9 +117,11 @@ export function mountHeatmapPanel(host, { store, actions }) {
     const notes = Array.isArray(result.warnings) ? result.warnings : [];
     warnings.hidden = notes.length === 0;
     warnings.replaceChildren(...notes.map((note) => make("li", "", note)));
-    hint.textContent = maskEditable
-      ? "Custom mask: click a cell to forbid that read (×), click again to allow it. Click a row label to focus that token."
-      : "Each row adds up to 1. Click a row to see where that token looks; hover a cell for its score.";
+    const problems = result.drawn_with_problems ?? [];
+    hint.classList.toggle("problem", problems.length > 0);
+    if (problems.length) hint.textContent = `${problems[0]} Click a row to see where that token looks.`;
+    else if (maskEditable) hint.textContent = "Custom mask: click a cell to forbid that read (×), click again to allow it. Click a row label to focus that token.";
+    else hint.textContent = "Each row adds up to 1. Click a row to see where that token looks; hover a cell for its score.";
   }
 
   store.subscribe((state, changes) => {

@@ -111,7 +111,9 @@ export function mountWeightsTable(host, { store }) {
       build(n);
       builtKey = String(n);
     }
-    caption.textContent = `Attention weights of ${head.name}: each row is a token asking, each column a token answering; each row adds up to 100%.`;
+    // Weights drawn with the learner's own function may break the rule: then the caption says how.
+    const problem = result.drawn_with_problems?.[0];
+    caption.textContent = `Attention weights of ${head.name}: each row is a token asking, each column a token answering${problem ? `. ${problem}` : "; each row adds up to 100%."}`;
     result.tokens.forEach((token, j) => {
       if (headerCells[j].textContent !== token) headerCells[j].textContent = token;
       if (rowHeaders[j].textContent !== token) rowHeaders[j].textContent = token;

@@ -9,6 +9,11 @@ are computed again from the same Q, K and V by the learner's function:
 - for the "softmax" exercise, `weights = softmax(masked_scores)` and `output = weights @ V`.
 
 Everything else in the result (tokens, Q, K, V, the scores before the softmax) is the module's own.
+
+The page's captions state facts about weights ("each row adds up to 1"), and a buggy function breaks them.
+So the learner's weights are checked as they come back (each readable row adds up to 1, masked reads get
+exactly 0, no weight is negative or nan) and every fact that does not hold is said in `drawn_with_problems`,
+for the page to show in place of its usual captions.
 """
 
 from __future__ import annotations
@@ -38,12 +43,62 @@ def _learner_matrix(value: Any, expected: tuple[int, int], what: str) -> np.ndar
     return array
 
 
+#: How far from 1 a row of the learner's weights may add up (rounding), and how far from 0 a masked weight may be.
+ROW_SUM_TOLERANCE = 1e-6
+
+#: The most problems listed: the first few say what is wrong; the rest would only repeat it.
+MAX_PROBLEMS = 3
+
+
+def weight_problems(weights: np.ndarray, mask: np.ndarray, tokens: list[str], function: str, head_label: str = "") -> list[str]:
+    """Sentences naming what does not hold in the learner's weights (n, n): [] when they are proper weights.
+
+    Checked, in this order: nan or infinite weights, negative weights, masked reads that got weight, rows
+    that may read something but do not add up to 1. `mask` is True where a token may not read.
+    """
+    quoted = lambda i: f"\u201c{tokens[i]}\u201d"  # noqa: E731
+    problems = []
+    with np.errstate(all="ignore"):
+        not_finite = np.argwhere(~np.isfinite(weights))
+        if not_finite.size:
+            i, j = (int(n) for n in not_finite[0])
+            problems.append(f"Your {function}() gave {_plain(weights[i, j])} as the weight of {quoted(i)} on {quoted(j)}"
+                            f"{head_label}: a weight must be a number between 0 and 1.")
+        negative = np.argwhere(weights < 0)
+        if negative.size:
+            i, j = (int(n) for n in negative[0])
+            problems.append(f"Your {function}() gave {quoted(i)} a negative weight on {quoted(j)} ({_plain(weights[i, j])})"
+                            f"{head_label}: exponentials are never negative.")
+        leaked = np.argwhere(mask & (np.abs(np.nan_to_num(weights, nan=1.0)) > ROW_SUM_TOLERANCE))
+        if leaked.size:
+            i, j = (int(n) for n in leaked[0])
+            problems.append(f"Your {function}() gave {quoted(i)} weight {_plain(weights[i, j])} on {quoted(j)}, which the "
+                            f"mask forbids{head_label}: a masked read must get exactly 0.")
+        readable = ~np.all(mask, axis=-1)  # rows that may read at least one token
+        totals = np.sum(weights, axis=-1)  # (n,)
+        off = np.flatnonzero(readable & ~(np.abs(totals - 1.0) <= ROW_SUM_TOLERANCE))
+        if off.size:
+            i = int(off[0])
+            others = f" (and {off.size - 1} other row{'s' if off.size > 2 else ''})" if off.size > 1 else ""
+            problems.append(f"With your {function}(), the weights of row {quoted(i)}{others} add up to {_plain(totals[i])}, "
+                            f"not 1{head_label}: the shares no longer make 100%.")
+    return problems
+
+
+def _plain(value: float) -> str:
+    """A number as a learner reads it: 0.447, -0.2, nan."""
+    value = float(value)
+    return "nan" if np.isnan(value) else f"{value:.4g}"
+
+
 def compute_with_learner(scene: Mapping[str, Any], exercise_id: str, code: str) -> dict[str, Any]:
     """Return {"result", "error"}: the scene computed with the learner's function, or why it could not be.
 
-    `result` has every key of compute(scene), plus "drawn_with" (the learner's function's name), and a
-    note first among its "warnings". `error` (a LearnerError's dict) is set, and `result` None, when the
-    learner's code failed. A scene the module rejects raises SceneError, as compute() does.
+    `result` has every key of compute(scene), plus "drawn_with" (the learner's function's name) and
+    "drawn_with_problems" (sentences naming what does not hold in the learner's weights, see
+    `weight_problems`; [] when they are proper weights), and a note first among its "warnings", followed by
+    those problems. `error` (a LearnerError's dict) is set, and `result` None, when the learner's code
+    failed. A scene the module rejects raises SceneError, as compute() does.
     """
     exercise = get_exercise(exercise_id)
     result = compute(scene)
@@ -53,6 +108,11 @@ def compute_with_learner(scene: Mapping[str, Any], exercise_id: str, code: str) 
     except LearnerError as error:
         return {"result": None, "error": error.to_dict()}
     outputs = [output for output, _ in heads]
+    mask = np.array(result["mask"], dtype=bool).reshape(len(result["tokens"]), len(result["tokens"]))
+    problems = []
+    for head, (_, weights) in zip(result["heads"], heads, strict=True):
+        label = f' in head "{head["name"]}"' if len(heads) > 1 else ""
+        problems += weight_problems(weights, mask, result["tokens"], exercise.function, label)
     for head, (output, weights) in zip(result["heads"], heads, strict=True):
         weights_rows = json_matrix(weights)
         head["stages"]["weights"] = weights_rows
@@ -60,8 +120,9 @@ def compute_with_learner(scene: Mapping[str, Any], exercise_id: str, code: str) 
         head["stages"]["output"] = json_matrix(output)
     result["output"] = json_matrix(np.concatenate(outputs, axis=1))  # (n_tokens, sum of d_v)
     result["drawn_with"] = exercise.function
+    result["drawn_with_problems"] = problems[:MAX_PROBLEMS]
     note = f"Drawn with your {exercise.function}(): the weights and the output come from your code."
-    result["warnings"] = [note, *result.get("warnings", [])]
+    result["warnings"] = [note, *result["drawn_with_problems"], *result.get("warnings", [])]
     return {"result": result, "error": None}
 
 

@@ -209,6 +209,43 @@ def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_shar
     np.testing.assert_allclose(back, module_weights, atol=1e-12)
 
 
+SOFTMAX_OVER_THE_WHOLE_MATRIX = """import numpy as np
+
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e)
+"""
+
+
+def test_drawing_with_a_softmax_whose_rows_do_not_add_up_says_so_instead_of_claiming_100_percent(page, site_url):
+    """The learner's softmax divides by the total of the whole matrix, not of each row: every row of the
+    heatmap adds up to less than 1. The captions must say what the weights add up to, not what proper
+    weights would ("the shares add up to 100%")."""
+    open_exercises(page, site_url, "softmax")
+    paste_code(page, SOFTMAX_OVER_THE_WHOLE_MATRIX)
+    page.locator(sel("exercise-draw")).check()
+    expect(page.locator(sel("result-warnings"))).to_contain_text("Drawn with your softmax()", timeout=PYTHON_TIMEOUT_MS)
+    drawn = page.evaluate("window.attentionPlayground.result()")
+    it = drawn["tokens"].index("it")
+    total = sum(weight for weight in drawn["heads"][0]["weights"][it])
+    assert total < 0.9
+
+    bars_caption = page.locator(f'{sel("bars-panel")} .panel-note').first
+    expect(bars_caption).to_contain_text(f"These shares add up to {total * 100:.1f}%, not 100%: they come from your softmax().")
+    expect(bars_caption).not_to_contain_text("The shares add up to 100%")
+    problem = drawn["drawn_with_problems"][0]
+    assert "not 1" in problem
+    expect(page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).to_contain_text(problem)
+    expect(page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).not_to_contain_text("Each row adds up to 1")
+    expect(page.locator(sel("weights-table")).locator("caption")).to_contain_text(problem)
+    expect(page.locator(sel("result-warnings"))).to_contain_text(problem)
+
+    # Back to the playground's own softmax: the usual, true captions.
+    page.locator(sel("exercise-draw")).uncheck()
+    expect(bars_caption).to_contain_text("The shares add up to 100%")
+    expect(page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).to_contain_text("Each row adds up to 1")
+
+
 # Records every text the exercise status shows from the moment Stop is pressed, with the time since the press
 # and whether Stop was disabled then.
 RECORD_STATUS_AFTER_STOP = """() => {

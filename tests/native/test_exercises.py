@@ -240,3 +240,38 @@ def test_learner_compute_with_broken_code_returns_the_error_not_a_result():
     reply = send("learner_compute", {"exercise_id": "attention", "code": "def attention(Q, K, V, scale=True, mask=None):\n    return 1 / 0\n", "scene": scene})
     assert reply["ok"] and reply["result"]["result"] is None
     assert reply["result"]["error"]["summary"] == "line 2: ZeroDivisionError: division by zero"
+
+
+def test_learner_compute_names_what_is_wrong_with_the_learners_weights():
+    """A softmax that divides by the whole matrix's total: its rows add up to less than 1, and the result says
+    so (the page shows it in place of "the shares add up to 100%"). Proper weights give no problem."""
+    scene = load_preset("it-animal-noun")
+    reply = send("learner_compute", {"exercise_id": "softmax", "code": SOFTMAX_OVER_EVERYTHING, "scene": scene})
+    result = reply["result"]["result"]
+    weights = np.array(result["heads"][0]["weights"], dtype=float)
+    totals = weights.sum(axis=-1)
+    assert np.all(totals < 0.99)  # the bug the problem must name: no row makes 100%
+    problems = result["drawn_with_problems"]
+    assert problems == [
+        f"With your softmax(), the weights of row “the” (and {len(totals) - 1} other rows) add up to "
+        f"{totals[0]:.4g}, not 1: the shares no longer make 100%."
+    ]
+    assert result["warnings"][1:1 + len(problems)] == problems  # shown among the warnings, after the note
+
+    solution = send("learner_compute", {"exercise_id": "softmax", "code": EXERCISES["softmax"].solution, "scene": scene})
+    assert solution["result"]["result"]["drawn_with_problems"] == []
+
+
+def test_weight_problems_name_negative_masked_and_nan_weights():
+    from attention_playground.learner_compute import weight_problems
+
+    tokens = ["a", "b"]
+    causal = np.array([[False, True], [False, False]])
+    assert weight_problems(np.array([[1.0, 0.0], [0.3, 0.7]]), causal, tokens, "softmax") == []
+    leaked = weight_problems(np.array([[0.8, 0.2], [0.3, 0.7]]), causal, tokens, "softmax")
+    assert leaked == ["Your softmax() gave “a” weight 0.2 on “b”, which the mask forbids: a masked read must get exactly 0."]
+    negative = weight_problems(np.array([[1.0, 0.0], [-0.2, 1.2]]), causal, tokens, "attention")
+    assert negative == ["Your attention() gave “b” a negative weight on “a” (-0.2): exponentials are never negative."]
+    not_a_number = weight_problems(np.array([[np.nan, 0.0], [0.5, 0.5]]), causal, tokens, "softmax")
+    assert not_a_number[0].startswith("Your softmax() gave nan as the weight of “a” on “a”")
+    assert any("add up to nan" in problem for problem in not_a_number)
