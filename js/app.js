@@ -7,9 +7,10 @@
 import * as edits from "./draft-edits.js";
 import { bootFailureMessage, createRecompute } from "./recompute.js";
 import { draftFromScene, shapeKey } from "./scene-draft.js";
+import { PANEL_SELECTORS } from "./page-view.js";
 import { createSharing } from "./sharing.js";
 import { createStore } from "./state.js";
-import { deferredStore, unlessResult } from "./deferred-views.js";
+import { deferredStore, unlessResult, viewChanges } from "./deferred-views.js";
 import { createAttentionBars } from "./ui/attention-bars.js";
 import { createBootStatus } from "./ui/boot-status.js";
 import { mountFeatureTable } from "./ui/feature-table.js";
@@ -118,6 +119,10 @@ export function startPlayground({ client, preview, canEdit = () => true, storage
     selectHead(index) {
       store.update({ activeHead: index, hover: null }, "head", "hover");
     },
+    /** Change what the page shows around the scene: `patch` holds keys of the view (page-view.js). */
+    setView(patch) {
+      store.update({ view: { ...store.state.view, ...patch } }, "view");
+    },
     async pickPreset(id) {
       try {
         const scene = await fetchJson(`${PRESETS_URL}${encodeURIComponent(id)}.json`);
@@ -166,17 +171,19 @@ export function startPlayground({ client, preview, canEdit = () => true, storage
     heatmapSvg: () => document.querySelector('[data-testid="heatmap-panel"] svg[data-testid="heatmap"]'),
   });
   mountNoticeBar(document.querySelector('[data-testid="notice-area"]'), { store });
-  const laterStore = deferredStore(store); // views that may always draw a task after the heatmap
+  // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
+  const laterStore = deferredStore(store, { urgent: viewChanges });
   mountTeachingNotes(document.querySelector('[data-testid="teaching-notes"]'), { store: laterStore });
   const root = document.querySelector('[data-testid="playground"]');
   // Keyboard, screen readers and dark mode (see each module's header).
   installGridKeyboard(root);
-  mountWeightsTable(document.querySelector('[data-testid="heatmap-panel"]'), { store: laterStore });
+  mountWeightsTable(document.querySelector('[data-testid="heatmap-panel"]'), { store: laterStore, actions });
   installHeatmapKeyboard(document.querySelector('[data-testid="heatmap-area"]'), { store, actions });
   mountThemeToggle(document.querySelector(".masthead"));
 
   store.subscribe((state, changes) => {
     if (changes.has("boot")) bootStatus.update(state.boot);
+    if (changes.has("view")) showPanels(state.view.panels);
     const status = state.boot.failed ? "failed" : state.resultIsPreview || !state.boot.live ? "preview" : "live";
     if (root.dataset.status !== status) root.dataset.status = status;
   });
@@ -257,13 +264,21 @@ async function mountLaterViews({ store, actions }) {
     },
   };
   const host = (testid) => document.querySelector(`[data-testid="${testid}"]`);
-  stepView.mountStepView(host("step-view"), { store: lateStore });
+  stepView.mountStepView(host("step-view"), { store: lateStore, actions });
   multiHead.mountMultiHead(host("multi-head"), { store: lateStore, actions });
   experiments.mountExperiments(host("experiments"), { store: lateStore, actions });
-  exercisePanel.mountExercisePanel(host("exercise-panel"), { store: lateStore });
+  exercisePanel.mountExercisePanel(host("exercise-panel"), { store: lateStore, actions });
   if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
-  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice"]);
+  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice", "view"]);
   for (const listener of listeners) listener(store.state, everything);
+}
+
+/** Show the panels named in `names` and hide the others (a link may hide some; see page-view.js). */
+function showPanels(names) {
+  for (const [name, selector] of Object.entries(PANEL_SELECTORS)) {
+    const element = document.querySelector(selector);
+    if (element) element.hidden = !names.includes(name);
+  }
 }
 
 /** Apply `edit` to the draft in place; returns the parts of the state it changed. */

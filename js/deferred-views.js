@@ -49,3 +49,6 @@ export function deferredStore(store, { urgent = () => false } = {}) {
 
 /** For the editors: a new result (or a new scene with its result) waits; the learner's own edits do not. */
 export const unlessResult = (changes) => !changes.has("result");
+
+/** For views below the heatmap: the learner opening or closing a panel, or choosing a tab, shows at once. */
+export const viewChanges = (changes) => changes.has("view");

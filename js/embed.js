@@ -20,20 +20,10 @@
  *   {type: "attention-playground:resize", height}      height in CSS pixels
  */
 
-/** Panels an author can choose, by name: the element each name shows. */
-export const PANELS = Object.freeze({
-  presets: '[data-testid="preset-area"]',
-  controls: '[data-testid="mask-controls"]',
-  notes: '[data-testid="teaching-notes"]',
-  heatmap: '[data-testid="heatmap-panel"]',
-  bars: '[data-testid="bars-panel"]',
-  features: '[data-testid="feature-editor"]',
-  weights: '[data-testid="weight-editor"]',
-  steps: '[data-testid="step-view"]',
-  heads: '[data-testid="multi-head"]',
-  experiments: '[data-testid="experiments"]',
-  exercise: '[data-testid="exercise-panel"]',
-});
+import { PANEL_SELECTORS } from "./page-view.js";
+
+/** The panels an author can choose, by name (page-view.js). */
+export const PANELS = PANEL_SELECTORS;
 
 /** The panels shown when the URL names none: the playground itself, without the longer teaching views. */
 export const DEFAULT_PANELS = Object.freeze(["presets", "controls", "notes", "heatmap", "bars", "features", "weights"]);

@@ -7,12 +7,14 @@
  *                         browser's own deflate (CompressionStream "deflate-raw") and written in
  *                         base64url, so the link holds only the characters A–Z a–z 0–9 - _
  *
- * The JSON of the current version (2):
+ * The JSON of the current version (3):
  *   { "scene": <the scene, README format; cells the learner typed that are not numbers stay text>,
  *     "preset": <the example it started from, or null>,
  *     "edited": <true if it was changed since>,
  *     "view": { "focus": <focused token index or null>, "head": <head being edited>,
- *               "panels": <names of the panels shown, from PANELS> } }
+ *               "panels": <names of the panels shown, from PANEL_NAMES (page-view.js)>,
+ *               "steps", "table", "exercises": <whether every step, the weights table, the exercises are open>,
+ *               "exercise", "experiment": <the exercise and experiment tab chosen, or null> } }
  *
  * Old links keep working: a link carries its version, and MIGRATIONS turns each older payload into
  * the next version's until it is current. When the format grows, bump LINK_VERSION and add one step.
@@ -20,13 +22,14 @@
  * a learner can read, never an exception from deep inside.
  */
 
+import { PANEL_NAMES, cleanView } from "./page-view.js";
 import { sceneShapeProblem } from "./scene-shape.js";
 
 /** The version links are written in. */
-export const LINK_VERSION = 2;
+export const LINK_VERSION = 3;
 
-/** The panels a link can show or hide, by name. */
-export const PANELS = ["heatmap", "bars", "features", "weights"];
+/** The panels a version-2 link could show or hide; every other panel was always shown. */
+const V2_PANELS = ["heatmap", "bars", "features", "weights"];
 
 // Refuse anything larger before doing work on it: a scene at the module's limits compresses to far
 // less than this, and the decompressed size is capped so that a tiny hostile link cannot expand
@@ -45,15 +48,23 @@ export class PermalinkError extends Error {
 /**
  * Each step turns a payload of version `from` into one of version `from + 1`.
  * v1 (the first format) held only the scene and the view's two numbers: {scene, focus, head}.
- * v2 adds where the scene came from (preset, edited) and which panels are shown, under `view`.
+ * v2 adds where the scene came from (preset, edited) and which of four panels are shown, under `view`.
+ * v3 names every panel, and adds which are open (every step, the table, the exercises) and the tabs chosen.
  */
 export const MIGRATIONS = {
   1: (old) => ({
     scene: old.scene,
     preset: null,
     edited: true,
-    view: { focus: old.focus ?? null, head: old.head ?? 0, panels: [...PANELS] },
+    view: { focus: old.focus ?? null, head: old.head ?? 0, panels: [...V2_PANELS] },
   }),
+  2: (old) => {
+    const view = old.view && typeof old.view === "object" ? old.view : {};
+    const shown = Array.isArray(view.panels) ? view.panels : V2_PANELS;
+    // A v2 link could hide only its four panels; the others were on the page whatever it said, closed.
+    const panels = PANEL_NAMES.filter((name) => !V2_PANELS.includes(name) || shown.includes(name));
+    return { ...old, view: { focus: view.focus ?? null, head: view.head ?? 0, panels } };
+  },
 };
 
 // ---- base64url ------------------------------------------------------------------------------
@@ -127,14 +138,15 @@ async function inflate(bytes) {
  * @param {object} options.scene the scene as shown (api getScene())
  * @param {string|null} [options.preset] the example it started from
  * @param {boolean} [options.edited]
- * @param {{focus: number|null, head: number, panels?: string[]}} [options.view]
+ * @param {{focus?: number|null, head?: number}} [options.view] and the rest of the view (page-view.js); what is
+ *   left out takes its default (every panel shown, none open)
  */
 export function makePayload({ scene, preset = null, edited = false, view = {} }) {
   return {
     scene,
     preset,
     edited: Boolean(edited),
-    view: { focus: view.focus ?? null, head: view.head ?? 0, panels: view.panels ? [...view.panels] : [...PANELS] },
+    view: { focus: view.focus ?? null, head: view.head ?? 0, ...cleanView(view) },
   };
 }
 
@@ -157,12 +169,11 @@ function checkPayload(payload) {
   const view = payload.view && typeof payload.view === "object" ? payload.view : {};
   const focus = Number.isInteger(view.focus) && view.focus >= 0 && view.focus < tokens ? view.focus : null;
   const head = Number.isInteger(view.head) && view.head >= 0 && view.head < heads ? view.head : 0;
-  const panels = Array.isArray(view.panels) ? PANELS.filter((name) => view.panels.includes(name)) : [...PANELS];
   return {
     scene: payload.scene,
     preset: typeof payload.preset === "string" && payload.preset ? payload.preset : null,
     edited: payload.edited !== false,
-    view: { focus, head, panels: panels.length ? panels : [...PANELS] },
+    view: { focus, head, ...cleanView(view) },
   };
 }
 

@@ -13,13 +13,12 @@
  *   saveStatus  {saved: boolean, problem: string | null, kept: boolean}          (part "saved")
  */
 
-import { PANELS, PermalinkError, decodePermalinkHash, encodePermalinkHash, makePayload } from "./permalink.js";
+import { PANEL_NAMES, cleanView } from "./page-view.js";
+import { PermalinkError, decodePermalinkHash, encodePermalinkHash, makePayload } from "./permalink.js";
 import { canonicalJson, createDraftStore, sceneIdentity } from "./persistence.js";
 import { sceneShapeProblem } from "./scene-shape.js";
 import { draftFromScene, sceneFromDraft } from "./scene-draft.js";
 
-/** The panels by name (as in links) and the element each one is. */
-const PANEL_TEST_IDS = { heatmap: "heatmap-panel", bars: "bars-panel", features: "feature-editor", weights: "weight-editor" };
 // Saving waits for a pause in typing; anything pending is written at once before the scene changes
 // and when the page is hidden or closed.
 const SAVE_DELAY_MS = 300;
@@ -72,8 +71,13 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
     if (ok) setSaveStatus({ saved: true, problem: null });
   }
 
+  /** What is saved and linked besides the scene: the focused token, the head, and the page's view. */
+  function viewOf(state) {
+    return { focus: state.focusToken, head: state.activeHead, ...state.view };
+  }
+
   function scheduleSave(state) {
-    shown.view = { focus: state.focusToken, head: state.activeHead };
+    shown.view = viewOf(state);
     shown.title = state.draft.title ?? "";
     clearTimeout(saveTimer);
     saveTimer = setTimeout(saveNow, SAVE_DELAY_MS);
@@ -91,7 +95,7 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
         const saved = drafts.load(sceneId);
         if (saved && canonicalJson(saved.draft) !== canonicalJson(state.draft)) kept = drafts.keep(sceneId);
       }
-      shown = { draft: state.draft, sceneId, presetId: state.presetId, title: state.draft.title ?? "", view: { focus: state.focusToken, head: state.activeHead } };
+      shown = { draft: state.draft, sceneId, presetId: state.presetId, title: state.draft.title ?? "", view: viewOf(state) };
       drafts.setCurrent(sceneId);
       setSaveStatus({ saved: Boolean(restoredId) || Boolean(drafts.load(sceneId)), kept: Boolean(drafts.loadKept(sceneId)) });
       // A scene of one's own (a file, a link, the API) is saved at once: there is no example to go back to.
@@ -103,7 +107,7 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
       return;
     }
     const edited = EDIT_PARTS.some((part) => changes.has(part)) && state.edited;
-    const looked = (changes.has("focus") || changes.has("head")) && (state.edited || !state.presetId);
+    const looked = ["focus", "head", "view"].some((part) => changes.has(part)) && (state.edited || !state.presetId);
     if (edited || looked) scheduleSave(state);
   });
 
@@ -113,8 +117,11 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
 
   // ---- showing scenes -------------------------------------------------------------------------
 
-  /** Put a draft on the page as a whole (not an edit) and have Python compute it. */
-  function showDraft(draft, { presetId = null, edited = true, focus = null, head = 0, restoredAs = null }) {
+  /**
+   * Put a draft on the page as a whole (not an edit) and have Python compute it. `view`, when given (a link,
+   * saved work), is how the page looked around it: the panels shown and open, the tabs chosen.
+   */
+  function showDraft(draft, { presetId = null, edited = true, focus = null, head = 0, view = null, restoredAs = null }) {
     if (restoredAs) restoring.set(draft, restoredAs);
     const tokens = draft.tokens.length;
     store.update(
@@ -126,8 +133,9 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
         focusToken: Number.isInteger(focus) && focus >= 0 && focus < tokens ? focus : defaultFocus(draft.tokens),
         hover: null,
         error: null,
+        ...(view ? { view: cleanView(view) } : {}),
       },
-      "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error",
+      "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", ...(view ? ["view"] : []),
     );
     recompute.requestDraft();
   }
@@ -143,7 +151,7 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
   }
 
   function showRecord(record) {
-    showDraft(record.draft, { presetId: record.presetId ?? null, edited: true, focus: record.view?.focus, head: record.view?.head, restoredAs: record.sceneId });
+    showDraft(record.draft, { presetId: record.presetId ?? null, edited: true, focus: record.view?.focus, head: record.view?.head, view: record.view ?? null, restoredAs: record.sceneId });
   }
 
   /**
@@ -217,18 +225,6 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
     if (had) notify("The example is back as it was. Your edits are kept in this browser.", { action: { label: "bring my edits back", run: () => restoreKept() } });
   }
 
-  /** Show or hide panels by name; names not in PANELS are ignored. */
-  function showPanels(names) {
-    for (const name of PANELS) {
-      const element = document.querySelector(`[data-testid="${PANEL_TEST_IDS[name]}"]`);
-      if (element) element.hidden = !names.includes(name);
-    }
-  }
-
-  function shownPanels() {
-    return PANELS.filter((name) => !document.querySelector(`[data-testid="${PANEL_TEST_IDS[name]}"]`)?.hidden);
-  }
-
   /**
    * Open what the URL's hash says; never throws.
    * @returns {Promise<{opened: boolean, problem: string|null}>} problem: why a link could not be opened
@@ -251,10 +247,11 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
       edited: payload.edited || !payload.preset,
       focus: payload.view.focus,
       head: payload.view.head,
+      view: payload.view,
     });
-    showPanels(payload.view.panels);
-    if (payload.view.panels.length < PANELS.length) {
-      notify("This link shows only some of the panels.", { action: { label: "show all panels", run: () => { showPanels(PANELS); store.update({ notice: null }, "notice"); } } });
+    if (payload.view.panels.length < PANEL_NAMES.length) {
+      const showAll = () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice");
+      notify("This link shows only some of the panels.", { action: { label: "show all panels", run: showAll } });
     }
     return { opened: true, problem: null };
   }
@@ -315,12 +312,7 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
     async link() {
       const { state } = store;
       if (!state.draft) throw new Error("there is no scene yet");
-      const payload = makePayload({
-        scene: sceneFromDraft(state.draft),
-        preset: state.presetId,
-        edited: state.edited,
-        view: { focus: state.focusToken, head: state.activeHead, panels: shownPanels() },
-      });
+      const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: viewOf(state) });
       return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
     },
 

@@ -20,7 +20,10 @@
  *   "presets" the preset list arrived, the chosen preset changed, or the draft was first edited
  *   "notice"  a message about the learner's work (a link, a file, kept edits) appeared or went (sharing.js)
  *   "saved"   whether the edits are saved in this browser changed (sharing.js)
+ *   "view"    which panels show or are open, or which tab is chosen, changed (page-view.js)
  */
+
+import { DEFAULT_VIEW } from "./page-view.js";
 
 /**
  * @typedef {object} PlaygroundState
@@ -35,6 +38,7 @@
  * @property {Array<{id: string, title: string, description: string}>|null} presets
  * @property {string|null} presetId    the preset the draft started from (null for a scene set by the API)
  * @property {boolean} edited          the learner has changed the draft since it was loaded
+ * @property {typeof DEFAULT_VIEW} view which panels show, which are open, which tabs are chosen (page-view.js)
  * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by sharing.js
  * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing.js
  */
@@ -58,6 +62,7 @@ export function createStore() {
     presets: null,
     presetId: null,
     edited: false,
+    view: { ...DEFAULT_VIEW, panels: [...DEFAULT_VIEW.panels] },
   };
   const listeners = new Set();
 

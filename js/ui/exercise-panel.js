@@ -28,11 +28,13 @@ function withTestid(node, testid) {
 }
 
 /**
- * Mount the panel in `host`.
+ * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
+ * `exercise` (page-view.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../state.js").createStore>, createRunner?: typeof createExerciseRunner}} context
+ * @param {{store: ReturnType<import("../state.js").createStore>, actions: {setView: Function},
+ *          createRunner?: typeof createExerciseRunner}} context
  */
-export function mountExercisePanel(host, { store, createRunner = createExerciseRunner }) {
+export function mountExercisePanel(host, { store, actions, createRunner = createExerciseRunner }) {
   const heading = make("h2", "", "Write it yourself");
   heading.id = "exercise-panel-title";
   const intro = make("p", "panel-note", "Write softmax and attention in Python, run them here, and see which checks pass. You can draw the heatmap with your own function.");
@@ -45,20 +47,26 @@ export function mountExercisePanel(host, { store, createRunner = createExerciseR
   host.append(heading, intro, open, body);
 
   let started = false;
-  open.addEventListener("click", () => {
-    const opening = body.hidden;
+  open.addEventListener("click", () => actions.setView({ exercises: body.hidden }));
+
+  function showExercises(opening) {
+    if (body.hidden === !opening) return;
     body.hidden = !opening;
     open.setAttribute("aria-expanded", String(opening));
     open.textContent = opening ? "Close the exercises" : "Open the exercises";
     if (opening && !started) {
       started = true;
-      startExercises(body, store, createRunner);
+      startExercises(body, store, actions, createRunner);
     }
+  }
+  store.subscribe((state, changes) => {
+    if (changes.has("view")) showExercises(state.view.exercises);
   });
+  showExercises(store.state.view.exercises);
 }
 
 /** Build the open panel: fetch the exercises from Python, load the editor, wire everything. */
-async function startExercises(body, store, createRunner) {
+async function startExercises(body, store, actions, createRunner) {
   const runner = createRunner();
   const status = withTestid(make("p", "exercise-status", "Loading the editor and starting Python for your code…"), "exercise-status");
   status.setAttribute("role", "status");
@@ -115,7 +123,9 @@ async function startExercises(body, store, createRunner) {
     return;
   }
   const exercises = listing.value.result;
-  let current = exercises.find((exercise) => exercise.id === loadSelected()) ?? exercises[0];
+  // The tab a link or saved work names, else the one the learner had last in this browser.
+  const chosen = (id) => exercises.find((exercise) => exercise.id === id);
+  let current = chosen(store.state.view.exercise) ?? chosen(loadSelected()) ?? exercises[0];
   let hintsShown = 0;
 
   const drawing = createLearnerDrawing({
@@ -136,7 +146,7 @@ async function startExercises(body, store, createRunner) {
 
   const tabButtons = exercises.map((exercise) => {
     const tab = button(exercise.title, `exercise-tab-${exercise.id}`, "exercise-tab");
-    tab.addEventListener("click", () => select(exercise));
+    tab.addEventListener("click", () => actions.setView({ exercise: exercise.id }));
     tabs.append(tab);
     return tab;
   });
@@ -160,6 +170,7 @@ async function startExercises(body, store, createRunner) {
   function select(exercise) {
     current = exercise;
     saveSelected(exercise.id);
+    if (store.state.view.exercise !== exercise.id) actions.setView({ exercise: exercise.id });
     tabButtons.forEach((tab, index) => tab.setAttribute("aria-pressed", String(exercises[index] === exercise)));
     text.textContent = exercise.text;
     editor.setText(loadCode(exercise.id) ?? exercise.starter);
@@ -289,5 +300,9 @@ async function startExercises(body, store, createRunner) {
     countdown = setInterval(tick, 250);
   });
 
+  store.subscribe((state, changes) => {
+    const picked = changes.has("view") ? chosen(state.view.exercise) : null;
+    if (picked && picked !== current) select(picked);
+  });
   select(current);
 }

@@ -67,13 +67,16 @@ export function mountExperiments(host, { store, actions }) {
     panel.setAttribute("role", "tabpanel");
     panel.dataset.testid = `experiment-${id}`;
     const section = build(panel, { store, actions });
-    tab.addEventListener("click", () => select(id));
+    tab.addEventListener("click", () => actions.setView({ experiment: id }));
     tabs.append(tab);
     return { id, tab, panel, section };
   });
   host.append(tabs, ...sections.map(({ panel }) => panel));
 
+  let selected = null;
   function select(id) {
+    if (id === selected) return;
+    selected = id;
     for (const { id: other, tab, panel, section } of sections) {
       const chosen = other === id;
       tab.setAttribute("aria-selected", String(chosen));
@@ -81,9 +84,12 @@ export function mountExperiments(host, { store, actions }) {
       if (chosen) section.update(store.state, new Set(["result", "scene"]));
     }
   }
-  select("one-thing");
+  // The tab chosen is the view's `experiment` (page-view.js): a link or saved work opens the same one.
+  const tabOf = (view) => (sections.some((section) => section.id === view.experiment) ? view.experiment : sections[0].id);
+  select(tabOf(store.state.view));
 
   store.subscribe((state, changes) => {
+    if (changes.has("view")) select(tabOf(state.view));
     for (const { panel, section } of sections) if (!panel.hidden) section.update(state, changes);
   });
 }

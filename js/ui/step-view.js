@@ -170,9 +170,10 @@ function expText(value) {
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../state.js").createStore>}} context
+ * @param {{store: ReturnType<import("../state.js").createStore>, actions: {setView: Function}}} context
+ *   "show every step" is the view's `steps` (page-view.js), so a link or saved work opens it again
  */
-export function mountStepView(host, { store }) {
+export function mountStepView(host, { store, actions }) {
   const header = make("div", "panel-head");
   header.append(make("h2", "", "Every step, worked by hand"));
   const toggleLabel = make("label", "choice step-toggle");
@@ -318,13 +319,19 @@ export function mountStepView(host, { store }) {
   grid.addEventListener("pointerover", onPoint);
   grid.addEventListener("focusin", onPoint);
 
-  toggle.addEventListener("change", () => {
-    body.hidden = !toggle.checked;
-    host.classList.toggle("open", toggle.checked);
+  toggle.addEventListener("change", () => actions.setView({ steps: toggle.checked }));
+
+  function showSteps(shown) {
+    if (toggle.checked !== shown) toggle.checked = shown;
+    if (body.hidden === !shown) return;
+    body.hidden = !shown;
+    host.classList.toggle("open", shown);
     render();
-  });
+  }
 
   store.subscribe((state, changes) => {
+    if (changes.has("view")) showSteps(state.view.steps);
     if (["result", "head", "scene"].some((part) => changes.has(part))) render();
   });
+  showSteps(store.state.view.steps);
 }

@@ -33,9 +33,10 @@ export function attentionSummary(result, headIndex, focusRow) {
 /**
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../state.js").createStore>}} context
+ * @param {{store: ReturnType<import("../state.js").createStore>, actions: {setView: Function}}} context
+ *   whether the table is shown is the view's `table` (page-view.js)
  */
-export function mountWeightsTable(host, { store }) {
+export function mountWeightsTable(host, { store, actions }) {
   const toggle = make("button", "link-button table-toggle", "show as table");
   toggle.type = "button";
   toggle.dataset.testid = "weights-table-toggle";
@@ -58,8 +59,10 @@ export function mountWeightsTable(host, { store }) {
   wrap.id = "weights-table";
   toggle.setAttribute("aria-controls", wrap.id);
 
-  toggle.addEventListener("click", () => {
-    const shown = toggle.getAttribute("aria-expanded") !== "true";
+  toggle.addEventListener("click", () => actions.setView({ table: toggle.getAttribute("aria-expanded") !== "true" }));
+
+  function showTable(shown) {
+    if (toggle.getAttribute("aria-expanded") === String(shown)) return;
     toggle.setAttribute("aria-expanded", String(shown));
     toggle.textContent = shown ? "hide the table" : "show as table";
     wrap.classList.toggle("visually-hidden", !shown);
@@ -67,7 +70,7 @@ export function mountWeightsTable(host, { store }) {
     if (shown) wrap.tabIndex = 0;
     else wrap.removeAttribute("tabindex");
     if (shown) drawTable(store.state);
-  });
+  }
 
   let builtKey = "";
   let cells = [];
@@ -157,8 +160,10 @@ export function mountWeightsTable(host, { store }) {
   }
 
   store.subscribe((state, changes) => {
+    if (changes.has("view")) showTable(state.view.table);
     if (!state.result) return;
     if (["result", "head", "scene"].some((part) => changes.has(part))) scheduleDraw();
     if (["result", "focus", "head"].some((part) => changes.has(part))) scheduleSummary();
   });
+  showTable(store.state.view.table);
 }

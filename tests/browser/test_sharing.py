@@ -107,8 +107,21 @@ def deflated(data):
 
 
 def v2_link(site_url, payload):
-    """A current-format link made here, independently of the page's encoder."""
+    """A link in the format before panels' open states were kept (version 2), made here without the page."""
     return f"{site_url}/#s=2.{deflated(json.dumps(payload).encode())}"
+
+
+def v3_link(site_url, payload):
+    """A current-format link made here, independently of the page's encoder."""
+    return f"{site_url}/#s=3.{deflated(json.dumps(payload).encode())}"
+
+
+#: Every panel by name, in page order, as links name them.
+ALL_PANELS = ["presets", "controls", "notes", "heatmap", "bars", "features", "weights", "steps", "heads",
+              "experiments", "exercise"]
+#: A view with every panel shown and none open, as a link without a view opens.
+CLOSED_VIEW = {"panels": ALL_PANELS, "steps": False, "table": False, "exercises": False, "exercise": None,
+               "experiment": None}
 
 
 # ---- permalinks ---------------------------------------------------------------------------------
@@ -128,8 +141,8 @@ def test_a_copied_link_opens_the_same_scene_and_focus_in_a_fresh_context(page, f
     expect(page.locator(sel("share-link"))).to_be_visible()
     expect(page.locator(sel("share-status"))).to_contain_text("Link copied")
     assert link == page.evaluate("navigator.clipboard.readText()")
-    assert link.startswith(f"{site_url}/#s=2.")
-    assert all(c.isalnum() or c in "-_" for c in link.split("#s=2.", 1)[1])
+    assert link.startswith(f"{site_url}/#s=3.")
+    assert all(c.isalnum() or c in "-_" for c in link.split("#s=3.", 1)[1])
     page.screenshot(path=str(artifacts / "sharing-copy-link.png"), full_page=True)
 
     fresh_page.goto(link)
@@ -206,12 +219,12 @@ def test_an_old_v1_link_still_opens(fresh_page, site_url):
         })""",
         link,
     )
-    assert decoded["version"] == 1 and decoded["current"] == 2
-    assert decoded["payload"]["view"] == {"focus": 2, "head": 0, "panels": ["heatmap", "bars", "features", "weights"]}
+    assert decoded["version"] == 1 and decoded["current"] == 3
+    assert decoded["payload"]["view"] == {"focus": 2, "head": 0, **CLOSED_VIEW}
     assert decoded["payload"]["preset"] is None
 
 
-def test_a_current_link_made_outside_the_page_opens_with_its_panels(fresh_page, site_url, artifacts):
+def test_a_v2_link_made_outside_the_page_opens_with_its_panels(fresh_page, site_url, artifacts):
     scene = preset_scene("dog-bites-man")
     link = v2_link(site_url, {"scene": scene, "preset": "dog-bites-man", "edited": False,
                               "view": {"focus": 0, "head": 0, "panels": ["heatmap", "bars"]}})
@@ -224,6 +237,64 @@ def test_a_current_link_made_outside_the_page_opens_with_its_panels(fresh_page, 
     fresh_page.screenshot(path=str(artifacts / "sharing-link-panels.png"), full_page=True)
     fresh_page.locator(sel("notice-action")).click()
     expect(fresh_page.locator(sel("feature-editor"))).to_be_visible()
+
+
+def open_every_panel_and_pick_tabs(page):
+    """Tick "show every step", show the table, open the exercises at "attention", pick the scaling experiment."""
+    page.locator(sel("step-toggle")).check()
+    page.locator(sel("weights-table-toggle")).click()
+    page.locator(sel("exercise-open")).click()
+    page.locator(sel("exercise-tab-attention")).click(timeout=90_000)
+    page.locator(sel("experiment-tab-scaling")).click()
+
+
+def expect_every_panel_open_at_the_tabs(page):
+    expect(page.locator(sel("step-toggle"))).to_be_checked()
+    expect(page.locator(sel("step-explain"))).to_be_visible()
+    expect(page.locator(sel("weights-table-toggle"))).to_have_attribute("aria-expanded", "true")
+    expect(page.locator(sel("weights-table"))).to_be_visible()
+    expect(page.locator(sel("exercise-body"))).to_be_visible()
+    expect(page.locator(sel("exercise-tab-attention"))).to_have_attribute("aria-pressed", "true", timeout=90_000)
+    expect(page.locator(sel("experiment-tab-scaling"))).to_have_attribute("aria-selected", "true")
+    expect(page.locator(sel("experiment-scaling"))).to_be_visible()
+
+
+def test_a_link_keeps_every_panel_open_and_the_tabs_chosen(page, fresh_page, site_url, artifacts):
+    open_live(page, f"{site_url}/")
+    open_every_panel_and_pick_tabs(page)
+    link = copy_link(page)
+    assert "#s=3." in link
+    open_live(fresh_page, link)
+    expect_every_panel_open_at_the_tabs(fresh_page)
+    # Nothing was hidden, so nothing to say about hidden panels.
+    expect(fresh_page.locator(sel("notice"))).to_be_hidden()
+    fresh_page.screenshot(path=str(artifacts / "sharing-link-open-panels.png"), full_page=True)
+
+
+def test_saved_work_keeps_every_panel_open_and_the_tabs_chosen(page, site_url):
+    open_live(page, f"{site_url}/")
+    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "2")
+    open_every_panel_and_pick_tabs(page)
+    wait_saved(page)
+    page.wait_for_function(
+        """() => Object.keys(localStorage).some((key) => key.endsWith("/draft/it-animal-noun")
+                 && JSON.parse(localStorage.getItem(key)).view.experiment === "scaling")""")
+    page.reload()
+    wait_live(page)
+    expect_every_panel_open_at_the_tabs(page)
+
+
+def test_a_v2_link_is_migrated_to_the_panels_of_the_current_format(fresh_page, site_url):
+    link = v2_link(site_url, {"scene": preset_scene("dog-bites-man"), "preset": "dog-bites-man", "edited": False,
+                              "view": {"focus": 1, "head": 0, "panels": ["heatmap", "bars"]}})
+    open_live(fresh_page, f"{site_url}/")
+    decoded = fresh_page.evaluate(
+        "hash => import('./js/permalink.js').then(async (m) => (await m.decodePermalinkHash(hash)).payload.view)",
+        link[link.index("#"):],
+    )
+    # Version 2 could hide only four panels; the rest were always there, and nothing was open.
+    assert decoded == {**CLOSED_VIEW, "focus": 1, "head": 0,
+                       "panels": [name for name in ALL_PANELS if name not in ("features", "weights")]}
 
 
 @pytest.mark.parametrize(

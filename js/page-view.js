@@ -1,0 +1,62 @@
+/**
+ * What the learner is looking at, apart from the scene: which panels show, and which of them are open.
+ * It lives in the state (`state.view`, part "view"), travels in links and is saved with the learner's work,
+ * so that a link or a reload shows the page as it was left.
+ *
+ *   panels      the panels shown, by name (PANEL_NAMES); a link may hide some
+ *   steps       "show every step" is ticked
+ *   table       the weights are shown as a table
+ *   exercises   the exercises are open
+ *   exercise    the exercise tab chosen ("softmax", "attention"), or null for the one the learner had last
+ *   experiment  the experiment tab chosen ("one-thing", "scaling", "order", "knockout"), or null for the first
+ */
+
+/** The panels by name, and the element each name is. Embed mode (embed.js) chooses among the same names. */
+export const PANEL_SELECTORS = Object.freeze({
+  presets: '[data-testid="preset-area"]',
+  controls: '[data-testid="mask-controls"]',
+  notes: '[data-testid="teaching-notes"]',
+  heatmap: '[data-testid="heatmap-panel"]',
+  bars: '[data-testid="bars-panel"]',
+  features: '[data-testid="feature-editor"]',
+  weights: '[data-testid="weight-editor"]',
+  steps: '[data-testid="step-view"]',
+  heads: '[data-testid="multi-head"]',
+  experiments: '[data-testid="experiments"]',
+  exercise: '[data-testid="exercise-panel"]',
+});
+
+/** Every panel name, in page order. */
+export const PANEL_NAMES = Object.freeze(Object.keys(PANEL_SELECTORS));
+
+/** The view of a page that has just opened. */
+export const DEFAULT_VIEW = Object.freeze({
+  panels: PANEL_NAMES,
+  steps: false,
+  table: false,
+  exercises: false,
+  exercise: null,
+  experiment: null,
+});
+
+/** An id-like value (a tab's id), or null for anything else. */
+const idOrNull = (value) => (typeof value === "string" && /^[a-z0-9][a-z0-9-]{0,63}$/.test(value) ? value : null);
+
+/**
+ * A view from untrusted data (a link, a saved record): known panel names only (all of them if none is
+ * left), booleans for the open states, ids for the tabs; anything missing or malformed takes its default.
+ * @param {unknown} view
+ * @returns {typeof DEFAULT_VIEW}
+ */
+export function cleanView(view) {
+  const given = view && typeof view === "object" && !Array.isArray(view) ? view : {};
+  const panels = Array.isArray(given.panels) ? PANEL_NAMES.filter((name) => given.panels.includes(name)) : [...PANEL_NAMES];
+  return {
+    panels: panels.length ? panels : [...PANEL_NAMES],
+    steps: given.steps === true,
+    table: given.table === true,
+    exercises: given.exercises === true,
+    exercise: idOrNull(given.exercise),
+    experiment: idOrNull(given.experiment),
+  };
+}
