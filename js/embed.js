@@ -18,6 +18,8 @@
  * <iframe> to fit (js/embed-host.js does it for any page):
  *
  *   {type: "attention-playground:resize", height}      height in CSS pixels
+ *
+ * and sends it again whenever the parent asks with {type: "attention-playground:measure"}.
  */
 
 import { PANEL_SELECTORS } from "./page-view.js";
@@ -33,6 +35,8 @@ export const LOCKABLE_FIELDS = Object.freeze(["tokens", "features", "X", "Wq", "
 
 /** The message type a frame sends its parent with its height. */
 export const RESIZE_MESSAGE = "attention-playground:resize";
+/** The message type a parent sends a frame to have its height sent again (its width may have changed). */
+export const MEASURE_MESSAGE = "attention-playground:measure";
 
 /**
  * The inputs and buttons each locked field makes read-only. Structural buttons (add or remove a row,
@@ -158,18 +162,45 @@ function keepLocked(root, locks) {
   root.classList.add("has-locks");
 }
 
-/** Tell the parent page this document's height whenever it changes. */
+/**
+ * Tell the parent page this document's height whenever it changes, so that it is right before the reader
+ * first sees the frame.
+ *
+ * The height is measured after every change to the page, on a timer, not in the browser's rendering steps: a
+ * browser does not render a frame that is off screen (Chromium throttles cross-origin frames), so a
+ * ResizeObserver there fires only once the reader scrolls to it, and the text below the frame would jump. A
+ * MutationObserver's callback and a timer run whether or not the frame is drawn, and reading the height lays
+ * the page out on the spot. The parent can also ask for the height at any time (MEASURE_MESSAGE), as
+ * embed-host.js does when its own window is resized, which changes the frame's width.
+ */
 function reportHeight() {
   if (window.parent === window) return;
   let last = -1;
+  let scheduled = false;
   const send = () => {
+    scheduled = false;
     const height = Math.ceil(document.body.getBoundingClientRect().height);
     if (height === last) return;
     last = height;
     // Only a number: nothing about the scene leaves the frame this way, so any parent may know it.
     window.parent.postMessage({ type: RESIZE_MESSAGE, height }, "*");
   };
-  new ResizeObserver(send).observe(document.body);
+  // One measurement per burst of changes (a new result redraws many elements at once).
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(send, 0);
+  };
+  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+  new ResizeObserver(schedule).observe(document.body);
+  window.addEventListener("resize", schedule);
+  window.addEventListener("load", schedule);
+  document.fonts?.ready.then(schedule, () => {});
+  window.addEventListener("message", (event) => {
+    if (event.source !== window.parent || event.data?.type !== MEASURE_MESSAGE) return;
+    last = -1; // asked: answer even if nothing changed
+    send();
+  });
   send();
 }
 

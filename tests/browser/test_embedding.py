@@ -384,6 +384,99 @@ def test_built_site_reloads_and_goes_live_with_the_network_off(page, site_url):
         page.context.set_offline(False)
 
 
+# --- frames below the fold, on another origin --------------------------------------------------------------
+
+# A lesson page on another origin than the playground (as on a course platform): three frames, the second and
+# third far below the fold. It records which frames have gone live (their first result event that is not the
+# preview) and every height each frame was given.
+THREE_FRAMES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A long lesson</title><link rel="icon" href="data:,">
+<script src="{site}/js/embed-host.js" async></script></head>
+<body style="margin: 0; font: 16px/1.5 sans-serif">
+<h1>A long lesson</h1><p style="height: 300px">The first part of the lesson.</p>
+<iframe id="first" src="{site}/index.html?embed#preset=dog-bites-man" width="100%" height="520"
+  title="dog bites man" data-attention-playground></iframe>
+<p style="height: 1500px">A long passage to read between the frames.</p>
+<iframe id="second" src="{site}/index.html?embed&panels=heatmap,bars,controls#preset=causal-exercise" width="100%"
+  height="520" title="causal" data-attention-playground></iframe>
+<p style="height: 1500px">Another long passage.</p>
+<iframe id="third" src="{site}/index.html?embed&panels=heatmap,bars,features,weights,steps#preset=it-animal-noun"
+  width="100%" height="520" title="it" data-attention-playground></iframe>
+<p>The end of the lesson.</p>
+<script src="record.js"></script>
+</body></html>"""
+
+RECORD_FRAMES = """window.live = {};
+window.heights = {};
+addEventListener("message", (event) => {
+  const frame = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === event.source);
+  if (!frame) return;
+  if (event.data?.type === "attention-playground:result" && !event.data.preview) window.live[frame.id] = true;
+  // embed-host.js sets the height on the same message; read it once it has.
+  if (event.data?.type === "attention-playground:resize") setTimeout(() => (window.heights[frame.id] ??= []).push(Number(frame.height)));
+});"""
+
+
+@pytest.fixture
+def lesson_on_another_origin(site_url):
+    """THREE_FRAMES_PAGE served from its own server on 127.0.0.1 (another port: another origin)."""
+    files = {"/": THREE_FRAMES_PAGE.format(site=site_url).encode(), "/record.js": RECORD_FRAMES.encode()}
+
+    class LessonHandler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = files.get(self.path)
+            if body is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript" if self.path.endswith(".js") else "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LessonHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def test_frames_below_the_fold_are_the_right_height_before_the_reader_scrolls_to_them(lesson_on_another_origin, page, artifacts):
+    """Chromium does not draw cross-origin frames that are off screen: their heights must still be right
+    before the reader gets there, or the text below each frame jumps when it comes into view."""
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.goto(lesson_on_another_origin)
+    page.wait_for_function("() => ['first', 'second', 'third'].every((id) => window.live[id])", timeout=180_000)
+    # Wait until no frame has changed its height for a second (the views under the heatmap draw last).
+    page.wait_for_function(
+        """() => {
+          const now = [...document.querySelectorAll('iframe')].map((f) => f.height).join();
+          if (window.lastHeights !== now) { window.lastHeights = now; window.stableSince = performance.now(); }
+          return performance.now() - window.stableSince > 1000;
+        }""", polling=200, timeout=60_000)
+    assert page.evaluate("window.scrollY") == 0, "nobody has scrolled yet"
+    given = {frame_id: int(page.locator(f"#{frame_id}").get_attribute("height")) for frame_id in ("first", "second", "third")}
+    # What each frame needs: its own document's height, read inside it (reading lays it out there).
+    needed = {}
+    for frame_id in given:
+        frame = page.locator(f"#{frame_id}").element_handle().content_frame()
+        needed[frame_id] = frame.evaluate("Math.ceil(document.body.getBoundingClientRect().height)")
+    assert given == needed, f"heights given {given}, needed {needed}"
+
+    # The reader scrolls down through the lesson: no frame changes height as it comes into view.
+    for frame_id in ("second", "third"):
+        page.locator(f"#{frame_id}").scroll_into_view_if_needed()
+        page.wait_for_timeout(500)  # a drawn frame would report a corrected height within a frame or two
+        assert int(page.locator(f"#{frame_id}").get_attribute("height")) == given[frame_id]
+    assert {frame_id: page.evaluate("(id) => window.heights[id].at(-1)", frame_id) for frame_id in given} == given
+    page.screenshot(path=str(artifacts / "embed-three-frames-bottom.png"))
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
