@@ -6,7 +6,9 @@
 
 import * as edits from "./draft-edits.js";
 import { bootFailureMessage, createRecompute } from "./recompute.js";
-import { draftFromScene, shapeKey } from "./scene-draft.js";
+import { draftFromScene, sceneFromDraft, shapeKey } from "./scene-draft.js";
+import { lockedSceneMessage } from "./embed.js";
+import { quoted } from "./ui/format.js";
 import { PANEL_SELECTORS } from "./page-view.js";
 import { createSharing } from "./sharing.js";
 import { createStore } from "./state.js";
@@ -50,11 +52,14 @@ async function fetchJson(url) {
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {(edit: object) => boolean} [options.canEdit] false for an edit the page must refuse (a field an
  *   embedding course page locked; see embed.js)
+ * @param {(before: object, after: object) => string[]} [options.lockedChanges] the locked fields that showing
+ *   scene `after` instead of `before` would change (see embed.js); a learner's way of replacing the whole
+ *   scene (an example, a file, a shuffle) is refused when there are any
  * @param {string} [options.storageMode] where the learner's edits are saved: "page", or "embed" in a course
  *   page's frame, so a frame never shares or overwrites the full page's saved work
  * @returns {{store: object, recompute: object}} the state object and the recompute loop (for the API)
  */
-export function startPlayground({ client, preview, canEdit = () => true, storageMode = "page" }) {
+export function startPlayground({ client, preview, canEdit = () => true, lockedChanges = () => [], storageMode = "page" }) {
   const store = createStore();
   const recompute = createRecompute({
     client,
@@ -126,6 +131,10 @@ export function startPlayground({ client, preview, canEdit = () => true, storage
     async pickPreset(id) {
       try {
         const scene = await fetchJson(`${PRESETS_URL}${encodeURIComponent(id)}.json`);
+        if (sharing.refusedByLocks(scene, `the example ${quoted(scene.title ?? id)}`)) {
+          store.update({}, "presets"); // the picker goes back to the example on show
+          return;
+        }
         if (sharing.showSavedEdits(id)) return; // the learner's own edits of this example come back
         loadScene(scene, { presetId: id });
         recompute.requestDraft();
@@ -137,8 +146,13 @@ export function startPlayground({ client, preview, canEdit = () => true, storage
     resetToPreset(id) {
       return sharing.resetToPreset(id);
     },
-    /** Show a whole new scene (as setScene does); resolves to its result, or rejects leaving the page as it was. */
+    /**
+     * Show a whole new scene the learner asked for (a shuffle); resolves to its result, or rejects leaving the
+     * page as it was (the module refused it, or it would change what a course page locked).
+     */
     showScene(scene) {
+      const reason = lockedBy(scene, "this change");
+      if (reason) return Promise.reject(new Error(reason));
       return recompute.computeScene(scene);
     },
     /** Ask Python for something without changing the page (an experiment, a scene to compare with). */
@@ -148,9 +162,16 @@ export function startPlayground({ client, preview, canEdit = () => true, storage
     },
   };
 
+  /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
+  function lockedBy(scene, what) {
+    const { draft } = store.state;
+    const fields = draft ? lockedChanges(sceneFromDraft(draft), scene) : [];
+    return fields.length ? lockedSceneMessage(fields, what) : null;
+  }
+
   // Saving a new scene (its identity is a canonical JSON of the whole scene) waits a task too, so it never
   // holds back the heatmap of a big scene; pagehide still writes anything pending.
-  const sharing = createSharing({ store: deferredStore(store), recompute, loadScene, defaultFocus, presetsUrl: PRESETS_URL, defaultPreset: DEFAULT_PRESET, mode: storageMode });
+  const sharing = createSharing({ store: deferredStore(store), recompute, loadScene, defaultFocus, presetsUrl: PRESETS_URL, defaultPreset: DEFAULT_PRESET, mode: storageMode, lockedBy });
 
   const bootStatus = createBootStatus(document.querySelector('[data-testid="boot-status"]'), {
     onRetry: () => recompute.retryBoot(), // a fresh worker; the scene on screen and any edits stay

@@ -5,14 +5,18 @@
  *
  *   panels=heatmap,bars,features,weights   which panels show (names in PANELS; default: DEFAULT_PANELS)
  *   lock=X,Wq,mask                         which parts of the scene the learner may not change (names in
- *                                          LOCKABLE_FIELDS, or "all"); the editors show them read-only
+ *                                          LOCKABLE_FIELDS, or "all"); the editors show them read-only, each
+ *                                          panel says what is locked in it, and a locked control's name
+ *                                          ends in "locked by this page"
  *   origins=https://a.example,...          which pages may drive the playground by postMessage (see
  *                                          post-message-api.js); default: any
  *
  * A locked field is enforced twice: the editors mark their inputs read-only (so the learner sees why
  * nothing happens), and the page refuses any edit that touches it (`isEditAllowed`, checked where edits
- * are applied), so no way around the inputs changes it either. A scene set by the course page itself
- * (setScene) is not an edit: the author may always change what the learner sees.
+ * are applied), so no way around the inputs changes it either. Every other way a learner can replace the
+ * whole scene (an example, reset, a scene file, a shuffle, a link) is refused too when it would change a
+ * locked field (`lockedFieldsChangedBy`). A scene set by the course page itself (setScene) is not the
+ * learner's doing: the author may always change what the learner sees.
  *
  * The frame also tells its parent how tall it is, whenever that changes, so the parent can size the
  * <iframe> to fit (js/embed-host.js does it for any page):
@@ -31,7 +35,16 @@ export const PANELS = PANEL_SELECTORS;
 export const DEFAULT_PANELS = Object.freeze(["presets", "controls", "notes", "heatmap", "bars", "features", "weights"]);
 
 /** Parts of a scene an author can lock. */
-export const LOCKABLE_FIELDS = Object.freeze(["tokens", "features", "X", "Wq", "Wk", "Wv", "heads", "mask", "scale", "shift"]);
+export const LOCKABLE_FIELDS = Object.freeze(["tokens", "features", "X", "Wq", "Wk", "Wv", "heads", "mask", "scale", "shift", "positions"]);
+
+/** Each lockable field in words, for the notes that say what is locked. */
+const FIELD_NAMES = {
+  tokens: "the words", features: "the feature names", X: "X", Wq: "Wq", Wk: "Wk", Wv: "Wv", heads: "the heads",
+  mask: "the mask", scale: "the ÷√d scaling", shift: "the shift", positions: "the positions",
+};
+
+/** The accessible name's ending, and the tooltip, of a control a locked field makes read-only. */
+export const LOCKED_LABEL = "locked by this page";
 
 /** The message type a frame sends its parent with its height. */
 export const RESIZE_MESSAGE = "attention-playground:resize";
@@ -58,6 +71,7 @@ const LOCKED_CONTROLS = {
   mask: ['[data-testid^="mask-"][type="radio"]'],
   scale: ['[data-testid="scale-toggle"]'],
   shift: ['[data-testid="shift-toggle"]'],
+  positions: ['[data-testid="positions-toggle"]'],
 };
 
 /** The scene fields each kind of edit changes (see app.js `applyEdit`). */
@@ -82,6 +96,25 @@ const FIELDS_EDITED_BY = {
   "toggle-mask": ["mask"],
   scale: ["scale"],
   shift: ["shift"],
+  positions: ["positions"],
+};
+
+/**
+ * Each lockable field as it reads in a scene (the scene format, defaults filled in), for telling whether a
+ * whole new scene (an example, a file, a shuffle) would change it.
+ */
+const FIELD_IN_SCENE = {
+  tokens: (scene) => scene.tokens,
+  features: (scene) => scene.features,
+  X: (scene) => scene.X,
+  Wq: (scene) => scene.heads?.map((head) => head.Wq),
+  Wk: (scene) => scene.heads?.map((head) => head.Wk),
+  Wv: (scene) => scene.heads?.map((head) => [head.Wv ?? null, head.value_dims ?? null]),
+  heads: (scene) => scene.heads?.map((head) => [head.name, head.dims]),
+  mask: (scene) => scene.mask ?? "none",
+  scale: (scene) => scene.scale ?? true,
+  shift: (scene) => scene.shift ?? true,
+  positions: (scene) => scene.positions ?? "none",
 };
 
 /** Split a comma-separated URL option into its non-empty, trimmed items. */
@@ -131,11 +164,34 @@ export function isEditAllowed(edit, locks) {
   return !fieldsEditedBy(edit).some((field) => locks.has(field));
 }
 
-/** Make every control of a locked field inside `root` read-only (inputs) or disabled (buttons, boxes). */
+/**
+ * The locked fields that showing scene `after` in place of `before` would change (both in the scene format,
+ * as numbers: a cell typed as "1" and a 1 are the same). Empty when the new scene keeps every locked field.
+ */
+export function lockedFieldsChangedBy(before, after, locks) {
+  const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return LOCKABLE_FIELDS.filter((field) => locks.has(field) && !same(FIELD_IN_SCENE[field](before), FIELD_IN_SCENE[field](after)));
+}
+
+/** The sentence refusing a scene that would change locked `fields`; `what` names the scene ("this example"). */
+export function lockedSceneMessage(fields, what) {
+  const names = fields.map((field) => FIELD_NAMES[field]);
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+  return `This page keeps ${listed} as they are, and ${what} would change them, so the page stays as it was.`;
+}
+
+/**
+ * Make every control of a locked field inside `root` read-only (inputs) or disabled (buttons, boxes), and say
+ * so: its accessible name ends in LOCKED_LABEL, and so does its tooltip.
+ */
 function markLocked(root, selector) {
   for (const control of root.querySelectorAll(selector)) {
     if (control.dataset.locked === "true") continue;
     control.dataset.locked = "true";
+    // A drawn cell swapped for an input keeps its name (grid-input.js copies it), so it is extended only once.
+    const name = control.getAttribute("aria-label") ?? control.textContent.trim();
+    if (!name.endsWith(LOCKED_LABEL)) control.setAttribute("aria-label", name ? `${name}, ${LOCKED_LABEL}` : LOCKED_LABEL);
+    control.title = `Locked by this page: ${name || "this control"} cannot be changed here.`;
     if (control instanceof HTMLInputElement && control.type === "text") {
       control.readOnly = true;
     } else if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) {
@@ -155,11 +211,79 @@ function keepLocked(root, locks) {
   const selector = [...locks].flatMap((field) => LOCKED_CONTROLS[field] ?? []).join(",");
   if (!selector) return;
   markLocked(root, selector);
+  showLockNotes(root, locks);
+  sayLockedOnTyping(root);
   // Observers run before the next input event, so a cell that just became an input is read-only
   // before the first key reaches it.
   new MutationObserver(() => markLocked(root, selector)).observe(root, { childList: true, subtree: true });
   for (const field of locks) root.dataset[`locked${field[0].toUpperCase()}${field.slice(1)}`] = "";
   root.classList.add("has-locks");
+}
+
+/** The panels that hold each field's controls, for the note that says what is locked there. */
+const PANELS_OF_FIELD = {
+  tokens: ["features"], features: ["features"], X: ["features"],
+  Wq: ["weights"], Wk: ["weights"], Wv: ["weights"], heads: ["weights"],
+  mask: ["controls"], scale: ["controls"], shift: ["controls"], positions: ["experiments"],
+};
+
+/**
+ * A visible "locked" note at the top of every panel that holds locked controls, naming what is locked there;
+ * it also speaks (politely) when the learner tries to type into a locked control.
+ */
+function showLockNotes(root, locks) {
+  for (const [panel, selector] of Object.entries(PANELS)) {
+    const fields = [...locks].filter((field) => PANELS_OF_FIELD[field]?.includes(panel));
+    const host = document.querySelector(selector);
+    if (!fields.length || !host) continue;
+    const note = document.createElement("p");
+    note.className = "lock-note";
+    note.dataset.testid = "lock-note";
+    note.setAttribute("role", "status");
+    note.setAttribute("aria-live", "polite");
+    const names = fields.map((field) => FIELD_NAMES[field]);
+    note.dataset.fields = fields.join(",");
+    const text = document.createElement("span");
+    text.textContent = `Locked by this page: ${names.join(", ")}. You can change everything else.`;
+    note.append(lockIcon(), text);
+    const heading = host.querySelector("h2");
+    if (heading) heading.after(note);
+    else host.prepend(note);
+  }
+}
+
+/** A small padlock, drawn (a font may have no padlock symbol); the note's words say the same to everyone. */
+function lockIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 12 14");
+  svg.setAttribute("class", "lock-icon");
+  svg.setAttribute("aria-hidden", "true");
+  const shackle = document.createElementNS(ns, "path");
+  shackle.setAttribute("d", "M3 6.5V4.5a3 3 0 0 1 6 0v2");
+  const body = document.createElementNS(ns, "rect");
+  for (const [key, value] of Object.entries({ x: 1, y: 6, width: 10, height: 7.5, rx: 1.5 })) body.setAttribute(key, String(value));
+  svg.append(shackle, body);
+  return svg;
+}
+
+/** Keys that only move around: a locked control lets them through without a word. */
+const MOVING_KEYS = new Set(["Tab", "Shift", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "Enter", "Escape", "Control", "Alt", "Meta"]);
+
+/** Typing into a locked control does nothing, and says why in the panel's lock note. */
+function sayLockedOnTyping(root) {
+  root.addEventListener("keydown", (event) => {
+    const control = event.target;
+    if (!(control instanceof HTMLElement) || control.dataset.locked !== "true" || MOVING_KEYS.has(event.key)) return;
+    if (event.ctrlKey || event.metaKey) return; // copying a locked number is fine
+    const note = control.closest(".panel, .mask-controls")?.querySelector(".lock-note");
+    if (!note) return;
+    const label = control.getAttribute("aria-label")?.replace(`, ${LOCKED_LABEL}`, "");
+    note.lastChild.textContent = label
+      ? `This one, ${label}, is locked by this page: it cannot be changed here.`
+      : "This is locked by this page: it cannot be changed here.";
+    note.classList.add("tried");
+  });
 }
 
 /**
@@ -218,8 +342,9 @@ export function startEmbedMode({ panels, locks }) {
   const leaveOut = (element, out) => element?.toggleAttribute("data-embed-hidden", out);
   for (const [name, selector] of Object.entries(PANELS)) leaveOut(document.querySelector(selector), !panels.includes(name));
   leaveOut(document.querySelector('[data-testid="share-area"]'), true); // sharing belongs to the full page
-  // Sections that hold several panels: with none of theirs shown they would leave an empty strip.
-  leaveOut(root.querySelector(".toolbar"), !["presets", "controls", "notes"].some((name) => panels.includes(name)));
+  // Sections that hold several panels: with none of theirs shown they would leave an empty strip. The toolbar
+  // also holds the notices (a refused example, say), so with none of its panels it shows only while one is up.
+  root.querySelector(".toolbar")?.toggleAttribute("data-only-notices", !["presets", "controls", "notes"].some((name) => panels.includes(name)));
   leaveOut(document.querySelector(".teaching"), !["steps", "heads", "experiments", "exercise"].some((name) => panels.includes(name)));
   keepLocked(root, locks);
   reportHeight();

@@ -5,7 +5,7 @@
 import { client, preview } from "./boot.js";
 import { installApi } from "./api.js";
 import { startPlayground } from "./app.js";
-import { isEditAllowed, readEmbedOptions, startEmbedMode } from "./embed.js";
+import { isEditAllowed, lockedFieldsChangedBy, readEmbedOptions, startEmbedMode } from "./embed.js";
 import { installPostMessageApi } from "./post-message-api.js";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
@@ -15,6 +15,7 @@ const playground = Promise.resolve(startPlayground({
   client,
   preview,
   canEdit: (edit) => isEditAllowed(edit, embed.locks),
+  lockedChanges: (before, after) => lockedFieldsChangedBy(before, after, embed.locks),
   storageMode: embed.embedded ? "embed" : "page",
 }));
 const api = installApi({ client, playground });

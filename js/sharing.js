@@ -38,8 +38,10 @@ const quoted = (text) => (/["“”]/.test(text) ? text : `“${text}”`);
  * @param {string} options.presetsUrl where presets/<id>.json live
  * @param {string} options.defaultPreset the example shown when there is nothing else
  * @param {string} [options.mode] the storage mode ("page"; an embedded playground passes its own)
+ * @param {(scene: object, what: string) => string|null} [options.lockedBy] why a course page's locks forbid
+ *   replacing what is on screen with `scene` (described as `what`), or null when they allow it
  */
-export function createSharing({ store, recompute, loadScene, defaultFocus, presetsUrl, defaultPreset, mode = "page" }) {
+export function createSharing({ store, recompute, loadScene, defaultFocus, presetsUrl, defaultPreset, mode = "page", lockedBy = () => null }) {
   const drafts = createDraftStore({
     mode,
     onProblem: (problem) => setSaveStatus({ problem }),
@@ -197,9 +199,18 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
     return true;
   }
 
+  /** Refuse, and say why, a scene that would change what a course page locked; true when refused. */
+  function refusedByLocks(scene, what) {
+    const reason = lockedBy(scene, what);
+    if (reason) notify(reason, { tone: "error" });
+    return Boolean(reason);
+  }
+
   /** Swap the kept edits of the scene on screen with what is saved, and show them. */
   function restoreKept() {
     if (saveTimer) saveNow();
+    const kept = usable(drafts.loadKept(shown.sceneId));
+    if (kept && refusedByLocks(sceneFromDraft(kept.draft), "your kept edits")) return;
     const record = usable(drafts.swapKept(shown.sceneId));
     if (!record) {
       notify("There are no kept edits to bring back.", { tone: "error" });
@@ -212,7 +223,6 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
   /** "Reset to example": the example as shipped; the edits are kept, not deleted. */
   async function resetToPreset(id) {
     if (saveTimer) saveNow();
-    const had = drafts.keep(id);
     let scene;
     try {
       scene = await fetchPreset(id);
@@ -220,6 +230,8 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
       notify(`Could not load the example ${quoted(id)}: ${error.message}`, { tone: "error" });
       return;
     }
+    if (refusedByLocks(scene, "the example as shipped")) return;
+    const had = drafts.keep(id);
     loadScene(scene, { presetId: id });
     recompute.requestDraft();
     if (had) notify("The example is back as it was. Your edits are kept in this browser.", { action: { label: "bring my edits back", run: () => restoreKept() } });
@@ -273,6 +285,7 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
   return {
     showSavedEdits,
     resetToPreset,
+    refusedByLocks,
     restoreKept,
     notify,
     dismissNotice: () => store.update({ notice: null }, "notice"),
@@ -338,6 +351,7 @@ export function createSharing({ store, recompute, loadScene, defaultFocus, prese
         notify(`${name} is JSON but not a scene: a scene is an object with tokens, features, X and heads.`, { tone: "error" });
         return false;
       }
+      if (refusedByLocks(scene, name)) return false;
       notify(store.state.boot.live ? `Opening ${name}…` : `Opening ${name} as soon as Python is live…`);
       try {
         await recompute.computeScene(scene);

@@ -8,6 +8,7 @@ built site with the network off. Screenshots go to tests/artifacts/.
 """
 
 import copy
+import json
 import http.server
 import re
 import socket
@@ -305,6 +306,80 @@ def test_locked_fields_are_read_only_and_cannot_be_changed(page, site_url, artif
     assert after["mask"] == scene_before["mask"]
     page.locator(sel("x-cell", row=0, column=0)).focus()
     page.screenshot(path=str(artifacts / "embed-locked-fields.png"), full_page=True)
+
+
+def test_locked_fields_say_they_are_locked(page, site_url, artifacts):
+    """A greyed cell that ignores typing must say why: a visible note in its panel, and an accessible name
+    ending in "locked by this page"."""
+    page.goto(f"{site_url}/index.html?embed&lock=X,Wq#preset=dog-bites-man")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    feature_note = page.locator(f'{sel("feature-editor")} {sel("lock-note")}')
+    expect(feature_note).to_be_visible()
+    expect(feature_note).to_contain_text("Locked by this page: X.")
+    expect(page.locator(f'{sel("weight-editor")} {sel("lock-note")}')).to_contain_text("Locked by this page: Wq.")
+    # Every locked cell is named as locked, drawn or being edited; an unlocked one is not.
+    expect(page.locator(sel("x-cell", row=0, column=1))).to_have_accessible_name(re.compile(r"^.+ of “dog”, locked by this page$"))
+    expect(page.locator(sel("wq-cell", row=1, column=0))).to_have_accessible_name(re.compile(r"locked by this page$"))
+    expect(page.locator(sel("wk-cell", row=1, column=0))).not_to_have_accessible_name(re.compile("locked"))
+    cell = page.locator(sel("x-cell", row=0, column=1))
+    cell.click()
+    expect(page.locator(sel("x-cell", row=0, column=1))).to_have_accessible_name(re.compile(r"^.+ of “dog”, locked by this page$"))
+    expect(page.locator(sel("x-cell", row=0, column=1))).to_have_attribute("title", re.compile("^Locked by this page"))
+    # Typing into it changes nothing, and the note says that this cell is locked.
+    page.keyboard.type("7")
+    expect(page.locator(sel("x-cell", row=0, column=1))).to_have_value("0")
+    expect(feature_note).to_contain_text("This one, f1 of “dog”, is locked by this page: it cannot be changed here.")
+    page.locator(sel("feature-editor")).screenshot(path=str(artifacts / "embed-locked-note.png"))
+
+
+def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(page, site_url):
+    """With X and Wq locked, the panels the author shows beside them (the example picker, the experiments, the
+    heads) must not bring in another scene; a scene file dropped on the frame neither. The course page itself
+    may still set a scene."""
+    panels = "presets,heatmap,bars,features,weights,heads,experiments"
+    page.goto(f"{site_url}/index.html?embed&panels={panels}&lock=X,Wq#preset=it-animal-noun")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    expect(page.locator(sel("experiment-tab-one-thing"))).to_be_visible()
+    locked_scene = page.evaluate("window.attentionPlayground.getScene()")
+    notice = page.locator(sel("notice-text"))
+
+    # The example picker.
+    page.locator(sel("preset-picker")).select_option("dog-bites-man")
+    expect(notice).to_contain_text("This page keeps X and Wq as they are")
+    expect(page.locator(sel("preset-picker"))).to_have_value("it-animal-noun")
+    assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
+
+    # "Load the two-heads example" in the heads panel.
+    page.locator(sel("load-two-heads")).click()
+    expect(notice).to_contain_text("the example “two heads")
+    assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
+
+    # The variations rewrite Wq: refused as edits.
+    page.locator(sel("variation-strength-8")).click()
+    assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
+
+    # Shuffling the words moves the rows of X.
+    page.locator(sel("experiment-tab-order")).click()
+    page.locator(sel("shuffle-button")).click()
+    expect(page.locator(sel("shuffle-check"))).to_contain_text("Could not shuffle: This page keeps X as they are")
+    assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
+
+    # A scene file dropped on the frame.
+    transfer = page.evaluate_handle(
+        """text => { const transfer = new DataTransfer();
+                     transfer.items.add(new File([text], "mine.json", {type: "application/json"})); return transfer; }""",
+        json.dumps(preset_scene("dog-bites-man")),
+    )
+    page.dispatch_event(sel("heatmap-panel"), "drop", {"dataTransfer": transfer})
+    expect(notice).to_contain_text("“mine.json” would change them")
+    assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
+
+    # The author's own page may change the scene: setScene is not the learner's doing.
+    dog = preset_scene("dog-bites-man")
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog)
+    assert page.evaluate("window.attentionPlayground.getScene()")["tokens"] == dog["tokens"]
 
 
 # --- "Copy embed code" ---------------------------------------------------------------------------------------
