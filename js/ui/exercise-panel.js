@@ -225,10 +225,13 @@ async function startExercises(body, store, actions, createRunner) {
       printed.textContent = `What your code printed:\n${result.printed}`;
       printed.hidden = false;
     }
-    if (result.error) {
-      error.textContent = result.error.traceback || result.error.summary;
+    // One error shown once, with the line it points at: the code's own failure, or the first error its
+    // function raised in a check (the checks it broke say only that it is shown above).
+    const shown = result.error ?? result.raised;
+    if (shown) {
+      error.textContent = shown.traceback || shown.summary;
       error.hidden = false;
-      editor.markLine(result.error.line);
+      editor.markLine(shown.line);
     } else {
       const lines = result.checks.map((check) => /^line (\d+):/.exec(check.message)).filter(Boolean);
       if (lines.length) editor.markLine(Number(lines[0][1]));
@@ -236,8 +239,10 @@ async function startExercises(body, store, actions, createRunner) {
     const failed = result.checks.filter((check) => check.passed === false).length;
     const total = result.checks.length;
     if (result.interrupted) status.textContent = result.error.summary;
+    else if (result.error?.kind === "signature") status.textContent = "The checks cannot call your function: see why below.";
     else if (result.error) status.textContent = `Your code did not run: ${result.error.summary}`;
     else if (result.passed) status.textContent = `All ${total} checks pass. Well done!`;
+    else if (result.raised) status.textContent = `${failed} of ${total} checks fail; your ${exercise.function}() raised an error (below, with its line).`;
     else status.textContent = `${failed} of ${total} checks fail: read why below, change your code, and run again.`;
     status.dataset.outcome = result.passed ? "passed" : "failed";
     if (drawing.enabled) drawing.enable(exercise.id, code);

@@ -12,6 +12,7 @@ The fixed inputs are those of "Check your work" in the tutorial: six tokens of 3
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,11 +23,14 @@ import numpy as np
 from .attention import attention as reference_attention
 from .attention import softmax as reference_softmax
 from .compute import compute
-from .learner_code import MAX_PRINTED_CHARS, LearnerError, run_learner_code
+from .learner_code import LEARNER_FILENAME, MAX_PRINTED_CHARS, LearnerError, run_learner_code
 from .presets import load_preset
 
 #: How closely the learner's numbers must agree with the module's.
 TOLERANCE = 1e-9
+
+#: What a check says when the learner's function raised the error already shown once, above the checks.
+RAISED_ABOVE = "Your code raised the error shown above."
 
 #: The example the scene check uses when no scene is given (the page always sends its current one).
 DEFAULT_SCENE_PRESET = "it-animal-noun"
@@ -51,7 +55,13 @@ class Check:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: what to write (`function`), how to start, how to get unstuck, and how it is checked."""
+    """One exercise: what to write (`function`), how to start, how to get unstuck, and how it is checked.
+
+    `called_as` is how every check calls the learner's function, written out ("attention(Q, K, V,
+    scale=True, mask=None)"), with `call_example` the arguments of such a call (names stand for arrays) and
+    `why_called` the reason, in a sentence: a function that cannot be called that way gets one message
+    saying so, instead of the same TypeError from every check.
+    """
 
     id: str
     title: str
@@ -61,6 +71,9 @@ class Exercise:
     hints: tuple[str, ...]
     solution: str
     checks: tuple[Check, ...]
+    called_as: str
+    call_example: tuple[tuple[str, ...], dict[str, Any]]
+    why_called: str
 
     def describe(self) -> dict[str, Any]:
         """The exercise as the page shows it (everything but the check functions)."""
@@ -147,6 +160,41 @@ def _shape(shape: tuple[int, ...]) -> str:
 def _require_shape(array: np.ndarray, expected: tuple[int, ...], what: str) -> None:
     if array.shape != expected:
         raise CheckFailed(f"{what} has shape {_shape(array.shape)}, but it should be {_shape(expected)}.")
+
+
+#: The parameters of the tutorial's own attention, attention(X, Wq, Wk, Wv, causal=True): it projects inside.
+TUTORIAL_PARAMETERS = ("X", "Wq", "Wk", "Wv")
+
+
+def signature_problem(function: Callable[..., Any], exercise: "Exercise") -> LearnerError | None:
+    """A LearnerError of kind "signature" when the checks cannot call `function` as `exercise.called_as`
+    says, naming how they call it, why, and what the learner's function takes; None when they can."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None  # a builtin or something odd: let the checks find out
+    args, kwargs = exercise.call_example
+    try:
+        signature.bind(*args, **kwargs)
+        return None
+    except TypeError:
+        pass
+    takes = f"{exercise.function}{signature}"
+    names = tuple(signature.parameters)
+    if names[: len(TUTORIAL_PARAMETERS)] == TUTORIAL_PARAMETERS:
+        advice = (
+            f"Yours takes {takes}, like the tutorial's, which projects X inside. Keep its body, but start from "
+            f"Q, K and V, and take scale= and mask= (None, or a boolean matrix, True where a token may not read) "
+            f"instead of causal=."
+        )
+    else:
+        advice = f"Yours takes {takes}: give it the parameters above."
+    original = inspect.unwrap(function)
+    code = getattr(original, "__code__", None)
+    line = code.co_firstlineno if code is not None and code.co_filename == LEARNER_FILENAME else None
+    where = f"line {line}: " if line else ""
+    summary = f"{where}The checks call {exercise.called_as}: {exercise.why_called} {advice}"
+    return LearnerError(summary, line, summary, kind="signature")
 
 
 def _unpack_pair(returned: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -407,6 +455,10 @@ SOFTMAX = Exercise(
         Check("overflow", "Large scores [1000, 1001, 1002] give weights, not nan", check_softmax_overflow),
         Check("scene", "It agrees with the playground on the scene shown", check_softmax_scene),
     ),
+    called_as="softmax(x)",
+    call_example=(("x",), {}),
+    why_called="x is an array of scores (a row, or a matrix with one row per token), and each check compares "
+               "what your softmax returns for it with the playground's weights.",
 )
 
 ATTENTION = Exercise(
@@ -468,6 +520,10 @@ ATTENTION = Exercise(
         Check("overflow", "Large scores [1000, 1001, 1002] give weights, not nan", check_attention_overflow),
         Check("scene", "It agrees with the playground on the scene shown", check_attention_scene),
     ),
+    called_as="attention(Q, K, V, scale=True, mask=None)",
+    call_example=(("Q", "K", "V"), {"scale": True, "mask": None}),
+    why_called="Q, K and V are the queries, keys and values already computed (X @ Wq, X @ Wk, X @ Wv), so that "
+               "your weights can be compared with the playground's on exactly the same numbers.",
 )
 
 #: Every exercise, in the order the page offers them.
@@ -490,15 +546,19 @@ def list_exercises() -> list[dict[str, Any]]:
 def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Run the learner's `code` and every check of the exercise against it.
 
-    Returns {"exercise_id", "passed", "error", "interrupted", "printed", "checks"}: `checks` lists
-    {"id", "title", "passed", "message"} in order (`passed` is None for a check that could not run),
-    `error` is set (a LearnerError's dict) when the code itself failed before any check could run, and
-    `passed` is True only when every check passed. A scene the module rejects raises SceneError.
+    Returns {"exercise_id", "passed", "error", "raised", "interrupted", "printed", "checks"}: `checks` lists
+    {"id", "title", "passed", "message"} in order (`passed` is None for a check that could not run).
+    `error` is set (a LearnerError's dict) when no check could run: the code failed, or its function cannot
+    be called the way the checks call it (kind "signature": one message saying how they call it and why).
+    `raised` is the first error the learner's function raised inside a check: it is said once, there, and
+    each check that raised the same error says only RAISED_ABOVE. `passed` is True only when every check
+    passed. A scene the module rejects raises SceneError.
     """
     exercise = get_exercise(exercise_id)
     context = CheckContext.from_scene(scene)
     printed = io.StringIO()
     error: LearnerError | None = None
+    raised: LearnerError | None = None
     results = []
     # The learner's nan and overflow are reported by the checks; NumPy's warnings would only add noise.
     with contextlib.redirect_stdout(printed), np.errstate(all="ignore"):
@@ -506,10 +566,11 @@ def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = 
             program = run_learner_code(code)
             function = program.function(exercise.function)
             printed.write(program.printed)
+            error = signature_problem(function, exercise)
         except LearnerError as failure:
             error, function = failure, None
         for check in exercise.checks:
-            if function is None or (error is not None and error.interrupted):
+            if function is None or error is not None:
                 results.append({"id": check.id, "title": check.title, "passed": None, "message": "Not run."})
                 continue
             try:
@@ -520,11 +581,18 @@ def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = 
             except LearnerError as failure:
                 if failure.interrupted:
                     error = failure
-                results.append({"id": check.id, "title": check.title, "passed": False, "message": failure.summary})
+                    message = failure.summary
+                elif raised is None or raised.summary == failure.summary:
+                    raised = raised or failure
+                    message = RAISED_ABOVE
+                else:
+                    message = failure.summary
+                results.append({"id": check.id, "title": check.title, "passed": False, "message": message})
     return {
         "exercise_id": exercise.id,
-        "passed": error is None and all(result["passed"] for result in results),
+        "passed": error is None and raised is None and all(result["passed"] for result in results),
         "error": error.to_dict() if error else None,
+        "raised": raised.to_dict() if raised else None,
         "interrupted": bool(error and error.interrupted),
         "printed": printed.getvalue()[:MAX_PRINTED_CHARS],
         "checks": results,

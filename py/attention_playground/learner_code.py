@@ -40,12 +40,20 @@ class LearnerError(Exception):
     line: int | None = None
     traceback: str = ""
     interrupted: bool = False
+    #: "error" (the code raised or does not compile), "signature" (the function cannot be called the way the
+    #: checks call it: `summary` says how they call it and why), or "interrupted"
+    kind: str = "error"
+
+    def __post_init__(self) -> None:
+        if self.interrupted:
+            self.kind = "interrupted"
 
     def __str__(self) -> str:
         return self.summary
 
     def to_dict(self) -> dict[str, Any]:
-        return {"summary": self.summary, "line": self.line, "traceback": self.traceback, "interrupted": self.interrupted}
+        return {"summary": self.summary, "line": self.line, "traceback": self.traceback, "interrupted": self.interrupted,
+                "kind": self.kind}
 
     @classmethod
     def from_exception(cls, error: BaseException, source: str) -> "LearnerError":
@@ -109,6 +117,7 @@ class LearnerProgram:
                 raise LearnerError.from_exception(error, self.source) from None
 
         call.__name__ = name
+        call.__wrapped__ = found  # so that inspect.signature(call) is the learner's own signature
         return call
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .compute import compute, json_matrix
-from .exercises import get_exercise
+from .exercises import get_exercise, signature_problem
 from .learner_code import LearnerError, run_learner_code
 
 
@@ -104,6 +104,8 @@ def compute_with_learner(scene: Mapping[str, Any], exercise_id: str, code: str) 
     result = compute(scene)
     try:
         function = run_learner_code(code).function(exercise.function)
+        if (problem := signature_problem(function, exercise)) is not None:
+            raise problem
         heads = [_learner_head(head, result, exercise.function, function) for head in result["heads"]]
     except LearnerError as error:
         return {"result": None, "error": error.to_dict()}

@@ -176,8 +176,45 @@ def test_an_error_points_at_the_learners_line(page, site_url):
     open_exercises(page, site_url, "attention")
     paste_code(page, "import numpy as np\n\ndef attention(Q, K, V, scale=True, mask=None):\n    scores = Q @ K.T\n    return scores @ W, scores\n")
     run_checks(page)
-    expect(check_item(page, "shapes")).to_contain_text("line 5: NameError: name 'W' is not defined")
+    # The error is said once, above the checks, and every check it broke refers to it.
+    expect(page.locator(sel("exercise-error"))).to_contain_text("line 5, in attention")
+    expect(page.locator(sel("exercise-error"))).to_contain_text("NameError: name 'W' is not defined")
+    assert page.locator(f'{sel("exercise-checks")} :text("NameError")').count() == 0
+    expect(check_item(page, "shapes")).to_contain_text("Your code raised the error shown above.")
+    expect(page.locator(sel("exercise-status"))).to_contain_text("your attention() raised an error")
     expect(page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("    return scores @ W, scores")
+
+
+TUTORIAL_ATTENTION = """import numpy as np
+
+def softmax(x, axis=-1):
+    x = x - x.max(axis=axis, keepdims=True)
+    e = np.exp(x)
+    return e / e.sum(axis=axis, keepdims=True)
+
+def attention(X, Wq, Wk, Wv, causal=True):
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv        # each (seq, d_k)
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])  # (seq, seq)
+    if causal:
+        mask = np.triu(np.ones_like(scores), k=1).astype(bool)
+        scores[mask] = -np.inf               # a position may not read the future
+    weights = softmax(scores)                # (seq, seq), rows sum to 1
+    return weights @ V, weights
+"""
+
+
+def test_the_tutorials_attention_pasted_as_it_is_gets_one_message_about_the_signature(page, site_url):
+    open_exercises(page, site_url, "attention")
+    paste_code(page, TUTORIAL_ATTENTION)
+    status = run_checks(page)
+    expect(status).to_have_text("The checks cannot call your function: see why below.")
+    message = page.locator(sel("exercise-error"))
+    expect(message).to_contain_text("The checks call attention(Q, K, V, scale=True, mask=None)")
+    expect(message).to_contain_text("like the tutorial's")
+    # Not eight TypeErrors: no check ran.
+    assert page.locator(f'{sel("exercise-checks")} :text("TypeError")').count() == 0
+    expect(page.locator(f'{sel("exercise-checks")} li[data-passed="none"]')).to_have_count(8)
+    expect(page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("def attention(X, Wq, Wk, Wv, causal=True):")
 
 
 def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_sharper_weights(page, site_url, artifacts):
@@ -315,8 +352,9 @@ def test_a_huge_allocation_comes_back_as_a_message(page, site_url, allocation, m
     paste_code(page, f"import numpy as np\n\ndef softmax(x, axis=-1):\n    big = {allocation}\n    return x\n")
     status = run_checks(page)
     expect(status).to_have_attribute("data-outcome", "failed")
-    expect(check_item(page, "shape")).to_contain_text("line 4: ")
-    expect(check_item(page, "shape")).to_contain_text(message)
+    expect(page.locator(sel("exercise-error"))).to_contain_text("line 4, in softmax")
+    expect(page.locator(sel("exercise-error"))).to_contain_text(message)
+    expect(check_item(page, "shape")).to_contain_text("Your code raised the error shown above.")
     # The page and its Python are fine: the heatmap still computes.
     assert page.evaluate("window.attentionPlayground.setScene(window.attentionPlayground.getScene()).then(() => 'live')") == "live"
 

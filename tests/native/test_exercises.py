@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_playground import compute, handle, load_preset
-from attention_playground.exercises import EXERCISES, seed_data
+from attention_playground.exercises import EXERCISES, RAISED_ABOVE, seed_data
 from attention_playground.learner_code import LearnerError, run_learner_code
 
 
@@ -158,11 +158,47 @@ def test_the_shape_check_uses_the_tutorials_six_by_thirty_two_data():
     assert failed["shapes"] == "The output (one row per token, one column per value dim) has shape 32 × 6, but it should be 6 × 32."
 
 
-def test_an_exception_in_the_learners_function_points_at_their_line():
+def test_an_exception_in_the_learners_function_points_at_their_line_once():
     code = "import numpy as np\n\ndef softmax(x, axis=-1):\n    total = undefined_name + 1\n    return x\n"
     result = run("softmax", code)
-    messages = set(failing(result).values())
-    assert messages == {"line 4: NameError: name 'undefined_name' is not defined"}
+    # Said once, with the line it points at; every check it broke refers to it instead of repeating it.
+    assert result["raised"]["summary"] == "line 4: NameError: name 'undefined_name' is not defined"
+    assert result["raised"]["line"] == 4
+    assert set(failing(result).values()) == {RAISED_ABOVE}
+    assert len(failing(result)) == len(EXERCISES["softmax"].checks)
+    assert result["passed"] is False and result["error"] is None
+
+
+def test_a_different_error_in_another_check_is_said_there():
+    code = ("import numpy as np\n\ndef softmax(x, axis=-1):\n    if np.ndim(x) == 1:\n        raise ValueError('one row')\n"
+            "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n    return e / np.sum(e, axis=axis, keepdims=True)\n")
+    result = run("softmax", code)
+    assert result["raised"]["summary"] == "line 5: ValueError: one row"
+    assert failing(result) == {"overflow": RAISED_ABOVE}
+
+
+def test_the_tutorials_attention_gets_one_message_about_how_the_checks_call_it():
+    """The first tutorial's attention(X, Wq, Wk, Wv, causal=True), pasted as it is: the checks call
+    attention(Q, K, V, scale=..., mask=...), so every one would fail with the same TypeError. One message
+    says how they call it and why, pointing at the def line, and no check runs."""
+    code = ("import numpy as np\n\ndef softmax(x, axis=-1):\n    x = x - x.max(axis=axis, keepdims=True)\n"
+            "    e = np.exp(x)\n    return e / e.sum(axis=axis, keepdims=True)\n\n"
+            "def attention(X, Wq, Wk, Wv, causal=True):\n    Q, K, V = X @ Wq, X @ Wk, X @ Wv\n"
+            "    scores = Q @ K.T / np.sqrt(Q.shape[-1])\n    weights = softmax(scores)\n    return weights @ V, weights\n")
+    result = run("attention", code)
+    error = result["error"]
+    assert error["kind"] == "signature" and error["line"] == 8
+    assert error["summary"].startswith("line 8: The checks call attention(Q, K, V, scale=True, mask=None): Q, K and V are")
+    assert "Yours takes attention(X, Wq, Wk, Wv, causal=True), like the tutorial's" in error["summary"]
+    assert all(check["passed"] is None for check in result["checks"])
+    assert result["raised"] is None and result["passed"] is False
+
+
+def test_a_softmax_that_needs_two_arguments_is_told_how_it_is_called():
+    result = run("softmax", "def softmax(x, axis):\n    return x\n")
+    assert result["error"]["kind"] == "signature"
+    assert result["error"]["summary"].startswith("line 1: The checks call softmax(x): x is an array of scores")
+    assert "Yours takes softmax(x, axis): give it the parameters above." in result["error"]["summary"]
 
 
 def test_a_traceback_lists_only_the_learners_frames():
@@ -194,7 +230,8 @@ def test_an_error_at_the_top_level_and_a_missing_function_are_reported():
 
 def test_a_memory_error_comes_back_as_a_message():
     result = run("softmax", "def softmax(x, axis=-1):\n    raise MemoryError()\n")
-    assert set(failing(result).values()) == {"line 2: MemoryError: the code asked for more memory than the browser can give"}
+    assert result["raised"]["summary"] == "line 2: MemoryError: the code asked for more memory than the browser can give"
+    assert set(failing(result).values()) == {RAISED_ABOVE}
 
 
 def test_an_interrupt_stops_the_checks_and_says_so():
@@ -275,3 +312,11 @@ def test_weight_problems_name_negative_masked_and_nan_weights():
     not_a_number = weight_problems(np.array([[np.nan, 0.0], [0.5, 0.5]]), causal, tokens, "softmax")
     assert not_a_number[0].startswith("Your softmax() gave nan as the weight of “a” on “a”")
     assert any("add up to nan" in problem for problem in not_a_number)
+
+
+def test_drawing_with_the_tutorials_attention_says_how_the_checks_call_it():
+    code = "def attention(X, Wq, Wk, Wv, causal=True):\n    return X, X\n"
+    reply = send("learner_compute", {"exercise_id": "attention", "code": code, "scene": load_preset("it-animal-noun")})
+    assert reply["result"]["result"] is None
+    assert reply["result"]["error"]["kind"] == "signature"
+    assert "The checks call attention(Q, K, V, scale=True, mask=None)" in reply["result"]["error"]["summary"]
