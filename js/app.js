@@ -190,6 +190,7 @@ export function startPlayground({ client, preview, canEdit = () => true, lockedC
     store,
     sharing,
     heatmapSvg: () => document.querySelector('[data-testid="heatmap-panel"] svg[data-testid="heatmap"]'),
+    legendSvg: () => document.querySelector('[data-testid="heatmap-panel"] svg.legend'),
   });
   mountNoticeBar(document.querySelector('[data-testid="notice-area"]'), { store });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
@@ -209,11 +210,22 @@ export function startPlayground({ client, preview, canEdit = () => true, lockedC
     if (root.dataset.status !== status) root.dataset.status = status;
   });
   laterStore.subscribe((state, changes) => {
-    const { result } = state;
-    if (result && ["result", "focus", "head", "mode", "scene"].some((part) => changes.has(part))) {
+    const { result, draft } = state;
+    if (!["result", "focus", "head", "mode", "scene"].some((part) => changes.has(part))) return;
+    if (result) {
       const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
       bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: result.drawn_with ?? null });
+    } else if (draft) {
+      bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });
     }
+  });
+  // The page is shown once its first scene is on screen with every view drawn (this subscriber is the last
+  // deferred one, so it runs after the others): before, the panels fill in one after another, and each would
+  // push the next one down under the reader's eyes.
+  const shown = laterStore.subscribe((state) => {
+    if (!state.draft) return;
+    root.dataset.drawn = "true";
+    shown();
   });
 
   client.onProgress(({ stage, detail }) => {

@@ -17,27 +17,35 @@ const PORTABLE_FONTS = {
   mono: 'ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", "Courier New", monospace',
 };
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
 /**
- * A standalone SVG document of a heatmap as it is drawn now: styles inlined, fonts generic, a white
- * background and a title; the pointer's hover outline left out.
- * @param {SVGSVGElement} svg the heatmap on the page
- * @param {string} title written into the SVG's <title>
- * @returns {string} the SVG file's text
+ * A copy of an SVG element as drawn now, with the page's styles written onto every element, so that it looks
+ * the same with no stylesheet at all (an image viewer, a slide). Not copied: what only the pointer or the
+ * keyboard put there (the hover and focus outlines, a focused row's highlight, tab stops).
+ * @param {SVGSVGElement} svg
+ * @returns {SVGSVGElement}
  */
-export function standaloneSvg(svg, title) {
+function styledCopy(svg) {
   const copy = svg.cloneNode(true);
   const originals = [svg, ...svg.querySelectorAll("*")];
   const copies = [copy, ...copy.querySelectorAll("*")];
   const computedOf = new Map(originals.map((node) => [node, getComputedStyle(node)]));
+  // A focused row's label is drawn like any other in the picture: take the colour of one that is not.
+  const plainLabel = svg.querySelector(".row-label:not(.focused) text");
+  const plainFill = plainLabel ? getComputedStyle(plainLabel).fill : null;
   originals.forEach((original, index) => {
     const target = copies[index];
     const computed = computedOf.get(original);
     const parent = original === svg ? null : computedOf.get(original.parentNode);
+    const inFocusedRow = Boolean(original.closest?.(".row-label.focused"));
     // Written as presentation attributes rather than a style attribute: the page's content security
     // policy forbids inline styles, and every viewer reads these just the same. A value the parent
     // already passes down is left out, which keeps the file small.
     for (const property of INLINED_PROPERTIES) {
-      const value = computed.getPropertyValue(property);
+      let value = computed.getPropertyValue(property);
+      if (inFocusedRow && property === "fill" && plainFill && original.tagName === "text") value = plainFill;
+      if (inFocusedRow && property === "font-weight") value = parent?.getPropertyValue(property) ?? value;
       if (!value) continue;
       if (property === "opacity" ? value === "1" : parent && parent.getPropertyValue(property) === value) continue;
       const written = property === "font-family" ? (/mono|consolas|menlo/i.test(value) ? PORTABLE_FONTS.mono : PORTABLE_FONTS.sans) : value;
@@ -45,26 +53,73 @@ export function standaloneSvg(svg, title) {
     }
     target.removeAttribute("tabindex");
   });
-  copy.querySelectorAll(".hover-outline").forEach((node) => node.remove());
-  copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  copy.querySelectorAll(".hover-outline, .focus-outline").forEach((node) => node.remove());
   copy.removeAttribute("class");
-  const width = copy.getAttribute("width");
-  const height = copy.getAttribute("height");
-  const ns = "http://www.w3.org/2000/svg";
-  const background = document.createElementNS(ns, "rect");
-  // The panel's own background (light or dark theme), so that the labels keep their contrast.
-  const paper = getComputedStyle(svg.closest(".panel") ?? document.body).backgroundColor;
+  return copy;
+}
+
+/**
+ * A standalone SVG document of the heatmap as drawn now, to read on its own: a title line, the heatmap and
+ * its colour legend under it, on the panel's own background (light or dark theme). Styles are inlined and
+ * fonts generic; the pointer's and the keyboard's outlines are left out.
+ * @param {object} picture
+ * @param {SVGSVGElement} picture.heatmap the heatmap on the page
+ * @param {SVGSVGElement|null} [picture.legend] its colour legend on the page
+ * @param {string} picture.title written above the heatmap and into the SVG's <title>
+ * @returns {{text: string, width: number, height: number}} the SVG file's text and its size in pixels
+ */
+export function heatmapPicture({ heatmap, legend = null, title }) {
+  const margin = 12;
+  const titleHeight = 30;
+  const heatmapWidth = Number(heatmap.getAttribute("width"));
+  const heatmapHeight = Number(heatmap.getAttribute("height"));
+  const map = styledCopy(heatmap);
+  map.setAttribute("x", String(margin));
+  map.setAttribute("y", String(margin + titleHeight));
+  const parts = [map];
+  let legendHeight = 0;
+  let width = heatmapWidth;
+  if (legend) {
+    const [, , boxWidth, boxHeight] = (legend.getAttribute("viewBox") ?? "0 0 360 46").split(/\s+/).map(Number);
+    const drawnWidth = Math.min(boxWidth, 300);
+    legendHeight = (boxHeight * drawnWidth) / boxWidth;
+    const key = styledCopy(legend);
+    for (const [name, value] of Object.entries({ x: margin, y: margin + titleHeight + heatmapHeight + 10, width: drawnWidth, height: legendHeight })) {
+      key.setAttribute(name, String(value));
+    }
+    key.setAttribute("overflow", "visible"); // its caption's descenders reach just past its box
+    parts.push(key);
+    width = Math.max(width, drawnWidth);
+  }
+  const totalWidth = Math.ceil(width + 2 * margin);
+  const totalHeight = Math.ceil(margin + titleHeight + heatmapHeight + (legend ? 10 + legendHeight : 0) + margin);
+
+  const root = document.createElementNS(SVG_NS, "svg");
+  root.setAttribute("xmlns", SVG_NS);
+  for (const [name, value] of Object.entries({ width: totalWidth, height: totalHeight, viewBox: `0 0 ${totalWidth} ${totalHeight}` })) {
+    root.setAttribute(name, String(value));
+  }
+  const panel = heatmap.closest(".panel") ?? document.body;
+  const panelStyle = getComputedStyle(panel);
+  const paper = panelStyle.backgroundColor;
   const fill = paper && !/rgba\(0, 0, 0, 0\)|transparent/.test(paper) ? paper : "#ffffff";
-  for (const [key, value] of Object.entries({ x: 0, y: 0, width, height, fill })) background.setAttribute(key, String(value));
-  const titleNode = document.createElementNS(ns, "title");
+  root.setAttribute("font-family", PORTABLE_FONTS.sans);
+  const titleNode = document.createElementNS(SVG_NS, "title");
   titleNode.textContent = title;
-  copy.prepend(titleNode, background);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
+  const background = document.createElementNS(SVG_NS, "rect");
+  for (const [name, value] of Object.entries({ x: 0, y: 0, width: totalWidth, height: totalHeight, fill })) background.setAttribute(name, String(value));
+  const heading = document.createElementNS(SVG_NS, "text");
+  for (const [name, value] of Object.entries({ x: margin, y: margin + 18, "font-size": 16, "font-weight": 600, fill: panelStyle.color })) {
+    heading.setAttribute(name, String(value));
+  }
+  heading.textContent = title;
+  root.append(titleNode, background, heading, ...parts);
+  return { text: `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}\n`, width: totalWidth, height: totalHeight };
 }
 
 /**
  * Draw an SVG onto a canvas and encode it as PNG.
- * @param {string} svgText a standalone SVG (see standaloneSvg)
+ * @param {string} svgText a standalone SVG (see heatmapPicture)
  * @param {number} width
  * @param {number} height
  * @param {number} [scale] pixels per SVG unit: 2 gives a sharp picture on a slide
@@ -99,18 +154,33 @@ function csvField(value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+// A text field a spreadsheet would read as a formula ("=1+1", "+cmd", "-2+3", "@SUM(…)", or one starting with a
+// tab or a carriage return) and might run.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A CSV field for text someone typed (a token): as csvField, but one that starts like a formula is written
+ * with a single quote in front, and quoted, so a spreadsheet shows it as the text it is (OWASP's rule against
+ * CSV injection). The weights are numbers the page wrote, and are written as they are.
+ */
+function csvText(value) {
+  const text = String(value);
+  return FORMULA_START.test(text) ? `"'${text.replace(/"/g, '""')}"` : csvField(text);
+}
+
 /**
  * One head's weights as CSV: a header row naming the answering tokens, then one row per asking
  * token. Numbers are written at full precision (the shortest text that reads back to the same
- * double); a nan from the overflow trap is written "nan".
+ * double); a nan from the overflow trap is written "nan". A token that starts like a formula is escaped
+ * (see csvText).
  * @param {string[]} tokens
  * @param {Array<Array<number|null>>} weights
  * @returns {string}
  */
 export function weightsCsv(tokens, weights) {
-  const lines = [["asks \\ answers", ...tokens].map(csvField).join(",")];
+  const lines = [["asks \\ answers", ...tokens].map(csvText).join(",")];
   weights.forEach((row, i) => {
-    lines.push([csvField(tokens[i]), ...row.map((weight) => (weight === null ? "nan" : String(weight)))].join(","));
+    lines.push([csvText(tokens[i]), ...row.map((weight) => (weight === null ? "nan" : String(weight)))].join(","));
   });
   return `${lines.join("\r\n")}\r\n`;
 }

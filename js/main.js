@@ -7,6 +7,7 @@ import { installApi } from "./api.js";
 import { startPlayground } from "./app.js";
 import { isEditAllowed, lockedFieldsChangedBy, readEmbedOptions, startEmbedMode } from "./embed.js";
 import { installPostMessageApi } from "./post-message-api.js";
+import { mountEmbedCode } from "./ui/embed-code.js";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
 const embed = readEmbedOptions(window.location);
@@ -20,11 +21,7 @@ const playground = Promise.resolve(startPlayground({
 }));
 const api = installApi({ client, playground });
 installPostMessageApi({ api, playground, origins: embed.origins });
-if (!embed.embedded) {
-  // The embed snippet is not needed for the first view: its module loads once Python is live (or failed).
-  Promise.allSettled([client.ready])
-    .then(() => Promise.all([playground, import("./ui/embed-code.js")]))
-    .then(([{ store }, { mountEmbedCode }]) => mountEmbedCode(document.querySelector('[data-testid="share-area"]'), { store }));
-}
+// "Copy embed code" is there from the first view, so that nothing appears beside the other buttons later.
+if (!embed.embedded) playground.then(({ store }) => mountEmbedCode(document.querySelector('[data-testid="share-area"]'), { store }));
 // The offline cache only matters once Python is live; its module loads then.
 client.ready.then(() => import("./offline.js")).then(({ installOfflineCache }) => installOfflineCache(client.ready), () => {});

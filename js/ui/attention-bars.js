@@ -57,7 +57,22 @@ export function createAttentionBars(host) {
    * learner's function when the weights come from their code (then they need not add up to 100%, and the
    * caption says what they do add up to).
    */
-  function update({ tokens, head, mask, focusRow, headCount, drawnWith = null }) {
+  function update({ tokens, head, mask, focusRow, headCount, drawnWith = null, pending = false }) {
+    if (pending && focusRow !== null && focusRow !== undefined && focusRow < tokens.length) {
+      // Nothing computed yet: one blank row per token, so the panel has its size before the numbers come.
+      if (rows.length !== tokens.length || !list.firstChild) build(tokens.length);
+      heading.textContent = `Where ${quoted(tokens[focusRow])} pays attention`;
+      subline.textContent = `Row ${focusRow + 1} of the grid. The shares appear as soon as Python has computed them.`;
+      empty.textContent = "";
+      rows.forEach((row, j) => {
+        row.label.textContent = tokens[j];
+        row.position.textContent = `#${j + 1}`;
+        row.fill.style.width = "0%";
+        row.value.textContent = "…";
+        row.item.classList.remove("masked", "top", "self");
+      });
+      return;
+    }
     if (focusRow === null || focusRow === undefined || focusRow >= tokens.length) {
       heading.textContent = "Where a token pays attention";
       subline.textContent = "";

@@ -378,9 +378,12 @@ function knockoutSection(panel, { store, actions }) {
     const [mostChange, mostChanged] = finite.reduce((best, next) => (next[0] > best[0] ? next : best), [-1, -1]);
     const weightsOn = result.tokens.map((_, i) => (result.mask[i][column] ? -1 : head.weights[i][column] ?? -1));
     const mostWeighted = weightsOn.indexOf(Math.max(...weightsOn));
+    // Every token is named in quotes, and the knocked-out one always by its name: in a sentence with "it" in
+    // it, "the weight on it" would not say which word is meant.
+    const word = quoted(result.tokens[column]);
     summary.textContent = mostChanged < 0
       ? "No output could be compared."
-      : `Without ${quoted(result.tokens[column])}: the largest weight on it is in row ${quoted(result.tokens[mostWeighted])} (${formatWeight(weightsOn[mostWeighted])}); the output that moved most is ${quoted(result.tokens[mostChanged])} (by ${formatScore(Number(mostChange.toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
+      : `With ${word} knocked out: the row that gave ${word} the most weight is the row of ${quoted(result.tokens[mostWeighted])} (${formatWeight(weightsOn[mostWeighted])}); the output that moved most is that of ${quoted(result.tokens[mostChanged])} (by ${formatScore(Number(mostChange.toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
   }
 
   function update(state, changes) {

@@ -3,7 +3,7 @@
  * as JSON; and "Open scene file…", or a scene file dropped anywhere on the page.
  */
 
-import { downloadBlob, fileStem, pngFromSvg, sceneJson, standaloneSvg, weightsCsv } from "../export.js";
+import { downloadBlob, fileStem, heatmapPicture, pngFromSvg, sceneJson, weightsCsv } from "../export.js";
 import { sceneFromDraft } from "../scene-draft.js";
 import { make } from "./grid-input.js";
 
@@ -14,8 +14,9 @@ import { make } from "./grid-input.js";
  * @param {ReturnType<import("../state.js").createStore>} context.store
  * @param {ReturnType<import("../sharing.js").createSharing>} context.sharing
  * @param {() => SVGSVGElement|null} context.heatmapSvg the big heatmap as drawn now
+ * @param {() => SVGSVGElement|null} context.legendSvg its colour legend
  */
-export function mountExportImport(host, { store, sharing, heatmapSvg }) {
+export function mountExportImport(host, { store, sharing, heatmapSvg, legendSvg }) {
   const group = make("div", "share-group");
   const label = make("span", "share-label", "Download");
   group.append(label);
@@ -104,13 +105,13 @@ export function mountExportImport(host, { store, sharing, heatmapSvg }) {
         downloadBlob(new Blob([weightsCsv(state.result.tokens, head.weights)], { type: "text/csv" }), `${stem(state, true)}-weights.csv`);
         return;
       }
-      const svg = heatmapSvg();
-      const text = standaloneSvg(svg, `Attention weights: ${state.result.title ?? ""} (${head.name})`);
+      const title = `Attention weights: ${state.result.title ?? ""}${state.result.heads.length > 1 ? ` (${head.name})` : ""}`;
+      const { text, width, height } = heatmapPicture({ heatmap: heatmapSvg(), legend: legendSvg(), title });
       if (kind === "svg") {
         downloadBlob(new Blob([text], { type: "image/svg+xml" }), `${stem(state, true)}-heatmap.svg`);
         return;
       }
-      const png = await pngFromSvg(text, Number(svg.getAttribute("width")), Number(svg.getAttribute("height")));
+      const png = await pngFromSvg(text, width, height);
       downloadBlob(png, `${stem(state, true)}-heatmap.png`);
     } catch (error) {
       sharing.notify(`The download could not be made: ${error.message}`, { tone: "error" });

@@ -3,9 +3,12 @@
  * cell, 92.0% in the bars; a share under 1% keeps two decimals (0.32%) so it does not read as zero.
  */
 
-/** A weight with three decimals: 0.920. `null` (a nan from the overflow trap) reads "nan". */
-export function formatWeight(weight) {
-  return weight === null || weight === undefined || Number.isNaN(weight) ? "nan" : weight.toFixed(3);
+/**
+ * A weight with three decimals (0.920), as in a heatmap cell; `digits` 4 gives the tutorial's own precision
+ * (0.9199), for the worked steps beside scores written to four. `null` (a nan from the overflow trap) reads "nan".
+ */
+export function formatWeight(weight, digits = 3) {
+  return weight === null || weight === undefined || Number.isNaN(weight) ? "nan" : weight.toFixed(digits);
 }
 
 /** A weight as a percentage: 92.0%, 5.4%, 0.32%, <0.01%, 0%. */

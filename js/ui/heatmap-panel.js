@@ -98,7 +98,15 @@ export function mountHeatmapPanel(host, { store, actions }) {
     staleNote.hidden = !state.error;
     host.classList.toggle("stale", Boolean(state.error));
     if (state.error) staleNote.textContent = `⚠ ${state.error.message} — showing the last good result.`;
-    if (!result) return;
+    if (!result) {
+      // A scene with nothing computed yet (Python is starting): its grid at its size, blank until it is.
+      if (state.draft) {
+        title.textContent = state.draft.title ?? "";
+        main.update({ tokens: state.draft.tokens, pending: true, focusRow: state.focusToken, hover: null });
+        hint.textContent = "The weights appear as soon as Python has computed them.";
+      }
+      return;
+    }
     title.textContent = result.title ?? state.draft?.title ?? "";
     const headIndex = Math.min(state.activeHead, result.heads.length - 1);
     const head = result.heads[headIndex];

@@ -140,22 +140,26 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     svg.append(focusOutline, hoverOutline);
   }
 
-  /** Draw one cell; only what changed is written, so a redraw of 64 × 64 stays cheap. */
+  /**
+   * Draw one cell; only what changed is written, so a redraw of 64 × 64 stays cheap. A weight of `undefined`
+   * is a cell still being computed: drawn plain, at its place, so nothing moves when the number arrives.
+   */
   function paintCell(slot, weight, masked) {
     if (slot.weight === weight && slot.masked === masked && slot.painted) return;
     const { rect, text } = slot;
-    const kind = masked ? "masked" : weight === null ? "nan" : "weight";
+    const kind = weight === undefined ? "pending" : masked ? "masked" : weight === null ? "nan" : "weight";
     if (kind !== slot.kind) {
       rect.setAttribute("class", kind === "weight" ? "cell" : `cell ${kind}`);
       rect.dataset.masked = String(masked);
       if (kind === "masked") rect.setAttribute("fill", `url(#${id}-hatch)`);
       if (kind === "nan") rect.setAttribute("fill", "#c9c9c9");
+      if (kind === "pending") rect.removeAttribute("fill"); // the style sheet's quiet fill
       if (text) text.setAttribute("class", masked ? "cell-value masked-symbol" : "cell-value");
     }
     if (kind === "weight") rect.setAttribute("fill", weightColour(weight));
     if (text) {
-      text.textContent = masked ? "×" : formatWeight(weight);
-      text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
+      text.textContent = kind === "pending" ? "" : masked ? "×" : formatWeight(weight);
+      if (kind !== "pending") text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
     }
     Object.assign(slot, { weight, masked, kind, painted: true });
   }
@@ -172,7 +176,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
 
   function showTooltip(view) {
     const { hover, tokens, head, mask, maskEditable } = view;
-    if (compact || !hover || hover.row >= tokens.length || hover.column >= tokens.length) {
+    if (compact || view.pending || !hover || hover.row >= tokens.length || hover.column >= tokens.length) {
       tooltip.hidden = true;
       return;
     }
@@ -216,7 +220,8 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
 
   /**
    * Draw `view`: {tokens, head (a result head), mask (the result's boolean mask), scale,
-   * focusRow, hover, maskEditable}.
+   * focusRow, hover, maskEditable}; or {tokens, pending: true, focusRow} for a scene whose weights are still
+   * being computed (the grid at its size, cells blank), so the page keeps its layout until they come.
    */
   function update(view) {
     lastView = view;
@@ -237,7 +242,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       });
     }
     for (let i = 0; i < cells.length; i += 1) {
-      const weights = head.weights[i];
+      const weights = view.pending ? [] : head.weights[i];
       const maskRow = mask?.[i];
       for (let j = 0; j < cells[i].length; j += 1) paintCell(cells[i][j], weights[j], Boolean(maskRow?.[j]));
     }
@@ -252,7 +257,9 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     columnLabels.forEach((label, j) => label.classList.toggle("hovered", j === view.hover?.column));
     placeOutline(focusOutline, view.focusRow);
     placeOutline(hoverOutline, view.hover?.row ?? null, view.hover?.column);
-    const label = `Attention weights of ${head.name}: ${tokens.length} rows ask, ${tokens.length} columns answer`;
+    const label = view.pending
+      ? `Attention weights, being computed: ${tokens.length} rows ask, ${tokens.length} columns answer`
+      : `Attention weights of ${head.name}: ${tokens.length} rows ask, ${tokens.length} columns answer`;
     if (svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
     showTooltip(view);
   }

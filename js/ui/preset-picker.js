@@ -60,7 +60,9 @@ export function mountPresetPicker(host, { store, actions }) {
     select.disabled = !state.boot.live;
     select.title = state.boot.live ? "" : "The other examples become available as soon as Python is live.";
     reset.hidden = !state.presetId || !state.edited;
-    description.textContent = presets.find((preset) => preset.id === state.presetId)?.description ?? "";
+    // The example's own description until the list arrives, so the line is there from the first view.
+    const listed = presets.find((preset) => preset.id === state.presetId);
+    description.textContent = (listed ? listed.description : state.presetId && state.draft?.extra?.description) || "";
   }
 
   store.subscribe((state, changes) => {

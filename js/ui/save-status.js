@@ -32,7 +32,8 @@ export function mountSaveStatus(host, { store, sharing }) {
     text.textContent = message;
     // While a notice offers the same button, one is enough.
     kept.hidden = !status.kept || Boolean(status.problem) || Boolean(state.notice?.action);
-    line.hidden = !message && kept.hidden;
+    // Never hidden: an empty line keeps its place (see .save-status), so saving moves nothing below it.
+    line.dataset.empty = String(!message && kept.hidden);
   }
   store.subscribe((state, changes) => {
     if (["saved", "presets", "scene", "notice"].some((part) => changes.has(part))) render(state);

@@ -18,6 +18,8 @@ import { createLabelledMatrix } from "./labelled-matrix.js";
 
 /** The most tokens, features or dims drawn per matrix; the rest is summarised in a note. */
 export const MAX_SHOWN = 16;
+/** Decimals of a weight in the worked steps: the tutorial's four, as the scores beside them have. */
+const STEP_DIGITS = 4;
 /** The most terms written out in one sum before the rest is abbreviated. */
 const MAX_TERMS = 10;
 
@@ -157,7 +159,7 @@ function explainSoftmax(i, j, { result, head }) {
   ];
   if (!readable[j]) lines.push(`${quoted(tokens[j])} is masked: e^(−∞) = 0, so its share is 0`);
   else if (isBlank(weight)) lines.push(`share of ${quoted(tokens[j])} = ${expText(exps[j])} ÷ ${expText(total)} = nan: e^score overflowed, and ∞ ÷ ∞ is not a number. Turn the shift back on.`);
-  else lines.push(`share of ${quoted(tokens[j])} = ${expText(exps[j])} ÷ ${expText(total)} = ${formatWeight(weight)}`);
+  else lines.push(`share of ${quoted(tokens[j])} = ${expText(exps[j])} ÷ ${expText(total)} = ${formatWeight(weight, STEP_DIGITS)}`);
   return lines;
 }
 
@@ -257,7 +259,7 @@ export function mountStepView(host, { store, actions }) {
         formula: formulaFor(name, result, head),
         format: (value, i, j) => {
           if (isMaskedStage && result.mask[i]?.[j]) return name === "masked" ? "−∞" : "0";
-          if (isWeights) return formatWeight(value);
+          if (isWeights) return formatWeight(value, STEP_DIGITS);
           return isBlank(value) ? "nan" : formatScore(value);
         },
         classify: (value, i, j) => (isMaskedStage && result.mask[i]?.[j] ? "masked" : isBlank(value) ? "nan" : ""),

@@ -25,6 +25,8 @@ export function mountTeachingNotes(host, { store }) {
   trap.dataset.testid = "softmax-trap-note";
   const causal = make("p", "teaching-note causal-note");
   causal.dataset.testid = "causal-note";
+  trap.hidden = true; // until a result says there is something to explain
+  causal.hidden = true;
   host.append(trap, causal);
 
   function render(state) {

@@ -19,6 +19,7 @@ import difflib
 import json
 import math
 import numbers
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -198,6 +199,10 @@ def _ref(labels: Sequence[str], index: int, noun: str) -> str:
 # Checking single cells
 
 
+#: A number written with a decimal comma ("0,5", "-1,25", ",5"), which float() does not read.
+_DECIMAL_COMMA = re.compile(r"\s*[+\-]?\d*,\d+\s*")
+
+
 def _number_problem(value: Any) -> str | None:
     """What is wrong with `value` as a matrix entry, or None if it is a finite number."""
     if isinstance(value, (bool, np.bool_)):
@@ -216,6 +221,9 @@ def _number_problem(value: Any) -> str | None:
         try:
             number = float(value)
         except ValueError:
+            if _DECIMAL_COMMA.fullmatch(value):
+                # "0,5": a decimal comma, as many languages write it.
+                return f"{_show(value)} is not a number; did you mean {value.strip().replace(',', '.')}? Write decimals with a point"
             return f"{_show(value)} is not a number"
         if not math.isfinite(number):
             return f"{_show(value)} is not a finite number; every entry must be an ordinary number"

@@ -256,7 +256,7 @@ def test_knocking_a_word_out_measures_what_its_weight_did(page, site_url, artifa
         change = math.dist(base["output"][i], after["output"][i])
         expect(rows.nth(i).locator(sel("knockout-weight"))).to_have_text(f"{base['heads'][0]['weights'][i][CAT]:.3f}")
         expect(rows.nth(i).locator(sel("knockout-change"))).to_have_text(fmt(change))
-    expect(page.locator(sel("knockout-summary"))).to_contain_text("Without “cat”")
+    expect(page.locator(sel("knockout-summary"))).to_contain_text("With “cat” knocked out")
     page.locator(sel("experiments")).screenshot(path=str(artifacts / "teaching-knockout.png"))
 
     # With real values the weight is no measure of the effect: in the causal exercise, t3 gives t1 a

@@ -1,0 +1,68 @@
+"""Nothing moves under the reader: the cumulative layout shift over the page's load (until Python is live and
+every view has drawn) and over a first edit stays under 0.01 (Web Vitals' "good" is 0.1).
+
+Every layout shift counts here, also those right after an input, which Web Vitals leaves out: a line that
+appears on the first edit and pushes down the checkbox just clicked is exactly what a learner notices.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from page_helpers import sel
+
+pytestmark = pytest.mark.browser
+
+MOST_SHIFT = 0.01
+
+# Collects every layout-shift entry from the start of the page, with what moved.
+RECORD_SHIFTS = """
+window.layoutShifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    window.layoutShifts.push({
+      value: entry.value, afterInput: entry.hadRecentInput, at: Math.round(entry.startTime),
+      moved: entry.sources.map((source) => `${source.node?.dataset?.testid ?? source.node?.className ?? source.node?.nodeName}: `
+        + `${Math.round(source.previousRect.y)} -> ${Math.round(source.currentRect.y)}`),
+    });
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+def shifts_since(page, start):
+    shifts = page.evaluate("window.layoutShifts")[start:]
+    return sum(shift["value"] for shift in shifts), shifts
+
+
+def settle(page):
+    """Python live, and the views below the heatmap mounted and drawn (they load once Python is live)."""
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    expect(page.locator(sel("exercise-open"))).to_be_attached()
+    page.wait_for_timeout(1000)  # the views' idle-time redraws (the weights table)
+
+
+@pytest.mark.parametrize("address", ["", "#preset=dog-bites-man"], ids=["default-example", "example-without-preview"])
+def test_loading_the_page_and_a_first_edit_move_nothing(page, site_url, address):
+    page.set_viewport_size({"width": 1360, "height": 900})
+    page.add_init_script(RECORD_SHIFTS)
+    page.goto(f"{site_url}/{address}")
+    # From the first view on, "Copy embed code" is in its place beside the other buttons.
+    expect(page.locator(sel("playground"))).to_have_attribute("data-drawn", "true")
+    expect(page.locator(sel("copy-embed-code"))).to_be_visible()
+    settle(page)
+    loaded, shifts = shifts_since(page, 0)
+    assert loaded < MOST_SHIFT, f"layout shift {loaded:.4f} while the page loaded: {shifts}"
+
+    # The first edit: a number typed into Wq, then the scaling switched off. The "saved in this browser" line
+    # appears where it always had its place.
+    start = len(page.evaluate("window.layoutShifts"))
+    cell = page.locator(sel("wq-cell", row=0, column=0))
+    cell.click()
+    page.keyboard.type("2")
+    expect(page.locator(sel("save-text"))).to_contain_text("saved in this browser")
+    page.locator(sel("scale-toggle")).click()
+    page.wait_for_function("() => window.attentionPlayground.result().scale === false")
+    page.wait_for_timeout(500)
+    edited, shifts = shifts_since(page, start)
+    assert edited < MOST_SHIFT, f"layout shift {edited:.4f} on the first edit: {shifts}"
