@@ -182,25 +182,73 @@ export function lockedSceneMessage(fields, what) {
 
 /**
  * Make every control of a locked field inside `root` read-only (inputs) or disabled (buttons, boxes), and say
- * so: its accessible name ends in LOCKED_LABEL, and so does its tooltip.
+ * so: its accessible name ends in LOCKED_LABEL, and so does its tooltip; the panel it is in gets a note naming
+ * the locked fields whose controls it holds (Wq locks the "+ feature" button too, since a feature is a row of Wq).
  */
-function markLocked(root, selector) {
-  for (const control of root.querySelectorAll(selector)) {
-    if (control.dataset.locked === "true") continue;
-    control.dataset.locked = "true";
-    // A drawn cell swapped for an input keeps its name (grid-input.js copies it), so it is extended only once.
-    const name = control.getAttribute("aria-label") ?? control.textContent.trim();
-    if (!name.endsWith(LOCKED_LABEL)) control.setAttribute("aria-label", name ? `${name}, ${LOCKED_LABEL}` : LOCKED_LABEL);
-    control.title = `Locked by this page: ${name || "this control"} cannot be changed here.`;
-    if (control instanceof HTMLInputElement && control.type === "text") {
-      control.readOnly = true;
-    } else if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) {
-      control.disabled = true;
-    } else {
-      // A number cell drawn as text (it becomes an input only on focus): say it is read-only.
-      control.setAttribute("aria-readonly", "true");
+function markLocked(root, locks) {
+  const touched = new Set();
+  for (const field of locks) {
+    for (const selector of LOCKED_CONTROLS[field] ?? []) {
+      for (const control of root.querySelectorAll(selector)) {
+        const panel = control.closest(".panel, .mask-controls");
+        if (panel && addLockedField(panel, field)) touched.add(panel);
+        if (control.dataset.locked !== "true") lockControl(control);
+      }
     }
   }
+  for (const panel of touched) showLockNote(panel);
+}
+
+/** Make one control read-only or disabled, and name it as locked. */
+function lockControl(control) {
+  control.dataset.locked = "true";
+  // A drawn cell swapped for an input keeps its name (grid-input.js copies it), so it is extended only once.
+  const name = control.getAttribute("aria-label") ?? control.textContent.trim();
+  if (!name.endsWith(LOCKED_LABEL)) control.setAttribute("aria-label", name ? `${name}, ${LOCKED_LABEL}` : LOCKED_LABEL);
+  control.title = `Locked by this page: ${name || "this control"} cannot be changed here.`;
+  if (control instanceof HTMLInputElement && control.type === "text") {
+    control.readOnly = true;
+  } else if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) {
+    control.disabled = true;
+  } else {
+    // A number cell drawn as text (it becomes an input only on focus): say it is read-only.
+    control.setAttribute("aria-readonly", "true");
+  }
+}
+
+/** The locked fields whose controls each panel holds. */
+const lockedFieldsOf = new WeakMap();
+
+/** Note that `panel` holds a control of locked `field`; true if that is news. */
+function addLockedField(panel, field) {
+  if (!lockedFieldsOf.has(panel)) lockedFieldsOf.set(panel, new Set());
+  const fields = lockedFieldsOf.get(panel);
+  if (fields.has(field)) return false;
+  fields.add(field);
+  return true;
+}
+
+/**
+ * The visible "locked" note at the top of a panel that holds locked controls, naming the fields locked there;
+ * it also speaks (politely) when the learner tries to type into a locked control (sayLockedOnTyping).
+ */
+function showLockNote(panel) {
+  let note = panel.querySelector(":scope > .lock-note");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "lock-note";
+    note.dataset.testid = "lock-note";
+    note.setAttribute("role", "status");
+    note.setAttribute("aria-live", "polite");
+    note.append(lockIcon(), document.createElement("span"));
+    const heading = panel.querySelector(":scope > h2, :scope > .panel-head");
+    if (heading) heading.after(note);
+    else panel.prepend(note);
+  }
+  const fields = LOCKABLE_FIELDS.filter((field) => lockedFieldsOf.get(panel).has(field));
+  note.dataset.fields = fields.join(",");
+  note.classList.remove("tried");
+  note.lastChild.textContent = `Locked by this page: ${fields.map((field) => FIELD_NAMES[field]).join(", ")}. The greyed controls cannot be changed here; everything else can.`;
 }
 
 /**
@@ -208,48 +256,13 @@ function markLocked(root, selector) {
  * rebuilt when the scene's shape changes; a drawn cell becomes an input when focused).
  */
 function keepLocked(root, locks) {
-  const selector = [...locks].flatMap((field) => LOCKED_CONTROLS[field] ?? []).join(",");
-  if (!selector) return;
-  markLocked(root, selector);
-  showLockNotes(root, locks);
+  if (!locks.size) return;
+  markLocked(root, locks);
   sayLockedOnTyping(root);
   // Observers run before the next input event, so a cell that just became an input is read-only
   // before the first key reaches it.
-  new MutationObserver(() => markLocked(root, selector)).observe(root, { childList: true, subtree: true });
-  for (const field of locks) root.dataset[`locked${field[0].toUpperCase()}${field.slice(1)}`] = "";
+  new MutationObserver(() => markLocked(root, locks)).observe(root, { childList: true, subtree: true });
   root.classList.add("has-locks");
-}
-
-/** The panels that hold each field's controls, for the note that says what is locked there. */
-const PANELS_OF_FIELD = {
-  tokens: ["features"], features: ["features"], X: ["features"],
-  Wq: ["weights"], Wk: ["weights"], Wv: ["weights"], heads: ["weights"],
-  mask: ["controls"], scale: ["controls"], shift: ["controls"], positions: ["experiments"],
-};
-
-/**
- * A visible "locked" note at the top of every panel that holds locked controls, naming what is locked there;
- * it also speaks (politely) when the learner tries to type into a locked control.
- */
-function showLockNotes(root, locks) {
-  for (const [panel, selector] of Object.entries(PANELS)) {
-    const fields = [...locks].filter((field) => PANELS_OF_FIELD[field]?.includes(panel));
-    const host = document.querySelector(selector);
-    if (!fields.length || !host) continue;
-    const note = document.createElement("p");
-    note.className = "lock-note";
-    note.dataset.testid = "lock-note";
-    note.setAttribute("role", "status");
-    note.setAttribute("aria-live", "polite");
-    const names = fields.map((field) => FIELD_NAMES[field]);
-    note.dataset.fields = fields.join(",");
-    const text = document.createElement("span");
-    text.textContent = `Locked by this page: ${names.join(", ")}. You can change everything else.`;
-    note.append(lockIcon(), text);
-    const heading = host.querySelector("h2");
-    if (heading) heading.after(note);
-    else host.prepend(note);
-  }
 }
 
 /** A small padlock, drawn (a font may have no padlock symbol); the note's words say the same to everyone. */
@@ -346,6 +359,6 @@ export function startEmbedMode({ panels, locks }) {
   // also holds the notices (a refused example, say), so with none of its panels it shows only while one is up.
   root.querySelector(".toolbar")?.toggleAttribute("data-only-notices", !["presets", "controls", "notes"].some((name) => panels.includes(name)));
   leaveOut(document.querySelector(".teaching"), !["steps", "heads", "experiments", "exercise"].some((name) => panels.includes(name)));
-  keepLocked(root, locks);
+  keepLocked(document.body, locks); // the body: the teaching views (the positions switch) are outside `root`
   reportHeight();
 }

@@ -316,8 +316,11 @@ def test_locked_fields_say_they_are_locked(page, site_url, artifacts):
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     feature_note = page.locator(f'{sel("feature-editor")} {sel("lock-note")}')
     expect(feature_note).to_be_visible()
-    expect(feature_note).to_contain_text("Locked by this page: X.")
+    # X's cells are here, and Wq's reach here too: a feature is a column of X and a row of Wq, so neither
+    # "+ feature" nor "× feature" can be used.
+    expect(feature_note).to_contain_text("Locked by this page: X, Wq. The greyed controls cannot be changed here")
     expect(page.locator(f'{sel("weight-editor")} {sel("lock-note")}')).to_contain_text("Locked by this page: Wq.")
+    expect(page.locator(sel("add-feature"))).to_have_accessible_name(re.compile("locked by this page$"))
     # Every locked cell is named as locked, drawn or being edited; an unlocked one is not.
     expect(page.locator(sel("x-cell", row=0, column=1))).to_have_accessible_name(re.compile(r"^.+ of “dog”, locked by this page$"))
     expect(page.locator(sel("wq-cell", row=1, column=0))).to_have_accessible_name(re.compile(r"locked by this page$"))
@@ -331,6 +334,20 @@ def test_locked_fields_say_they_are_locked(page, site_url, artifacts):
     expect(page.locator(sel("x-cell", row=0, column=1))).to_have_value("0")
     expect(feature_note).to_contain_text("This one, f1 of “dog”, is locked by this page: it cannot be changed here.")
     page.locator(sel("feature-editor")).screenshot(path=str(artifacts / "embed-locked-note.png"))
+
+
+def test_the_positions_switch_can_be_locked(page, site_url):
+    page.goto(f"{site_url}/index.html?embed&panels=heatmap,experiments&lock=positions#preset=it-animal-noun")
+    page.evaluate("window.attentionPlayground.ready")
+    page.locator(sel("experiment-tab-order")).click()
+    toggle = page.locator(sel("positions-toggle"))
+    expect(toggle).to_be_disabled()
+    expect(toggle).to_have_accessible_name(re.compile("locked by this page$"))
+    expect(page.locator(f'{sel("experiments")} {sel("lock-note")}')).to_contain_text("Locked by this page: the positions.")
+    # Even by script, the edit is refused.
+    page.evaluate("""() => { const box = document.querySelector('[data-testid="positions-toggle"]');
+                             box.disabled = false; box.click(); }""")
+    assert page.evaluate("window.attentionPlayground.getScene().positions ?? 'none'") == "none"
 
 
 def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(page, site_url):
