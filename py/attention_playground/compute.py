@@ -1,12 +1,15 @@
-"""compute(scene): the one call the page makes. A scene in, every stage of every head out, as plain data.
+"""compute(scene): the one call the page makes. A scene in, every stage of every head out.
 
-The result is JSON-ready: lists of Python floats at full precision, with None wherever a number is
-not finite (a masked score, -inf, or a nan from the overflow trap). The page renders it as it comes.
+Inside Python everything stays an array: `compute_scene(scene)` returns a `ComputedScene`, whose stages
+are NumPy arrays, and the exercises and the learner's drawing read those. Turning them into plain data
+happens once, at the boundary (`wire.py`): `compute(scene)` is `compute_scene` written as the JSON-ready
+dict the README describes, and the page's worker gets the same arrays packed as raw float64.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,70 +17,59 @@ import numpy as np
 from .attention import AttentionStages, concatenate_heads, fully_masked_rows, multi_head_stages
 from .positions import position_rows
 from .scene import Head, Scene, parse_scene
+from .wire import result_json
 
 
-def json_matrix(array: np.ndarray) -> list[list[float | None]]:
-    """A 2-D array as a list of rows of Python floats, with None for every inf or nan.
+@dataclass(frozen=True)
+class ComputedHead:
+    """One head of a computed scene: the head as the module read it, and every stage it computed."""
 
-    tolist() converts the whole array in C; only the few non-finite cells are patched in Python.
-    """
-    rows = array.tolist()
-    not_finite = ~np.isfinite(array)  # (n_rows, n_columns)
-    if not_finite.any():
-        bad_rows, bad_columns = np.nonzero(not_finite)
-        for i, j in zip(bad_rows.tolist(), bad_columns.tolist(), strict=True):
-            rows[i][j] = None
-    return rows
+    head: Head
+    stages: AttentionStages  # Q, K, V, scores, scaled, masked, weights, output: arrays
 
 
-def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
-    """Check `scene`, run every head, and return the result described in the README.
+@dataclass(frozen=True)
+class ComputedScene:
+    """A scene and everything computed from it, as arrays (see `wire.result_json` for the README's form)."""
 
-    Raises `SceneError` (with field, row and column labels) if the scene has a mistake.
-    Besides the README's keys, the result has `warnings`: plain sentences about anything the
-    learner should know, such as nan from the overflow trap or rows that may read nothing.
-    It also echoes `positions` and gives the inputs every head read, so each number of the stages can
-    be worked by hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`, `Wk`, `Wv`
-    (`Wv` is None for one-hot position markers).
-    """
+    scene: Scene
+    X: np.ndarray  # (n_tokens, n_features): the input as the heads read it, positions included
+    heads: tuple[ComputedHead, ...]
+    output: np.ndarray  # (n_tokens, sum of d_v): the heads' outputs side by side
+    fully_masked_rows: list[int]  # rows that may read no token at all
+    warnings: list[str]  # plain sentences about anything a learner should notice
+
+
+def compute_scene(scene: Mapping[str, Any]) -> ComputedScene:
+    """Check `scene` and run every head; raises `SceneError` (with field, row and column) for a mistake."""
     parsed = parse_scene(scene)
     X = parsed.X + position_rows(parsed.positions, *parsed.X.shape)  # (n_tokens, n_features)
     per_head = multi_head_stages(
         X, [(head.Wq, head.Wk, head.Wv) for head in parsed.heads],
         scale=parsed.scale, mask=parsed.mask, shift=parsed.shift,
     )
-    output = concatenate_heads(per_head)  # (n_tokens, sum of d_v)
     blocked_rows = fully_masked_rows(parsed.mask)
-    return {
-        "title": parsed.title,
-        "tokens": list(parsed.tokens),
-        "features": list(parsed.features),
-        "scale": parsed.scale,
-        "shift": parsed.shift,
-        "mask": parsed.mask.tolist(),
-        "fully_masked_rows": blocked_rows,
-        "heads": [_head_result(head, stages) for head, stages in zip(parsed.heads, per_head, strict=True)],
-        "output": json_matrix(output),
-        "output_dims": [f"{head.name}/{dim}" for head in parsed.heads for dim in head.value_dims],
-        "warnings": _warnings(parsed, per_head, blocked_rows),
-        "positions": parsed.positions,
-        "X": json_matrix(X),
-    }
+    return ComputedScene(
+        scene=parsed,
+        X=X,
+        heads=tuple(ComputedHead(head, stages) for head, stages in zip(parsed.heads, per_head, strict=True)),
+        output=concatenate_heads(per_head),  # (n_tokens, sum of d_v)
+        fully_masked_rows=blocked_rows,
+        warnings=_warnings(parsed, per_head, blocked_rows),
+    )
 
 
-def _head_result(head: Head, stages: AttentionStages) -> dict[str, Any]:
-    as_lists = AttentionStages(*map(json_matrix, stages))
-    return {
-        "name": head.name,
-        "dims": list(head.dims),
-        "value_dims": list(head.value_dims),
-        "d_k": len(head.dims),
-        "stages": as_lists._asdict(),
-        "weights": as_lists.weights,
-        "Wq": json_matrix(head.Wq),
-        "Wk": json_matrix(head.Wk),
-        "Wv": None if head.Wv is None else json_matrix(head.Wv),
-    }
+def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
+    """Check `scene`, run every head, and return the result described in the README, as plain data.
+
+    Raises `SceneError` (with field, row and column labels) if the scene has a mistake. Lists of Python
+    floats at full precision, with None wherever a number is not finite (a masked score, a nan from the
+    overflow trap). Besides the README's keys, the result has `warnings`: plain sentences about anything the
+    learner should know. It also echoes `positions` and gives the inputs every head read, so each number of
+    the stages can be worked by hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`,
+    `Wk`, `Wv` (`Wv` is None for one-hot position markers).
+    """
+    return result_json(compute_scene(scene))
 
 
 def _token_list(tokens: Sequence[str], rows: Sequence[int]) -> str:

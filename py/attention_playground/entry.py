@@ -22,9 +22,10 @@ unexpected. `handle` never raises: whatever happens comes back as a response.
 
 `handle_packed(request_json) -> (header_json, data)` serves the same requests with the same responses, but
 ships the numbers of a "compute" result as raw float64 bytes instead of decimal text: for 64 tokens,
-writing its tens of thousands of floats as JSON text takes ten times longer than computing them, while
-copying them as bytes costs almost nothing. In the header (the response as `handle` would give it), every float matrix
-of the result is replaced by a small descriptor
+writing its tens of thousands of floats as JSON text takes several times longer than computing them, while
+copying them as bytes costs almost nothing. "compute" is served as arrays (compute.ComputedScene), and
+wire.py turns them into the JSON form or the packed form, once, on the way out. In the header (the response
+as `handle` would give it), every float matrix of the result is replaced by a small descriptor
 
     {"$matrix": [offset, rows, cols]}
 
@@ -44,14 +45,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from .compute import compute
+from .compute import ComputedScene, compute_scene
 from .exercises import UnknownExerciseError, list_exercises, run_exercise
 from .experiments import scaling_experiment, shuffle_check
 from .learner_compute import compute_with_learner
 from .presets import UnknownPresetError, list_presets, load_preset
 from .scene import SceneError
+from .wire import MATRIX_KEY, packed_result, result_json
 
 
 class RequestError(ValueError):
@@ -77,9 +77,9 @@ def _payload_keys(kind: str, payload: dict, required: tuple[str, ...], optional:
             raise RequestError(f'"{kind}" needs "{key}" in its payload', key)
 
 
-def _compute(payload: dict) -> Any:
+def _compute(payload: dict) -> ComputedScene:
     _payload_keys("compute", payload, ("scene",))
-    return compute(payload["scene"])
+    return compute_scene(payload["scene"])  # arrays: written out by wire.py on the way out
 
 
 def _presets(payload: dict) -> Any:
@@ -210,6 +210,8 @@ def _failure(error: BaseException) -> str:
 
 
 def _success(result: Any) -> str:
+    if isinstance(result, ComputedScene):
+        result = result_json(result)
     # allow_nan=False: a stray nan or inf would be invalid JSON for the page; fail loudly here instead.
     return json.dumps({"ok": True, "result": result}, allow_nan=False)
 
@@ -223,66 +225,7 @@ def handle(request_json: str) -> str:
         return _failure(error)
 
 
-#: The key of the descriptor that stands in the header for a matrix shipped in `data`.
-MATRIX_KEY = "$matrix"
-
-
-class _MatrixPacker:
-    """Collects float matrices into one float64 buffer and hands out a descriptor for each."""
-
-    def __init__(self):
-        self.blocks: list[np.ndarray] = []
-        self.size = 0
-        self.descriptors: dict[int, dict[str, list[int]]] = {}
-
-    def pack(self, matrix: Any) -> dict[str, list[int]]:
-        """The descriptor of `matrix` (a list of rows with None for a non-finite value, or a 2-D array).
-
-        The same object packed twice (a head's `weights` is its `stages.weights`) is stored once.
-        """
-        known = self.descriptors.get(id(matrix))
-        if known is not None:
-            return known
-        # None becomes nan here; either way the reader turns it back into None.
-        values = np.asarray(matrix, dtype=np.float64)  # (rows, cols)
-        if values.shape == (0,):  # an empty list of rows: no columns to count
-            values = values.reshape(0, 0)
-        if values.ndim != 2:
-            raise ValueError(f"a matrix to pack must be 2-D, got shape {values.shape}")
-        rows, cols = values.shape
-        descriptor = {MATRIX_KEY: [self.size, rows, cols]}
-        self.blocks.append(values.ravel())  # (rows * cols,)
-        self.size += rows * cols
-        self.descriptors[id(matrix)] = descriptor
-        return descriptor
-
-    def data(self) -> bytes:
-        """Every matrix packed so far, one after another, as little-endian float64."""
-        if not self.blocks:
-            return b""
-        return np.concatenate(self.blocks).astype("<f8", copy=False).tobytes()  # (size,) as bytes
-
-
-#: Where a compute() result keeps its float matrices, besides every stage of every head: keys of the result,
-#: and keys of each head. A key that is absent, or None (Wv for one-hot markers), is skipped.
-RESULT_MATRICES = ("output", "X")
-HEAD_MATRICES = ("weights", "Wq", "Wk", "Wv")
-
-
-def _pack_compute_result(result: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
-    """A copy of compute()'s result with its float matrices replaced by descriptors, and the buffer that
-    holds them. (A float matrix left out here would still arrive intact, only slower, as JSON text.)"""
-    packer = _MatrixPacker()
-
-    def pack_keys(container: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-        packed = {key: packer.pack(container[key]) for key in keys if container.get(key) is not None}
-        return {**container, **packed}
-
-    heads = []
-    for head in result["heads"]:
-        stages = {name: packer.pack(matrix) for name, matrix in head["stages"].items()}
-        heads.append(pack_keys({**head, "stages": stages}, HEAD_MATRICES))
-    return pack_keys({**result, "heads": heads}, RESULT_MATRICES), packer.data()
+__all__ = ["KINDS", "MATRIX_KEY", "MAX_NESTING", "RequestError", "handle", "handle_packed"]
 
 
 def handle_packed(request_json: str) -> tuple[str, bytes]:
@@ -294,8 +237,8 @@ def handle_packed(request_json: str) -> tuple[str, bytes]:
         kind, payload = _read_request(request_json)
         result = KINDS[kind](payload)
         data = b""
-        if kind == "compute":
-            result, data = _pack_compute_result(result)
+        if isinstance(result, ComputedScene):
+            result, data = packed_result(result)
         return _success(result), data
     except (Exception, KeyboardInterrupt) as error:
         return _failure(error), b""

@@ -22,9 +22,9 @@ import numpy as np
 
 from .attention import attention as reference_attention
 from .attention import softmax as reference_softmax
-from .compute import compute
+from .compute import compute_scene
 from .learner_code import LEARNER_FILENAME, MAX_PRINTED_CHARS, LearnerError, run_learner_code
-from .presets import load_preset
+from .presets import DEFAULT_PRESET_ID, load_preset
 
 #: How closely the learner's numbers must agree with the module's.
 TOLERANCE = 1e-9
@@ -32,8 +32,6 @@ TOLERANCE = 1e-9
 #: What a check says when the learner's function raised the error already shown once, above the checks.
 RAISED_ABOVE = "Your code raised the error shown above."
 
-#: The example the scene check uses when no scene is given (the page always sends its current one).
-DEFAULT_SCENE_PRESET = "it-animal-noun"
 
 
 class CheckFailed(Exception):
@@ -100,18 +98,10 @@ class CheckContext:
 
     @classmethod
     def from_scene(cls, scene: Mapping[str, Any] | None) -> "CheckContext":
-        """Take Q, K and V from compute(scene), so they are exactly what the page's heatmap uses."""
-        result = compute(scene if scene is not None else load_preset(DEFAULT_SCENE_PRESET))
-        heads = [
-            {"name": head["name"], **{name: _array(head["stages"][name]) for name in ("Q", "K", "V")}}
-            for head in result["heads"]
-        ]
-        return cls(heads, np.array(result["mask"], dtype=bool), bool(result["scale"]), list(result["tokens"]))
-
-
-def _array(rows: Any) -> np.ndarray:
-    """A JSON matrix (None for a value that is not finite) as a float array."""
-    return np.array([[np.nan if value is None else value for value in row] for row in rows], dtype=np.float64)
+        """Take Q, K and V from the scene as computed, so they are exactly what the page's heatmap uses."""
+        computed = compute_scene(scene if scene is not None else load_preset(DEFAULT_PRESET_ID))
+        heads = [{"name": head.head.name, "Q": head.stages.Q, "K": head.stages.K, "V": head.stages.V} for head in computed.heads]
+        return cls(heads, computed.scene.mask, computed.scene.scale, list(computed.scene.tokens))
 
 
 # --- the tutorial's data ------------------------------------------------------------------------------------

@@ -19,17 +19,15 @@ for the page to show in place of its usual captions.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from .compute import compute, json_matrix
+from .compute import ComputedHead, ComputedScene, compute_scene
 from .exercises import get_exercise, signature_problem
 from .learner_code import LearnerError, run_learner_code
-
-
-def _array(rows: Any) -> np.ndarray:
-    return np.array([[np.nan if value is None else value for value in row] for row in rows], dtype=np.float64)
+from .wire import result_json
 
 
 def _learner_matrix(value: Any, expected: tuple[int, int], what: str) -> np.ndarray:
@@ -101,48 +99,47 @@ def compute_with_learner(scene: Mapping[str, Any], exercise_id: str, code: str) 
     failed. A scene the module rejects raises SceneError, as compute() does.
     """
     exercise = get_exercise(exercise_id)
-    result = compute(scene)
+    computed = compute_scene(scene)
     try:
         function = run_learner_code(code).function(exercise.function)
         if (problem := signature_problem(function, exercise)) is not None:
             raise problem
-        heads = [_learner_head(head, result, exercise.function, function) for head in result["heads"]]
+        drawn_heads = [_learner_head(head, computed, exercise.function, function) for head in computed.heads]
     except LearnerError as error:
         return {"result": None, "error": error.to_dict()}
-    outputs = [output for output, _ in heads]
-    mask = np.array(result["mask"], dtype=bool).reshape(len(result["tokens"]), len(result["tokens"]))
     problems = []
-    for head, (_, weights) in zip(result["heads"], heads, strict=True):
-        label = f' in head "{head["name"]}"' if len(heads) > 1 else ""
-        problems += weight_problems(weights, mask, result["tokens"], exercise.function, label)
-    for head, (output, weights) in zip(result["heads"], heads, strict=True):
-        weights_rows = json_matrix(weights)
-        head["stages"]["weights"] = weights_rows
-        head["weights"] = weights_rows
-        head["stages"]["output"] = json_matrix(output)
-    result["output"] = json_matrix(np.concatenate(outputs, axis=1))  # (n_tokens, sum of d_v)
-    result["drawn_with"] = exercise.function
-    result["drawn_with_problems"] = problems[:MAX_PROBLEMS]
+    for head in drawn_heads:
+        label = f' in head "{head.head.name}"' if len(drawn_heads) > 1 else ""
+        problems += weight_problems(head.stages.weights, computed.scene.mask, list(computed.scene.tokens), exercise.function, label)
+    problems = problems[:MAX_PROBLEMS]
     note = f"Drawn with your {exercise.function}(): the weights and the output come from your code."
-    result["warnings"] = [note, *result["drawn_with_problems"], *result.get("warnings", [])]
+    drawn = replace(
+        computed,
+        heads=tuple(drawn_heads),
+        output=np.concatenate([head.stages.output for head in drawn_heads], axis=1),  # (n_tokens, sum of d_v)
+        warnings=[note, *problems, *computed.warnings],
+    )
+    result = result_json(drawn)
+    result["drawn_with"] = exercise.function
+    result["drawn_with_problems"] = problems
     return {"result": result, "error": None}
 
 
-def _learner_head(head: dict[str, Any], result: dict[str, Any], name: str, function) -> tuple[np.ndarray, np.ndarray]:
-    """(output, weights) of one head, computed by the learner's `function`."""
-    Q, K, V = (_array(head["stages"][stage]) for stage in ("Q", "K", "V"))  # (n, d_k), (n, d_k), (n, d_v)
+def _learner_head(computed_head: ComputedHead, computed: ComputedScene, name: str, function) -> ComputedHead:
+    """One head with its weights and output computed by the learner's `function`, from the module's Q, K, V."""
+    stages = computed_head.stages
+    Q, K, V = stages.Q, stages.K, stages.V  # (n, d_k), (n, d_k), (n, d_v)
     n_tokens = Q.shape[0]
-    mask = np.array(result["mask"], dtype=bool).reshape(n_tokens, n_tokens)  # True = may not read
+    mask = computed.scene.mask  # (n, n), True = may not read
     with np.errstate(all="ignore"):  # the learner's nan and inf show on the heatmap; no console noise
         if name == "attention":
-            returned = function(Q, K, V, scale=bool(result["scale"]), mask=mask)
+            returned = function(Q.copy(), K.copy(), V.copy(), scale=computed.scene.scale, mask=mask.copy())
             if not isinstance(returned, (tuple, list)) or len(returned) != 2:
                 raise LearnerError("Your attention() should return (output, weights) for the heatmap to use.")
             output = _learner_matrix(returned[0], (n_tokens, V.shape[1]), "output")
             weights = _learner_matrix(returned[1], (n_tokens, n_tokens), "weights")
         else:
-            masked = np.array(_array(head["stages"]["masked"]))  # (n, n), nan where masked
-            masked = np.where(mask, -np.inf, masked)  # the masked scores as the softmax sees them
-            weights = _learner_matrix(function(masked), (n_tokens, n_tokens), "softmax's weights")
+            # The masked scores as the softmax sees them: -inf where a token may not read.
+            weights = _learner_matrix(function(stages.masked.copy()), (n_tokens, n_tokens), "softmax's weights")
             output = weights @ V  # (n_tokens, d_v)
-    return output, weights
+    return replace(computed_head, stages=stages._replace(weights=weights, output=output))
