@@ -10,7 +10,7 @@
  * takes over; the browser notices a new build because the manifest it imports has changed.
  *
  * Kept files are answered from the cache first (they cannot change within one version); anything else
- * goes to the network as usual. The page registers this worker only for a built site (see js/offline.js),
+ * goes to the network as usual. The page registers this worker only for a built site (see js/page/offline.js),
  * never while the project's own files are being edited.
  */
 

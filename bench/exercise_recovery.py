@@ -24,7 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+import build  # noqa: E402  (build.py lives at the project's root)
+from sitebuild import server as dev_server  # noqa: E402
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -34,7 +35,7 @@ LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
 TIMEOUT_MS = 120_000
 
 
-class IsolatedHandler(build.SiteRequestHandler):
+class IsolatedHandler(dev_server.SiteRequestHandler):
     def end_headers(self):
         self.send_header("Cross-Origin-Opener-Policy", "same-origin")
         self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
@@ -42,7 +43,7 @@ class IsolatedHandler(build.SiteRequestHandler):
 
 
 def serve(handler):
-    server = build.SiteServer(("127.0.0.1", 0), handler)
+    server = dev_server.SiteServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -80,7 +81,7 @@ def main(argv=None):
     arguments = parser.parse_args(argv)
     if not arguments.no_build:
         build.build(report=lambda line: None)
-    plain, plain_url = serve(build.SiteRequestHandler)
+    plain, plain_url = serve(dev_server.SiteRequestHandler)
     isolated, isolated_url = serve(IsolatedHandler)
     times = {"stop at once": [], "time limit": [], "interrupt": []}
     try:

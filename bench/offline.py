@@ -39,7 +39,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+from sitebuild import server as dev_server  # noqa: E402
 
 RESULTS_PATH = ROOT / "bench" / "offline-results.json"  # (ignored by git, like results.json)
 CHROMIUM = "/usr/bin/chromium"
@@ -65,7 +65,7 @@ LIVE_MARK = """(() => {
 READ_MARK = "() => window[Symbol.for('offline-bench')]"
 
 
-class CountingHandler(build.SiteRequestHandler):
+class CountingHandler(dev_server.SiteRequestHandler):
     """build.py's own handler, counting the requests that reach it."""
 
     requests = []
@@ -139,7 +139,7 @@ def main(argv=None):
     if not arguments.no_build:
         subprocess.run([sys.executable, str(ROOT / "build.py")], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
 
-    server = build.SiteServer(("127.0.0.1", 0), CountingHandler)
+    server = dev_server.SiteServer(("127.0.0.1", 0), CountingHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     base_url = f"http://127.0.0.1:{server.server_address[1]}"

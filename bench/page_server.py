@@ -16,10 +16,10 @@ def site_request_handler():
     """build.py's request handler class (it serves the repository root)."""
     sys.path.insert(0, str(ROOT))
     try:
-        import build
+        from sitebuild import server as dev_server  # noqa: E402
     finally:
         sys.path.pop(0)
-    return build.SiteRequestHandler
+    return dev_server.SiteRequestHandler
 
 
 class ByteLedger:

@@ -21,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
-import build  # noqa: E402
+import build  # noqa: E402  (build.py lives at the project's root)
+from sitebuild import server as dev_server  # noqa: E402
 from attention_playground import scaling_experiment  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -37,7 +38,7 @@ def main():
     args = parser.parse_args()
     if not args.no_build:
         build.build(report=lambda line: None)
-    server = build.make_server(0)
+    server = dev_server.make_server(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     browser_ms = []

@@ -3,11 +3,11 @@
  */
 
 import { client, preview } from "./boot.js";
-import { installApi } from "./api.js";
-import { startPlayground } from "./app.js";
-import { isEditAllowed, lockedFieldsChangedBy, readEmbedOptions, startEmbedMode } from "./embed.js";
-import { installPostMessageApi } from "./post-message-api.js";
-import { mountEmbedCode } from "./ui/embed-code.js";
+import { installApi } from "./page/api.js";
+import { startPlayground } from "./page/playground.js";
+import { isEditAllowed, lockedFieldsChangedBy, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
+import { installPostMessageApi } from "./embed/post-message-api.js";
+import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
 const embed = readEmbedOptions(window.location);
@@ -24,4 +24,4 @@ installPostMessageApi({ api, playground, origins: embed.origins });
 // "Copy embed code" is there from the first view, so that nothing appears beside the other buttons later.
 if (!embed.embedded) playground.then(({ store }) => mountEmbedCode(document.querySelector('[data-testid="share-area"]'), { store }));
 // The offline cache only matters once Python is live; its module loads then.
-client.ready.then(() => import("./offline.js")).then(({ installOfflineCache }) => installOfflineCache(client.ready), () => {});
+client.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(client.ready), () => {});

@@ -5,8 +5,14 @@
  * Python rather than failing). Both sides of the worker boundary refuse such values before touching them.
  */
 
-/** Deeper than any request needs (scenes nest six levels; a request adds two), far shallower than any stack. */
-export const MAX_NESTING = 64;
+import { MODULE_FACTS } from "../../generated/module-facts.js";
+
+/**
+ * Deeper than any request needs (scenes nest six levels; a request adds two), far shallower than any stack.
+ * The Python entry point refuses the same depth (entry.MAX_NESTING): it is the module's number, written into
+ * generated/module-facts.js by the build.
+ */
+export const MAX_NESTING = MODULE_FACTS.maxNesting;
 
 /**
  * True if `value` has arrays or objects nested more than `limit` levels deep. Visits each value once, with

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .attention import MASK_NAMES, mask_matrix
+from .facts import default_value_dims
 from .positions import POSITION_ENCODINGS
 
 
@@ -493,7 +494,7 @@ def _parse_head(check: _Checker, data: Mapping, name: str, tokens: tuple[str, ..
         columns_expected = f"value_dims names {_count(len(value_dims), 'column')} ({_names(value_dims)})"
     else:
         width = _value_width(check, raw_Wv, features)
-        value_dims = tuple(f"v{j}" for j in range(width))
+        value_dims = default_value_dims(width)
         columns_expected = f"row {_quote(features[0])} has {width}; every row of Wv needs the same length"
     Wv = check.matrix(
         raw_Wv, "Wv", rows=features, row_noun="feature", rows_expected=per_token,

@@ -21,7 +21,8 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (build.py lives at the repository root)
+import build  # noqa: E402  (build.py lives at the project's root)
+from sitebuild import server as dev_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -57,7 +58,7 @@ def built_site():
 @pytest.fixture(scope="session")
 def site_url(built_site):
     """The repository root, served exactly as `python3 build.py serve` serves it, on a free local port."""
-    server = build.make_server(0)
+    server = dev_server.make_server(0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     host, port = server.server_address[:2]

@@ -8,7 +8,7 @@ from urllib.request import urlopen
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+from sitebuild import csp, paths  # noqa: E402
 
 # Every violation the page (or the worker, which reports to the console) sees, recorded from the first moment.
 RECORD_VIOLATIONS = """
@@ -19,28 +19,34 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-def meta_policy():
-    html = (ROOT / "index.html").read_text(encoding="utf-8")
+def meta_policy(html):
     match = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
-    assert match, "index.html has no CSP <meta>"
+    assert match, "the page has no CSP <meta>"
     return match.group(1)
 
 
-def test_the_meta_policy_is_the_one_build_py_sends():
-    assert meta_policy() == build.content_security_policy()
-    assert "'unsafe-inline'" not in meta_policy() and "'unsafe-eval'" not in meta_policy()
+def test_the_meta_policy_is_the_one_the_server_sends(site_url):
+    """The page as served and as built carries the one policy (sitebuild/csp.py), the same the server sends."""
+    with urlopen(f"{site_url}/") as response:
+        served = response.read().decode("utf-8")
+    built = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
+    for html in (served, built):
+        assert meta_policy(html) == csp.content_security_policy()
+        assert "'unsafe-inline'" not in meta_policy(html) and "'unsafe-eval'" not in meta_policy(html)
+    # The page's source names the policy nowhere: it is written in, never typed.
+    assert "Content-Security-Policy\" content" not in (ROOT / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_cdn_host_is_added_only_where_asked():
-    policy = build.content_security_policy(runtime_hosts=["https://cdn.example"])
+    policy = csp.content_security_policy(runtime_hosts=["https://cdn.example"])
     assert "script-src 'self' 'wasm-unsafe-eval' https://cdn.example" in policy
     assert "connect-src 'self' https://cdn.example" in policy
-    assert "cdn.example" not in build.content_security_policy()
+    assert "cdn.example" not in csp.content_security_policy()
 
 
 def test_the_worker_script_is_served_with_the_policy(site_url):
     with urlopen(f"{site_url}/js/runtime/worker.js") as response:
-        assert response.headers["Content-Security-Policy"] == build.content_security_policy()
+        assert response.headers["Content-Security-Policy"] == csp.content_security_policy()
 
 
 def test_the_page_boots_and_works_without_a_violation(page, site_url):

@@ -23,8 +23,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-import build
-import build_variants
+from sitebuild import csp, paths, runtime, server as dev_server, variants  # noqa: E402
 from attention_playground import compute
 from page_helpers import module_error, preset_scene, sel
 
@@ -579,8 +578,8 @@ def free_port():
 def unpacked_zip_server(built_site, tmp_path):
     """The offline zip, made from dist/ as `build.py --zip` makes it, unpacked and served by
     `python3 -m http.server` (what its README.txt tells an author to run)."""
-    archive = tmp_path / build_variants.ZIP_NAME
-    build_variants.write_zip(build.DIST_DIR, archive)
+    archive = tmp_path / variants.ZIP_NAME
+    variants.write_zip(paths.DIST_DIR, archive)
     with zipfile.ZipFile(archive) as unpacked:
         unpacked.extractall(tmp_path / "unpacked")
     port = free_port()
@@ -597,7 +596,7 @@ def unpacked_zip_server(built_site, tmp_path):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/{build_variants.ZIP_FOLDER}/"
+        yield f"http://127.0.0.1:{port}/{variants.ZIP_FOLDER}/"
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -628,17 +627,17 @@ def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(unpac
 def cdn_site_url(built_site):
     """dist-cdn/, built as `build.py --cdn` builds it, served the way its README asks a static host to: with
     the response headers its `_headers` file lists (the worker's Content-Security-Policy)."""
-    runtime_files = [path.name for path in build.VENDOR_DIR.iterdir() if path.is_file()]
-    policy = build.content_security_policy([build_variants.cdn_origin(build.CDN_URL)])
-    build_variants.write_cdn_site(build.DIST_DIR, build.CDN_DIR, build.CDN_URL, build.PYODIDE_VERSION, runtime_files, header_policy=policy)
-    headers_file = (build.CDN_DIR / build_variants.HEADERS_FILE).read_text().splitlines()
+    runtime_files = [path.name for path in runtime.VENDOR_DIR.iterdir() if path.is_file()]
+    policy = csp.content_security_policy([variants.cdn_origin(runtime.CDN_URL)])
+    variants.write_cdn_site(paths.DIST_DIR, paths.CDN_DIR, runtime.CDN_URL, runtime.PYODIDE_VERSION, runtime_files, header_policy=policy)
+    headers_file = (paths.CDN_DIR / variants.HEADERS_FILE).read_text().splitlines()
     headers = [line.strip().split(": ", 1) for line in headers_file[1:] if line.strip()]
 
     class CdnSiteHandler(http.server.SimpleHTTPRequestHandler):
-        extensions_map = build.SiteRequestHandler.extensions_map
+        extensions_map = dev_server.SiteRequestHandler.extensions_map
 
         def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(build.CDN_DIR), **kwargs)
+            super().__init__(*args, directory=str(paths.CDN_DIR), **kwargs)
 
         def end_headers(self):
             for name, value in headers:
@@ -668,11 +667,11 @@ def test_cdn_build_loads_the_runtime_from_the_cdn_address(cdn_site_url, page, pa
         types = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
         route.fulfill(
             status=200,
-            body=(build.VENDOR_DIR / name).read_bytes(),
+            body=(runtime.VENDOR_DIR / name).read_bytes(),
             headers={"Content-Type": types.get(Path(name).suffix, "application/octet-stream"), "Access-Control-Allow-Origin": "*"},
         )
 
-    page.context.route(build.CDN_URL + "**", from_the_pinned_copy)
+    page.context.route(runtime.CDN_URL + "**", from_the_pinned_copy)
     page.goto(cdn_site_url + "index.html")
     page.evaluate("window.attentionPlayground.ready")
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
@@ -681,5 +680,5 @@ def test_cdn_build_loads_the_runtime_from_the_cdn_address(cdn_site_url, page, pa
     # Its service worker installs too, keeping the CDN's files beside the site's own.
     page.evaluate("navigator.serviceWorker.ready")
     # The only requests that left 127.0.0.1 went to the CDN.
-    assert page_problems.foreign_requests and all(url.startswith(build.CDN_URL) for url in page_problems.foreign_requests)
+    assert page_problems.foreign_requests and all(url.startswith(runtime.CDN_URL) for url in page_problems.foreign_requests)
     page_problems.foreign_requests.clear()

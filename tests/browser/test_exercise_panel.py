@@ -365,15 +365,15 @@ def isolated_site_url(built_site):
     learner's code can be interrupted instead of its worker being ended."""
     import threading
 
-    import build
+    from sitebuild import server as dev_server  # noqa: E402
 
-    class IsolatedHandler(build.SiteRequestHandler):
+    class IsolatedHandler(dev_server.SiteRequestHandler):
         def end_headers(self):
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
             super().end_headers()
 
-    server = build.SiteServer(("127.0.0.1", 0), IsolatedHandler)
+    server = dev_server.SiteServer(("127.0.0.1", 0), IsolatedHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"

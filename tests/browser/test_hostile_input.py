@@ -148,7 +148,7 @@ def test_generated_scenes_and_links_never_break_the_page(page, site_url, page_pr
     rng = random.Random(SEED)
     good_hash = page.evaluate(
         """async (scene) => {
-          const { encodePermalinkHash, makePayload } = await import("/js/permalink.js");
+          const { encodePermalinkHash, makePayload } = await import("/js/sharing/permalink.js");
           return encodePermalinkHash(makePayload({ scene }));
         }""",
         good_scene(("link", "opens", "fine")),

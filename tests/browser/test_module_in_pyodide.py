@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import build
+from sitebuild import runtime  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
@@ -81,7 +81,7 @@ def count_differences(in_pyodide, natively):
 
 
 def pinned_runtime():
-    lockfile = json.loads((build.VENDOR_DIR / build.LOCKFILE_NAME).read_text(encoding="utf-8"))
+    lockfile = json.loads((runtime.VENDOR_DIR / runtime.LOCKFILE_NAME).read_text(encoding="utf-8"))
     return lockfile["info"]["python"], lockfile["packages"]["numpy"]["version"]
 
 

@@ -213,7 +213,7 @@ def test_an_old_v1_link_still_opens(fresh_page, site_url):
     expect(fresh_page.locator(sel("preset-picker"))).to_have_value("")
     # The page's decoder migrates it to the current version.
     decoded = fresh_page.evaluate(
-        """link => import('./js/permalink.js').then(async (m) => {
+        """link => import('./js/sharing/permalink.js').then(async (m) => {
             const read = await m.decodePermalinkHash(link);
             return {version: read.version, current: m.LINK_VERSION, payload: read.payload};
         })""",
@@ -289,7 +289,7 @@ def test_a_v2_link_is_migrated_to_the_panels_of_the_current_format(fresh_page, s
                               "view": {"focus": 1, "head": 0, "panels": ["heatmap", "bars"]}})
     open_live(fresh_page, f"{site_url}/")
     decoded = fresh_page.evaluate(
-        "hash => import('./js/permalink.js').then(async (m) => (await m.decodePermalinkHash(hash)).payload.view)",
+        "hash => import('./js/sharing/permalink.js').then(async (m) => (await m.decodePermalinkHash(hash)).payload.view)",
         link[link.index("#"):],
     )
     # Version 2 could hide only four panels; the rest were always there, and nothing was open.
@@ -614,7 +614,7 @@ def test_when_storage_fails_the_page_says_so_and_keeps_working(browser, site_url
 def test_storage_keys_are_built_from_mode_and_scene(page, site_url):
     open_live(page, f"{site_url}/")
     keys = page.evaluate(
-        """() => import('./js/persistence.js').then((m) => [
+        """() => import('./js/sharing/saved-drafts.js').then((m) => [
             m.storageKey('page', 'dog-bites-man'),
             m.storageKey('embed', 'dog-bites-man'),
             m.storageKey('embed', m.sceneIdentity({tokens: ['a'], b: 1})),

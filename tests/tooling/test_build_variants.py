@@ -20,8 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-import build_variants  # noqa: E402
+from sitebuild import csp, paths, runtime, variants  # noqa: E402
 
 CDN_ORIGIN = "https://cdn.jsdelivr.net"
 
@@ -45,22 +44,22 @@ def built_variants(tmp_path_factory):
         assert completed.returncode == 0 or attempt < 2, completed.stderr
         try:
             assert "attention-playground.zip" in completed.stdout and "dist-cdn/" in completed.stdout
-            shutil.copytree(build.DIST_DIR, snapshot / f"dist-{attempt}")
-            shutil.copytree(build.CDN_DIR, snapshot / f"cdn-{attempt}")
-            return Built(snapshot / f"dist-{attempt}", snapshot / f"dist-{attempt}" / build_variants.ZIP_NAME, snapshot / f"cdn-{attempt}")
+            shutil.copytree(paths.DIST_DIR, snapshot / f"dist-{attempt}")
+            shutil.copytree(paths.CDN_DIR, snapshot / f"cdn-{attempt}")
+            return Built(snapshot / f"dist-{attempt}", snapshot / f"dist-{attempt}" / variants.ZIP_NAME, snapshot / f"cdn-{attempt}")
         except (AssertionError, OSError, shutil.Error):
             if attempt == 2:
                 raise
 
 
 def manifest(site_dir):
-    text = (site_dir / build_variants.OFFLINE_MANIFEST).read_text()
+    text = (site_dir / variants.OFFLINE_MANIFEST).read_text()
     return json.loads(re.search(r"self\.offlineManifest = (\{.*\});", text, re.S).group(1))
 
 
 def runtime_names():
-    lockfile = json.loads((build.VENDOR_DIR / build.LOCKFILE_NAME).read_bytes())
-    return [*build.CORE_FILES, lockfile["packages"]["numpy"]["file_name"]]
+    lockfile = json.loads((runtime.VENDOR_DIR / runtime.LOCKFILE_NAME).read_bytes())
+    return [*runtime.CORE_FILES, lockfile["packages"]["numpy"]["file_name"]]
 
 
 # --- the zip ---------------------------------------------------------------------------------------------------
@@ -69,18 +68,18 @@ def runtime_names():
 def test_zip_holds_the_whole_site_and_the_verified_runtime(built_variants):
     with zipfile.ZipFile(built_variants.zip) as archive:
         names = set(archive.namelist())
-        folder = build_variants.ZIP_FOLDER
+        folder = variants.ZIP_FOLDER
         for needed in ("index.html", "sw.js", "README.txt", "js/main.js", "js/runtime/worker.js", "js/embed-host.js",
                        "static/style.css", "generated/preview.json", "generated/attention_playground.zip",
                        "generated/runtime.json", "generated/offline-manifest.js", "generated/presets/dog-bites-man.json"):
             assert f"{folder}/{needed}" in names, needed
         # The runtime is in, byte for byte the pinned release.
-        for name, expected in build.CORE_FILES.items():
+        for name, expected in runtime.CORE_FILES.items():
             assert hashlib.sha256(archive.read(f"{folder}/vendor/pyodide/{name}")).hexdigest() == expected
         assert any(re.fullmatch(rf"{folder}/vendor/pyodide/numpy-.*\.whl", name) for name in names)
         # Nothing half-written, nothing outside its folder, not itself.
         assert all(name.startswith(f"{folder}/") and not name.endswith(".partial") for name in names)
-        assert not any(name.endswith(build_variants.ZIP_NAME) for name in names)
+        assert not any(name.endswith(variants.ZIP_NAME) for name in names)
         # Offline: the service worker is on, the runtime is the one inside.
         config = json.loads(archive.read(f"{folder}/generated/runtime.json"))
         assert config == {"indexURL": "vendor/pyodide/", "serviceWorker": True}
@@ -90,7 +89,7 @@ def test_zip_holds_the_whole_site_and_the_verified_runtime(built_variants):
 
 
 def test_zip_is_byte_stable(built_variants, tmp_path):
-    build_variants.write_zip(built_variants.dist, tmp_path / "again.zip")
+    variants.write_zip(built_variants.dist, tmp_path / "again.zip")
     assert (tmp_path / "again.zip").read_bytes() == built_variants.zip.read_bytes()
 
 
@@ -100,10 +99,10 @@ def test_zip_is_byte_stable(built_variants, tmp_path):
 def test_dist_lists_every_file_for_the_service_worker(built_variants):
     listed = manifest(built_variants.dist)
     files = {path.relative_to(built_variants.dist).as_posix() for path in built_variants.dist.rglob("*") if path.is_file()}
-    assert set(listed["files"]) == {"./"} | files - {"sw.js", "generated/offline-manifest.js", build_variants.ZIP_NAME}
+    assert set(listed["files"]) == {"./"} | files - {"sw.js", "generated/offline-manifest.js", variants.ZIP_NAME}
     for name in runtime_names():
         assert f"vendor/pyodide/{name}" in listed["files"]
-    assert re.fullmatch(rf"pyodide-{re.escape(build.PYODIDE_VERSION)}-[0-9a-f]{{12}}", listed["version"])
+    assert re.fullmatch(rf"pyodide-{re.escape(runtime.PYODIDE_VERSION)}-[0-9a-f]{{12}}", listed["version"])
     assert listed["runtime"] == []
 
 
@@ -112,19 +111,19 @@ def test_a_changed_file_gives_a_new_cache_version(tmp_path):
     (site / "generated").mkdir(parents=True)
     (site / "index.html").write_text("<p>one</p>")
     (site / "sw.js").write_text("// the worker")
-    first = build_variants.prepare_offline_site(site, "0.27.7")
-    assert first == build_variants.prepare_offline_site(site, "0.27.7")  # same files, same version
+    first = variants.prepare_offline_site(site, "0.27.7")
+    assert first == variants.prepare_offline_site(site, "0.27.7")  # same files, same version
     (site / "index.html").write_text("<p>two</p>")
-    second = build_variants.prepare_offline_site(site, "0.27.7")
+    second = variants.prepare_offline_site(site, "0.27.7")
     assert second != first and second.startswith("pyodide-0.27.7-")
     (site / "sw.js").write_text("// the worker, edited")  # the browser checks sw.js itself
-    assert build_variants.prepare_offline_site(site, "0.27.7") == second
+    assert variants.prepare_offline_site(site, "0.27.7") == second
     assert manifest(site)["files"] == ["./", "generated/runtime.json", "index.html"]
 
 
 def test_the_working_copy_never_installs_the_service_worker(built_variants):
     # Served from the repository, files being edited must never come from a cache.
-    assert json.loads((ROOT / build_variants.RUNTIME_CONFIG).read_text()) == {"indexURL": "vendor/pyodide/", "serviceWorker": False}
+    assert json.loads((ROOT / variants.RUNTIME_CONFIG).read_text()) == {"indexURL": "vendor/pyodide/", "serviceWorker": False}
 
 
 # --- the CDN build -----------------------------------------------------------------------------------------------
@@ -132,21 +131,21 @@ def test_the_working_copy_never_installs_the_service_worker(built_variants):
 
 def test_cdn_build_points_at_the_cdn_and_carries_no_runtime(built_variants):
     cdn = built_variants.cdn
-    assert build.CDN_URL == f"https://cdn.jsdelivr.net/pyodide/v{build.PYODIDE_VERSION}/full/"
-    assert json.loads((cdn / build_variants.RUNTIME_CONFIG).read_text()) == {"indexURL": build.CDN_URL, "serviceWorker": True}
+    assert runtime.CDN_URL == f"https://cdn.jsdelivr.net/pyodide/v{runtime.PYODIDE_VERSION}/full/"
+    assert json.loads((cdn / variants.RUNTIME_CONFIG).read_text()) == {"indexURL": runtime.CDN_URL, "serviceWorker": True}
     # No vendored runtime: no directory for it, and none of its files anywhere.
     assert not (cdn / "vendor" / "pyodide").exists()
     names = {path.name for path in cdn.rglob("*") if path.is_file()}
     assert not names & set(runtime_names())
     assert not any(name.endswith((".wasm", ".whl")) for name in names)
     own_bytes = sum(path.stat().st_size for path in cdn.rglob("*") if path.is_file())
-    runtime_bytes = sum((build.VENDOR_DIR / name).stat().st_size for name in runtime_names())
+    runtime_bytes = sum((runtime.VENDOR_DIR / name).stat().st_size for name in runtime_names())
     assert own_bytes < runtime_bytes / 5
     # Everything else is the same site.
     for same in ("index.html", "js/main.js", "js/runtime/worker.js", "generated/preview.json", "sw.js"):
         assert (cdn / same).exists(), same
     # The service worker keeps the CDN's files too, so the CDN build also starts offline on a second visit.
-    assert manifest(cdn)["runtime"] == [build.CDN_URL + name for name in runtime_names()]
+    assert manifest(cdn)["runtime"] == [runtime.CDN_URL + name for name in runtime_names()]
 
 
 def test_cdn_build_allows_the_cdn_in_its_content_security_policy(built_variants):
@@ -158,9 +157,9 @@ def test_cdn_build_allows_the_cdn_in_its_content_security_policy(built_variants)
     # The vendored build's page does not allow it.
     assert CDN_ORIGIN not in (built_variants.dist / "index.html").read_text()
     # The worker's policy, as a header file for static hosts, is the same policy.
-    headers = (built_variants.cdn / build_variants.HEADERS_FILE).read_text()
+    headers = (built_variants.cdn / variants.HEADERS_FILE).read_text()
     assert headers.splitlines()[0] == "/*"
-    assert f"Content-Security-Policy: {build.content_security_policy([CDN_ORIGIN])}" in headers
+    assert f"Content-Security-Policy: {csp.content_security_policy([CDN_ORIGIN])}" in headers
 
 
 @pytest.mark.parametrize(
@@ -175,9 +174,9 @@ def test_cdn_build_allows_the_cdn_in_its_content_security_policy(built_variants)
     ],
 )
 def test_adding_the_cdn_to_a_policy(policy, expected):
-    assert build_variants.add_host_to_csp(policy, CDN_ORIGIN) == expected
+    assert csp.add_host_to_csp(policy, CDN_ORIGIN) == expected
 
 
 def test_a_page_without_a_policy_is_left_as_it_is():
     html = "<!doctype html><meta charset=utf-8><title>x</title>"
-    assert build_variants.add_host_to_page_csp(html, CDN_ORIGIN) == html
+    assert csp.add_host_to_page_csp(html, CDN_ORIGIN) == html

@@ -1,0 +1,154 @@
+/**
+ * The playground's API by postMessage, for a course page that embeds it in an <iframe> on another
+ * origin (where `window.attentionPlayground` cannot be reached). It mirrors that API method for method.
+ *
+ * Parent → frame, a request:
+ *
+ *     {type: "attention-playground:request", id, method, params}
+ *
+ *   `id` is a string or number the parent chooses; the reply carries it back. `method` is one of METHODS:
+ *     "getScene"   params ignored        → the scene as shown (scene format)
+ *     "setScene"   params {scene}        → the result of compute(scene); the page shows the scene
+ *     "result"     params ignored        → the last good result, or null
+ *
+ * Frame → parent, exactly one reply per request it accepts, sent to the requesting window and origin only:
+ *
+ *     {type: "attention-playground:reply", id, ok: true, result}
+ *     {type: "attention-playground:reply", id, ok: false, error: {type, message, field, row, column, row_index, column_index}}
+ *
+ *   A bad scene's error is the module's own (type "SceneError", the same message a learner would see);
+ *   a malformed request gets {type: "BadRequest", message}.
+ *
+ * Frame → parent, an event each time the result on show changes (an edit, setScene, a new example):
+ *
+ *     {type: "attention-playground:result", result, preview}
+ *
+ *   `preview` is true for the shipped first-paint result, shown before Python is live.
+ *
+ * Who may talk to the frame: by default any page (the frame holds nothing secret: only the scene on
+ * show, which the embedding page chose). With `?origins=https://a.example,https://b.example` in the
+ * frame's URL only those origins are answered; messages from any other are ignored without a reply.
+ * Result events then go only to origins that have sent an accepted request (send `getScene` once to
+ * subscribe); without `origins` they go to the parent window whatever its origin.
+ *
+ * Messages that are not requests (any other `type`) are ignored, so the frame coexists with other
+ * scripts that use postMessage. Requests larger than MAX_REQUEST_CHARACTERS (as JSON) are refused.
+ */
+
+/** Message types, by role. */
+export const MESSAGE_TYPES = Object.freeze({
+  REQUEST: "attention-playground:request",
+  REPLY: "attention-playground:reply",
+  RESULT: "attention-playground:result",
+});
+
+/** The methods a request may call. */
+export const METHODS = Object.freeze(["getScene", "setScene", "result"]);
+
+/**
+ * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
+ * features and dims, 8 heads) written out in full is about 2 million.
+ */
+export const MAX_REQUEST_CHARACTERS = 4_000_000;
+
+/** The longest id accepted (an id is echoed back, so it is kept small). */
+const MAX_ID_LENGTH = 200;
+
+function badRequest(message) {
+  return { type: "BadRequest", message, field: null, row: null, column: null, row_index: null, column_index: null };
+}
+
+/** The error object a reply carries for anything thrown or rejected. */
+function errorDetail(error) {
+  if (error?.detail && typeof error.detail === "object") return structuredClone(error.detail);
+  const message = error instanceof Error ? error.message : String(error);
+  return { type: error?.name ?? "Error", message, field: null, row: null, column: null, row_index: null, column_index: null };
+}
+
+/** True for an id a reply can carry back: a finite number or a short string. */
+function isValidId(id) {
+  return (typeof id === "number" && Number.isFinite(id)) || (typeof id === "string" && id.length <= MAX_ID_LENGTH);
+}
+
+/**
+ * Check a request's shape. Returns null when it is not a request at all (ignore it), else
+ * {id, method, params, problem}: `problem` is the reason to refuse it, or null.
+ */
+export function parseRequest(data) {
+  if (data === null || typeof data !== "object" || data.type !== MESSAGE_TYPES.REQUEST) return null;
+  if (!isValidId(data.id)) return null; // nowhere to send a reply
+  const { id, method } = data;
+  const params = data.params ?? {};
+  if (typeof method !== "string" || !METHODS.includes(method)) {
+    return { id, method, params, problem: `unknown method ${JSON.stringify(String(method)).slice(0, 60)}: use ${METHODS.join(", ")}` };
+  }
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    return { id, method, params, problem: "params must be an object, e.g. {scene: {...}}" };
+  }
+  let size;
+  try {
+    size = JSON.stringify(params)?.length ?? 0;
+  } catch (error) {
+    return { id, method, params, problem: `params must be plain JSON data: ${error.message}` };
+  }
+  if (size > MAX_REQUEST_CHARACTERS) {
+    return { id, method, params, problem: `the request is ${size} characters of JSON; the limit is ${MAX_REQUEST_CHARACTERS}` };
+  }
+  if (method === "setScene" && !("scene" in params)) {
+    return { id, method, params, problem: "setScene needs params {scene: {...}}" };
+  }
+  return { id, method, params, problem: null };
+}
+
+/**
+ * Answer postMessage requests with `api`, and post result events to the parent.
+ * @param {object} options
+ * @param {{getScene: () => object|null, setScene: (scene: object) => Promise<object>, result: () => object|null}} options.api
+ *   window.attentionPlayground
+ * @param {Promise<{store: ReturnType<import("../page/state.js").createStore>}>} options.playground the running page
+ * @param {string[]|null} [options.origins] origins allowed to send requests; null for any
+ */
+export function installPostMessageApi({ api, playground, origins = null }) {
+  const allowed = (origin) => origins === null || origins.includes(origin);
+  /** Origins that sent an accepted request: where result events go when `origins` is set. */
+  const listeners = new Set();
+
+  window.addEventListener("message", (event) => {
+    const request = parseRequest(event.data);
+    if (request === null || !allowed(event.origin) || !event.source || event.source === window) return;
+    const reply = (body) => {
+      try {
+        event.source.postMessage({ type: MESSAGE_TYPES.REPLY, id: request.id, ...body }, event.origin);
+      } catch {
+        // the requesting window went away, or the result could not be cloned: nothing to tell anyone
+      }
+    };
+    if (origins !== null && event.source === window.parent) listeners.add(event.origin);
+    if (request.problem) {
+      reply({ ok: false, error: badRequest(request.problem) });
+      return;
+    }
+    let outcome;
+    try {
+      if (request.method === "getScene") outcome = api.getScene();
+      else if (request.method === "result") outcome = api.result();
+      else outcome = api.setScene(request.params.scene);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    Promise.resolve(outcome).then(
+      (result) => reply({ ok: true, result: result ?? null }),
+      (error) => reply({ ok: false, error: errorDetail(error) }),
+    );
+  });
+
+  if (window.parent === window) return;
+  playground.then(({ store }) => {
+    store.subscribe((state, changes) => {
+      if (!changes.has("result") || !state.result) return;
+      const event = { type: MESSAGE_TYPES.RESULT, result: state.result, preview: state.resultIsPreview };
+      if (origins === null) window.parent.postMessage(event, "*");
+      else for (const origin of listeners) window.parent.postMessage(event, origin);
+    });
+  }, () => {});
+}

@@ -1,0 +1,61 @@
+/**
+ * `window.attentionPlayground`: the page's API for course pages and tests.
+ *
+ *   ready        a Promise that resolves when Python is live (rejects if it cannot start)
+ *   getScene()   the scene as shown, in the scene format (a plain deep copy: cells the learner typed
+ *                that are not numbers appear as the strings they typed)
+ *   setScene(s)  show scene `s`; resolves to the result exactly as compute() returns it, or rejects
+ *                with an Error whose message is the module's validation message (its fields are on
+ *                `.detail`) and leaves the page as it was. Waits for Python; rejects if it cannot start.
+ *   result()     the last good result (a copy), or null before the first one
+ *
+ * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
+ */
+
+import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../runtime/nesting.js";
+import { sceneFromDraft } from "../scene/draft.js";
+
+/**
+ * Install the API on `window`. It exists before the page has finished loading; calls that need the
+ * page wait for it.
+ * @param {object} options
+ * @param {{ready: Promise<unknown>}} options.client the Python client (its first `ready`)
+ * @param {Promise<{store: object, recompute: {computeScene: (scene: object) => Promise<object>}}>} options.playground
+ *   the running page: its state object and its recompute loop
+ */
+export function installApi({ client, playground }) {
+  const liveReady = client.ready.then(() => undefined);
+  // The page itself reports a failed boot; this keeps an unobserved rejection off the console.
+  liveReady.catch(() => {});
+  playground.catch(() => {});
+  let page = null;
+  playground.then((started) => {
+    page = started;
+  });
+
+  const api = {
+    ready: liveReady,
+    getScene() {
+      return page?.store.state.draft ? sceneFromDraft(page.store.state.draft) : null;
+    },
+    setScene(scene) {
+      if (scene === null || typeof scene !== "object" || Array.isArray(scene)) {
+        const got = scene === null ? "null" : Array.isArray(scene) ? "an array" : typeof scene;
+        return Promise.reject(new TypeError(`setScene needs a scene object (tokens, features, X, heads, mask, scale), but got ${got}`));
+      }
+      if (nestedTooDeeply(scene)) return Promise.reject(new TypeError(`setScene refused it: ${TOO_DEEP_MESSAGE}`));
+      let copy;
+      try {
+        copy = structuredClone(scene);
+      } catch (error) {
+        return Promise.reject(new TypeError(`setScene needs plain JSON-like data: ${error.message}`));
+      }
+      return playground.then(({ recompute }) => recompute.computeScene(copy)).then((result) => structuredClone(result));
+    },
+    result() {
+      return page?.store.state.result ? structuredClone(page.store.state.result) : null;
+    },
+  };
+  Object.defineProperty(window, "attentionPlayground", { value: Object.freeze(api), enumerable: true });
+  return api;
+}

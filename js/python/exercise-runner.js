@@ -1,0 +1,248 @@
+/**
+ * Runs the learner's exercise code in a Python worker of its own, and stops it when it runs away.
+ *
+ * The learner's code never runs in the worker that draws the heatmap: a `while True: pass` there would
+ * freeze the whole page until it was stopped. This worker is started the first time it is needed (when the
+ * exercises are opened), from the same worker script and the same Python module as the page's.
+ *
+ * Stopping runaway code, two ways:
+ *   - on a cross-origin isolated page (SharedArrayBuffer available), Python gets an interrupt buffer; Stop or
+ *     the time limit writes SIGINT into it, the learner's code raises KeyboardInterrupt, and the module
+ *     reports it as an ordinary result. If Python does not answer within a short grace period (stuck in one
+ *     long C call), the worker is ended as below.
+ *   - otherwise (the usual static host), the worker is ended (`client.restart()`) and a fresh one boots.
+ *     Booting Python takes seconds, so once a run has taken longer than SPARE_AFTER_MS a spare worker starts
+ *     booting beside it; if the run must be stopped, the stopped worker is closed and the spare takes over
+ *     (at once, if it has finished booting). A spare left over from a long run that did finish is kept for
+ *     the next one.
+ * Either way the editor and the scene are untouched (they live in the page), and the outcome says what
+ * happened and how long Python took to be live again.
+ *
+ * It never touches the DOM.
+ */
+
+import { createClient as createDefaultClient } from "../runtime/client.js";
+import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
+
+/** How long the learner's code may run before it is stopped. */
+export const DEFAULT_TIME_LIMIT_MS = 5000;
+/** After an interrupt, how long to wait for Python to answer before ending the worker anyway. */
+const INTERRUPT_GRACE_MS = 1000;
+/** A run that takes longer than this may have to be stopped: a spare worker starts booting. */
+const SPARE_AFTER_MS = 1000;
+/** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
+const SIGINT = 2;
+
+/**
+ * @typedef {object} RunOutcome
+ * @property {"done"|"stopped"|"failed"} status "done": Python answered (`result` is the module's reply);
+ *   "stopped": the code was stopped (Stop or the time limit) or Python died under it; "failed": the request
+ *   itself was refused (`message` says why)
+ * @property {any} [result] the module's result, for "done"
+ * @property {string} message a sentence for the learner (empty for "done")
+ * @property {"interrupt"|"restart"|null} [how] how a stopped run was stopped
+ * @property {number|null} [recoveryMs] from the stop until Python was live again (a restart), or answered
+ *   (an interrupt)
+ */
+
+/**
+ * @typedef {object} RunStatus
+ * @property {boolean} running a run is in progress (from the request until its outcome)
+ * @property {number|null} deadline when the run will be stopped (performance.now() time), while it runs
+ * @property {boolean} starting Python for the learner's code is still booting
+ * @property {"button"|"time"|null} stopping why the run is being stopped, from the moment it was asked
+ *   until Python is back (an interrupt answered, or a fresh Python live); null otherwise
+ */
+
+/**
+ * Create the runner.
+ * @param {object} [options]
+ * @param {number} [options.timeLimitMs] how long one run may take (default DEFAULT_TIME_LIMIT_MS)
+ * @param {typeof createDefaultClient} [options.createClient] for tests
+ * @returns {{
+ *   request: (kind: string, payload: object) => Promise<RunOutcome>,
+ *   stop: () => void,
+ *   onStatus: (listener: (status: RunStatus) => void) => () => void,
+ *   readonly interruptible: boolean,
+ * }}
+ */
+export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, createClient = createDefaultClient } = {}) {
+  const interruptible = typeof SharedArrayBuffer === "function" && globalThis.crossOriginIsolated === true;
+  const interruptBuffer = interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  const listeners = new Set();
+  let client = null;
+  /** A second worker, booted while a long run goes on, to take over if that run must be stopped. */
+  let spare = null;
+  /** The run in progress: {stop(reason)}; null when idle. */
+  let current = null;
+  /** Runs go one at a time, in order. */
+  let queue = Promise.resolve();
+  /** @type {RunStatus} */
+  let status = { running: false, deadline: null, starting: false, stopping: null };
+  /** True once the current worker has answered `ready`. */
+  let live = false;
+
+  function setStatus(update) {
+    status = { ...status, ...update };
+    for (const listener of listeners) listener(status);
+  }
+
+  const clientOptions = interruptBuffer ? { interruptBuffer } : {};
+
+  function ensureClient() {
+    if (!client) client = createClient(clientOptions);
+    return client;
+  }
+
+  function prepareSpare() {
+    if (spare) return;
+    spare = createClient(clientOptions);
+    spare.ready.catch(() => {}); // a spare that fails is simply not used (see restart)
+  }
+
+  /** End the worker and start a fresh one; resolves with the milliseconds until it is live, or null. */
+  async function restart() {
+    const started = performance.now();
+    live = false;
+    // The spare (booted already, or booting from now) takes over, and the stopped worker is closed. Only
+    // one worker boots at a time: the next spare waits for the next long run.
+    prepareSpare();
+    client.close();
+    client = spare;
+    spare = null;
+    try {
+      await client.ready;
+    } catch {
+      try {
+        client.restart(); // the spare failed to boot: one fresh try
+        await client.ready;
+      } catch {
+        return null;
+      }
+    }
+    live = true;
+    return Math.round(performance.now() - started);
+  }
+
+  async function runOne(kind, payload) {
+    const python = ensureClient();
+    if (!live) setStatus({ starting: true });
+    try {
+      await python.ready;
+      live = true;
+    } catch (error) {
+      // The runtime could not start: try once more with a fresh worker.
+      const recoveryMs = await restart();
+      if (recoveryMs === null) {
+        setStatus({ starting: false });
+        return { status: "failed", message: `Python could not start for your code: ${error.message}` };
+      }
+    }
+    setStatus({ starting: false });
+    if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop pressed after the last run ended
+    const deadline = performance.now() + timeLimitMs;
+    setStatus({ running: true, deadline });
+
+    let stopReason = null;
+    let stoppedAt = 0;
+    let settleStop;
+    const stopped = new Promise((resolve) => {
+      settleStop = resolve;
+    });
+    current = {
+      stop(reason) {
+        if (stopReason) return;
+        stopReason = reason;
+        stoppedAt = performance.now();
+        // Said at once: getting Python back can take seconds, and the learner must see the Stop was heard.
+        setStatus({ stopping: reason, deadline: null });
+        settleStop();
+      },
+    };
+    const timer = setTimeout(() => current?.stop("time"), timeLimitMs);
+    const spareTimer = interruptible ? null : setTimeout(prepareSpare, SPARE_AFTER_MS);
+    const reply = client.request(kind, payload).then(
+      (result) => ({ result }),
+      (error) => ({ error }),
+    );
+    try {
+      let answer = await Promise.race([reply, stopped.then(() => null)]);
+      // The run is over (answered or stopped): no spare must start booting beside the recovery.
+      clearTimeout(timer);
+      clearTimeout(spareTimer);
+      if (answer === null && interruptBuffer) {
+        // Ask Python to stop; it answers with an ordinary (interrupted) result if it can.
+        Atomics.store(interruptBuffer, 0, SIGINT);
+        const grace = new Promise((resolve) => setTimeout(() => resolve(null), INTERRUPT_GRACE_MS));
+        answer = await Promise.race([reply, grace]);
+        // Any reply means Python is alive (an interrupt outside the learner's code comes back as an error).
+        if (answer && answer.error?.detail?.type !== WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) {
+          return stoppedOutcome(stopReason, "interrupt", Math.round(performance.now() - stoppedAt), answer.result);
+        }
+      }
+      if (answer === null) {
+        const recoveryMs = await restart();
+        return stoppedOutcome(stopReason, "restart", recoveryMs === null ? null : Math.round(performance.now() - stoppedAt));
+      }
+      if (answer.error) {
+        if (answer.error.detail?.type === WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) {
+          // Python died under the learner's code (e.g. it ran out of memory): start a fresh one.
+          const diedAt = performance.now();
+          const recoveryMs = await restart();
+          return {
+            status: "stopped",
+            how: "restart",
+            recoveryMs: recoveryMs === null ? null : Math.round(performance.now() - diedAt),
+            message: `Python stopped while running your code (${answer.error.message}), so it was restarted. Your code and the scene are kept.`,
+          };
+        }
+        return { status: "failed", message: answer.error.message };
+      }
+      return { status: "done", result: answer.result, message: "" };
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(spareTimer);
+      current = null;
+      setStatus({ running: false, deadline: null, stopping: null });
+    }
+  }
+
+  return {
+    get interruptible() {
+      return interruptible;
+    },
+    /** Send one request to the exercise worker, stopping it if it runs past the time limit. */
+    request(kind, payload) {
+      const run = queue.then(() => runOne(kind, payload));
+      queue = run.catch(() => {});
+      return run;
+    },
+    /** Stop the run in progress (the learner pressed Stop). */
+    stop() {
+      current?.stop("button");
+    },
+    /** Follow whether a run is in progress and when it will be stopped. Returns an unsubscribe function. */
+    onStatus(listener) {
+      listeners.add(listener);
+      listener(status);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The outcome of a run that was stopped, worded for the learner. */
+function stoppedOutcome(reason, how, recoveryMs, result = null) {
+  const why = reason === "time" ? "Your code ran too long, so it was stopped" : "You stopped your code";
+  const seconds = recoveryMs === null ? "" : ` (${(recoveryMs / 1000).toFixed(1)} s)`;
+  let after = how === "interrupt"
+    ? `Python interrupted it and is ready again${seconds}.`
+    : `Python was restarted and is ready again${seconds}.`;
+  if (how === "restart" && recoveryMs === null) after = "Python could not be started again; reload the page to try once more.";
+  return {
+    status: "stopped",
+    how,
+    recoveryMs,
+    result,
+    message: `${why}. ${after} Your code and the scene are kept. Look for a loop that never ends or an array too big to hold.`,
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Every edit a learner can make to the draft, in one place, so that the matrices always stay
+ * consistent with their labels: a new feature is a new column of X and a new row of every W; a new
+ * token is a new row of X and a new row and column of a custom mask.
+ *
+ * Each function changes the draft in place. New cells start at "0".
+ */
+
+import { MODULE_FACTS } from "../../generated/module-facts.js";
+
+const zeros = (count) => Array.from({ length: count }, () => "0");
+
+/** A name not yet in `names`: `${stem}${k}` for the smallest free k from `start`. */
+export function freshName(names, stem, start = 1) {
+  const taken = new Set(names);
+  let k = start;
+  while (taken.has(`${stem}${k}`)) k += 1;
+  return `${stem}${k}`;
+}
+
+/** Every matrix with one row per feature: each head's Wq, Wk and Wv (also a Wv set aside while one-hot). */
+function featureRowMatrices(draft) {
+  const matrices = [];
+  for (const head of draft.heads) {
+    matrices.push(head.Wq, head.Wk);
+    if (head.Wv) matrices.push(head.Wv);
+    if (head.hiddenWv) matrices.push(head.hiddenWv);
+  }
+  return matrices;
+}
+
+/** Columns in a matrix with one row per feature (kept even when it has no rows). */
+const columnCount = (matrix, fallback) => (matrix.length ? matrix[0].length : fallback);
+
+/** Add a token (a row of X, zeros) at the end, or at `index`. */
+export function addToken(draft, name, index = draft.tokens.length) {
+  draft.tokens.splice(index, 0, name);
+  draft.X.splice(index, 0, zeros(draft.features.length));
+  if (Array.isArray(draft.mask)) {
+    for (const row of draft.mask) row.splice(index, 0, false);
+    draft.mask.splice(index, 0, Array.from({ length: draft.tokens.length }, () => false));
+  }
+}
+
+/** Remove token `index` with its row of X (and its row and column of a custom mask). */
+export function removeToken(draft, index) {
+  draft.tokens.splice(index, 1);
+  draft.X.splice(index, 1);
+  if (Array.isArray(draft.mask)) {
+    draft.mask.splice(index, 1);
+    for (const row of draft.mask) row.splice(index, 1);
+  }
+}
+
+/** Add a feature: a column of X and a row of every W, all zeros. */
+export function addFeature(draft, name) {
+  draft.features.push(name);
+  for (const row of draft.X) row.push("0");
+  for (const head of draft.heads) {
+    head.Wq.push(zeros(head.dims.length));
+    head.Wk.push(zeros(head.dims.length));
+    if (head.Wv) head.Wv.push(zeros(columnCount(head.Wv, valueCount(head))));
+    if (head.hiddenWv) head.hiddenWv.push(zeros(columnCount(head.hiddenWv, 0)));
+  }
+}
+
+/** Remove feature `index`: its column of X and its row of every W. */
+export function removeFeature(draft, index) {
+  draft.features.splice(index, 1);
+  for (const row of draft.X) row.splice(index, 1);
+  for (const matrix of featureRowMatrices(draft)) matrix.splice(index, 1);
+}
+
+/** How many value columns a head has (its Wv's width, or its value-dim names when Wv has no rows). */
+export function valueCount(head) {
+  if (!head.Wv) return 0;
+  return head.Wv.length ? head.Wv[0].length : head.valueDims?.length ?? 0;
+}
+
+/** Add a query/key dim to a head: a column of Wq and of Wk. */
+export function addDim(head) {
+  head.dims.push(freshName(head.dims, "d", head.dims.length));
+  for (const row of head.Wq) row.push("0");
+  for (const row of head.Wk) row.push("0");
+}
+
+/** Remove query/key dim `index` from a head. */
+export function removeDim(head, index) {
+  head.dims.splice(index, 1);
+  for (const row of head.Wq) row.splice(index, 1);
+  for (const row of head.Wk) row.splice(index, 1);
+}
+
+/**
+ * Add a value dim (a column of Wv). `shownNames` are the value-dim labels on screen; when the scene
+ * does not name its value dims yet, they become its names so that the labels the learner saw stay.
+ */
+export function addValueDim(head, shownNames) {
+  if (!head.Wv) return;
+  if (!head.valueDims) head.valueDims = [...shownNames];
+  head.valueDims.push(freshName(head.valueDims, MODULE_FACTS.valueDimNames.prefix, head.valueDims.length));
+  for (const row of head.Wv) row.push("0");
+}
+
+/** Remove value dim `index` (a column of Wv). */
+export function removeValueDim(head, index, shownNames) {
+  if (!head.Wv) return;
+  if (!head.valueDims) head.valueDims = [...shownNames];
+  head.valueDims.splice(index, 1);
+  for (const row of head.Wv) row.splice(index, 1);
+}
+
+/** Rename value dim `index`, naming the others as shown if the scene did not name them. */
+export function renameValueDim(head, index, name, shownNames) {
+  if (!head.valueDims) head.valueDims = [...shownNames];
+  head.valueDims[index] = name;
+}
+
+/**
+ * Switch a head's values between a matrix Wv and one-hot position markers (Wv = null). The matrix is
+ * set aside, not thrown away, so switching back restores what the learner typed. With nothing set
+ * aside, Wv starts as the identity on the features: each token passes along its own features.
+ */
+export function setOneHotValues(draft, head, oneHot) {
+  if (oneHot && head.Wv) {
+    head.hiddenWv = head.Wv;
+    head.hiddenValueDims = head.valueDims;
+    head.Wv = null;
+    head.valueDims = null;
+  } else if (!oneHot && !head.Wv) {
+    if (head.hiddenWv && head.hiddenWv.length === draft.features.length) {
+      head.Wv = head.hiddenWv;
+      head.valueDims = head.hiddenValueDims;
+    } else {
+      const count = draft.features.length;
+      head.Wv = draft.features.map((_, i) => Array.from({ length: count }, (__, j) => (i === j ? "1" : "0")));
+      head.valueDims = [...draft.features];
+    }
+    head.hiddenWv = null;
+    head.hiddenValueDims = null;
+  }
+}
+
+/** Add a head with one dim, zero weights and one-hot values. */
+export function addHead(draft) {
+  const names = draft.heads.map((head) => head.name);
+  draft.heads.push({
+    name: freshName(names, "head ", draft.heads.length + 1),
+    dims: ["d1"],
+    valueDims: null,
+    Wq: draft.features.map(() => ["0"]),
+    Wk: draft.features.map(() => ["0"]),
+    Wv: null,
+    hiddenWv: null,
+    hiddenValueDims: null,
+    extra: {},
+  });
+}
+
+/** Remove head `index`. */
+export function removeHead(draft, index) {
+  draft.heads.splice(index, 1);
+}
+
+/**
+ * Set the mask mode. Switching to "custom" starts from the mask now in effect (`currentMask`, the
+ * result's boolean matrix), so causal → custom keeps the triangle for the learner to edit.
+ */
+export function setMaskMode(draft, mode, currentMask) {
+  if (mode !== "custom") {
+    draft.mask = mode;
+    return;
+  }
+  if (Array.isArray(draft.mask)) return;
+  const n = draft.tokens.length;
+  const fits = Array.isArray(currentMask) && currentMask.length === n && currentMask.every((row) => row.length === n);
+  draft.mask = fits
+    ? currentMask.map((row) => row.map(Boolean))
+    : Array.from({ length: n }, (_, i) => Array.from({ length: n }, (__, j) => draft.mask === "causal" && j > i));
+}
+
+/** Toggle "token `row` may not read token `column`" in a custom mask. */
+export function toggleMaskCell(draft, row, column) {
+  if (Array.isArray(draft.mask)) draft.mask[row][column] = !draft.mask[row][column];
+}
+
+/**
+ * Split a typed sentence into tokens: lower-case words (letters, digits, apostrophes, hyphens);
+ * punctuation and spaces separate them.
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function wordsOf(text) {
+  return text.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+}
+
+/**
+ * What each known word's feature row is: word → row of cell strings (first occurrence wins).
+ * @returns {Map<string, string[]>}
+ */
+export function lexiconOf(draft) {
+  const lexicon = new Map();
+  draft.tokens.forEach((token, i) => {
+    if (!lexicon.has(token)) lexicon.set(token, [...draft.X[i]]);
+  });
+  return lexicon;
+}
+
+/**
+ * Replace the tokens with `words`. A word in `lexicon` keeps its feature row; a new word starts at
+ * zeros. A custom mask is reset to "nothing masked" at the new size, since its cells named positions
+ * that have moved.
+ */
+export function replaceTokens(draft, words, lexicon) {
+  draft.tokens = [...words];
+  const width = draft.features.length;
+  draft.X = words.map((word) => {
+    const known = lexicon.get(word);
+    return known && known.length === width ? [...known] : zeros(width);
+  });
+  if (Array.isArray(draft.mask)) draft.mask = words.map(() => words.map(() => false));
+}

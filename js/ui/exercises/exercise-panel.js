@@ -1,0 +1,313 @@
+/**
+ * The exercises: write softmax and attention yourself, run them, and read which checks pass.
+ *
+ * Closed at first (a button opens it). Opening it loads the code editor and starts a Python worker for the
+ * learner's code (exercise-runner.js); nothing of either is loaded before. The panel shows the task, the
+ * editor (the learner's code is kept in the browser, see exercise-storage.js), Run / Stop, the checks with
+ * a sentence for each failure, the error with the line it points at, hints one at a time, the solution on
+ * request, and a switch that draws the heatmap with the learner's function (learner-drawing.js).
+ */
+
+import { createExerciseRunner } from "../../python/exercise-runner.js";
+import { forgetCode, loadCode, loadSelected, saveCode, saveSelected } from "../../sharing/exercise-code.js";
+import { createLearnerDrawing } from "../../page/learner-drawing.js";
+import { sceneFromDraft } from "../../scene/draft.js";
+import { createCodeEditor, loadCodeMirror } from "./code-editor.js";
+import { make } from "../shared/dom.js";
+
+function button(text, testid, className = "") {
+  const node = make("button", className, text);
+  node.type = "button";
+  node.dataset.testid = testid;
+  return node;
+}
+
+function withTestid(node, testid) {
+  node.dataset.testid = testid;
+  return node;
+}
+
+/**
+ * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
+ * `exercise` (page-view.js), so a link or saved work opens it again at the same tab.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function},
+ *          createRunner?: typeof createExerciseRunner}} context
+ */
+export function mountExercisePanel(host, { store, actions, createRunner = createExerciseRunner }) {
+  const heading = make("h2", "", "Write it yourself");
+  heading.id = "exercise-panel-title";
+  const intro = make("p", "panel-note", "Write softmax and attention in Python, run them here, and see which checks pass. You can draw the heatmap with your own function.");
+  const open = button("Open the exercises", "exercise-open");
+  open.setAttribute("aria-expanded", "false");
+  const body = withTestid(make("div", "exercise-body"), "exercise-body");
+  body.id = "exercise-body";
+  body.hidden = true;
+  open.setAttribute("aria-controls", body.id);
+  host.append(heading, intro, open, body);
+
+  let started = false;
+  open.addEventListener("click", () => actions.setView({ exercises: body.hidden }));
+
+  function showExercises(opening) {
+    if (body.hidden === !opening) return;
+    body.hidden = !opening;
+    open.setAttribute("aria-expanded", String(opening));
+    open.textContent = opening ? "Close the exercises" : "Open the exercises";
+    if (opening && !started) {
+      started = true;
+      startExercises(body, store, actions, createRunner);
+    }
+  }
+  store.subscribe((state, changes) => {
+    if (changes.has("view")) showExercises(state.view.exercises);
+  });
+  showExercises(store.state.view.exercises);
+}
+
+/** Build the open panel: fetch the exercises from Python, load the editor, wire everything. */
+async function startExercises(body, store, actions, createRunner) {
+  const runner = createRunner();
+  const status = withTestid(make("p", "exercise-status", "Loading the editor and starting Python for your code…"), "exercise-status");
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const tabs = withTestid(make("div", "exercise-tabs"), "exercise-tabs");
+  tabs.setAttribute("role", "group");
+  tabs.setAttribute("aria-label", "Exercise");
+  const text = withTestid(make("p", "exercise-text"), "exercise-text");
+  const editorHost = withTestid(make("div", "exercise-editor"), "code-editor");
+  const keysNote = make("p", "panel-note", "Ctrl+Enter runs your code. Tab indents; press Escape, then Tab, to leave the editor.");
+
+  const run = button("Run the checks", "exercise-run", "primary-button");
+  const stop = button("Stop", "exercise-stop");
+  stop.disabled = true;
+  const hint = button("Show a hint", "exercise-hint");
+  const showSolution = button("Show the solution", "exercise-show-solution");
+  const reset = button("Start again", "exercise-reset");
+  const controls = make("div", "exercise-controls");
+  controls.append(run, stop, hint, showSolution, reset);
+
+  const drawLabel = make("label", "exercise-draw");
+  const draw = withTestid(make("input"), "exercise-draw");
+  draw.type = "checkbox";
+  drawLabel.append(draw, document.createTextNode(" Draw the heatmap with my function"));
+  const drawNote = withTestid(make("p", "exercise-draw-note"), "exercise-draw-note");
+  drawNote.setAttribute("aria-live", "polite");
+
+  const error = withTestid(make("pre", "exercise-error"), "exercise-error");
+  error.hidden = true;
+  const checks = withTestid(make("ul", "exercise-checks"), "exercise-checks");
+  checks.setAttribute("aria-label", "Checks");
+  const printed = withTestid(make("pre", "exercise-printed"), "exercise-printed");
+  printed.hidden = true;
+  const hints = withTestid(make("ol", "exercise-hints"), "exercise-hints");
+  hints.hidden = true;
+  const solution = withTestid(make("div", "exercise-solution"), "exercise-solution");
+  solution.hidden = true;
+  const solutionCode = withTestid(make("pre", "exercise-solution-code"), "exercise-solution-code");
+  const useSolution = button("Put the solution in the editor", "exercise-use-solution", "link-button");
+  solution.append(make("h3", "", "A solution"), solutionCode, useSolution);
+
+  // The status sits below the buttons, so its changing text never moves them under the pointer.
+  body.append(tabs, text, editorHost, keysNote, controls, status, drawLabel, drawNote, error, checks, printed, hints, solution);
+
+  const [listing, editorModules] = await Promise.allSettled([
+    runner.request("exercises", {}),
+    loadCodeMirror(),
+  ]);
+  if (listing.status === "rejected" || listing.value.status !== "done" || editorModules.status === "rejected") {
+    const why = editorModules.status === "rejected"
+      ? `the editor could not load (${editorModules.reason?.message}); run python3 build.py`
+      : listing.value?.message ?? listing.reason?.message;
+    status.textContent = `The exercises could not start: ${why}`;
+    return;
+  }
+  const exercises = listing.value.result;
+  // The tab a link or saved work names, else the one the learner had last in this browser.
+  const chosen = (id) => exercises.find((exercise) => exercise.id === id);
+  let current = chosen(store.state.view.exercise) ?? chosen(loadSelected()) ?? exercises[0];
+  let hintsShown = 0;
+
+  const drawing = createLearnerDrawing({
+    store,
+    runner,
+    onReport({ drawing: on, message }) {
+      draw.checked = on;
+      drawNote.textContent = message;
+    },
+  });
+
+  const editor = await createCodeEditor(editorHost, {
+    text: loadCode(current.id) ?? current.starter,
+    label: "Your Python code",
+    onChange: (code) => saveCode(current.id, code),
+    onRun: () => runChecks(),
+  });
+
+  const tabButtons = exercises.map((exercise) => {
+    const tab = button(exercise.title, `exercise-tab-${exercise.id}`, "exercise-tab");
+    tab.addEventListener("click", () => actions.setView({ exercise: exercise.id }));
+    tabs.append(tab);
+    return tab;
+  });
+
+  function showChecks(results) {
+    checks.replaceChildren(...results.map((check) => {
+      const item = make("li", "exercise-check");
+      item.dataset.checkId = check.id;
+      item.dataset.passed = check.passed === true ? "true" : check.passed === false ? "false" : "none";
+      const mark = make("span", "check-mark", check.passed === true ? "✓" : check.passed === false ? "✗" : "–");
+      mark.setAttribute("aria-hidden", "true");
+      const state = check.passed === true ? "passes" : check.passed === false ? "fails" : "not run";
+      const title = make("span", "check-title", check.title);
+      const spoken = make("span", "visually-hidden", ` (${state})`);
+      item.append(mark, title, spoken);
+      if (check.message) item.append(make("span", "check-message", check.message));
+      return item;
+    }));
+  }
+
+  function select(exercise) {
+    current = exercise;
+    saveSelected(exercise.id);
+    if (store.state.view.exercise !== exercise.id) actions.setView({ exercise: exercise.id });
+    tabButtons.forEach((tab, index) => tab.setAttribute("aria-pressed", String(exercises[index] === exercise)));
+    text.textContent = exercise.text;
+    editor.setText(loadCode(exercise.id) ?? exercise.starter);
+    editor.markLine(null);
+    hintsShown = 0;
+    hints.replaceChildren();
+    hints.hidden = true;
+    hint.disabled = false;
+    hint.textContent = "Show a hint";
+    solution.hidden = true;
+    solutionCode.textContent = exercise.solution;
+    error.hidden = true;
+    printed.hidden = true;
+    showChecks(exercise.checks.map((check) => ({ ...check, passed: null, message: "" })));
+    status.textContent = `Write ${exercise.function}() in the editor, then run the checks.`;
+    if (drawing.enabled) drawing.enable(exercise.id, editor.getText());
+  }
+
+  async function runChecks() {
+    if (run.disabled) return;
+    run.disabled = true;
+    const exercise = current;
+    const code = editor.getText();
+    const payload = { exercise_id: exercise.id, code };
+    if (store.state.draft && !store.state.error) payload.scene = sceneFromDraft(store.state.draft);
+    editor.markLine(null);
+    delete status.dataset.recoveryMs;
+    let outcome;
+    try {
+      outcome = await runner.request("run_exercise", payload);
+    } finally {
+      run.disabled = false;
+    }
+    if (exercise !== current) return;
+    error.hidden = true;
+    printed.hidden = true;
+    if (outcome.status === "stopped") {
+      status.textContent = outcome.message;
+      status.dataset.outcome = "stopped";
+      if (outcome.recoveryMs !== null && outcome.recoveryMs !== undefined) status.dataset.recoveryMs = String(outcome.recoveryMs);
+      showChecks(exercise.checks.map((check) => ({ ...check, passed: null, message: "" })));
+      return;
+    }
+    if (outcome.status === "failed") {
+      status.textContent = `The checks could not run: ${outcome.message}`;
+      status.dataset.outcome = "failed";
+      return;
+    }
+    const result = outcome.result;
+    showChecks(result.checks);
+    if (result.printed) {
+      printed.textContent = `What your code printed:\n${result.printed}`;
+      printed.hidden = false;
+    }
+    // One error shown once, with the line it points at: the code's own failure, or the first error its
+    // function raised in a check (the checks it broke say only that it is shown above).
+    const shown = result.error ?? result.raised;
+    if (shown) {
+      error.textContent = shown.traceback || shown.summary;
+      error.hidden = false;
+      editor.markLine(shown.line);
+    } else {
+      const lines = result.checks.map((check) => /^line (\d+):/.exec(check.message)).filter(Boolean);
+      if (lines.length) editor.markLine(Number(lines[0][1]));
+    }
+    const failed = result.checks.filter((check) => check.passed === false).length;
+    const total = result.checks.length;
+    if (result.interrupted) status.textContent = result.error.summary;
+    else if (result.error?.kind === "signature") status.textContent = "The checks cannot call your function: see why below.";
+    else if (result.error) status.textContent = `Your code did not run: ${result.error.summary}`;
+    else if (result.passed) status.textContent = `All ${total} checks pass. Well done!`;
+    else if (result.raised) status.textContent = `${failed} of ${total} checks fail; your ${exercise.function}() raised an error (below, with its line).`;
+    else status.textContent = `${failed} of ${total} checks fail: read why below, change your code, and run again.`;
+    status.dataset.outcome = result.passed ? "passed" : "failed";
+    if (drawing.enabled) drawing.enable(exercise.id, code);
+  }
+
+  run.addEventListener("click", () => runChecks());
+  stop.addEventListener("click", () => runner.stop());
+  hint.addEventListener("click", () => {
+    if (hintsShown >= current.hints.length) return;
+    hints.append(make("li", "", current.hints[hintsShown]));
+    hintsShown += 1;
+    hints.hidden = false;
+    hint.disabled = hintsShown >= current.hints.length;
+    hint.textContent = hint.disabled ? "No more hints" : "Show another hint";
+  });
+  showSolution.addEventListener("click", () => {
+    solution.hidden = !solution.hidden;
+    showSolution.textContent = solution.hidden ? "Show the solution" : "Hide the solution";
+  });
+  useSolution.addEventListener("click", () => {
+    editor.setText(current.solution);
+    editor.focus();
+  });
+  reset.addEventListener("click", () => {
+    forgetCode(current.id);
+    editor.setText(current.starter);
+    saveCode(current.id, current.starter);
+  });
+  draw.addEventListener("change", () => {
+    if (draw.checked) {
+      drawNote.textContent = `Drawing the heatmap with your ${current.function}()…`;
+      drawing.enable(current.id, editor.getText());
+    } else {
+      drawing.disable();
+    }
+  });
+
+  let countdown = null;
+  runner.onStatus(({ running, deadline, starting, stopping }) => {
+    stop.disabled = !running || stopping !== null;
+    clearInterval(countdown);
+    countdown = null;
+    if (starting) {
+      status.textContent = "Starting Python for your code…";
+      status.dataset.outcome = "starting";
+    }
+    if (stopping) {
+      // Until Python is back, which the outcome then says (interrupted, or restarted, and how long it took).
+      status.textContent = stopping === "time" ? "Your code ran too long: stopping it…" : "Stopping your code…";
+      status.dataset.outcome = "stopping";
+      return;
+    }
+    if (!running || deadline === null) return;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+      status.textContent = `Running your code… it will be stopped in ${left} s if it has not finished.`;
+      status.dataset.outcome = "running";
+    };
+    // Quick runs finish before anyone could read a countdown; show it only once a run takes a while.
+    countdown = setInterval(tick, 250);
+  });
+
+  store.subscribe((state, changes) => {
+    const picked = changes.has("view") ? chosen(state.view.exercise) : null;
+    if (picked && picked !== current) select(picked);
+  });
+  select(current);
+}

@@ -1,0 +1,213 @@
+/**
+ * The feature table X: one row per token, one column per feature. Cells, token names and feature
+ * names are all editable; tokens and features can be added and removed; a sentence typed into the
+ * box replaces the tokens (known words keep their rows, new words start at zeros).
+ *
+ * The table is rebuilt only when its shape changes. Otherwise only the inputs whose text changed are
+ * updated, and the one the learner is typing in is never touched, so focus and caret survive every
+ * recompute.
+ */
+
+import { lexiconOf, wordsOf } from "../../scene/edits.js";
+import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
+import { CellGrid, iconButton, markNonZero } from "./grid-input.js";
+import { make } from "../shared/dom.js";
+import { quoted } from "../shared/format.js";
+
+const MESSAGE_ID = "x-error";
+
+/**
+ * Mount the feature table in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ */
+export function mountFeatureTable(host, { store, actions }) {
+  const sentenceForm = make("form", "sentence-form");
+  const sentenceLabel = make("label", "", "Type a sentence");
+  sentenceLabel.htmlFor = "sentence-input";
+  const sentence = make("input", "sentence-input");
+  sentence.id = "sentence-input";
+  sentence.type = "text";
+  sentence.dataset.testid = "sentence-input";
+  sentence.autocomplete = "off";
+  sentence.spellcheck = false;
+  const sentenceHint = make("span", "hint", "known words keep their features; new words start at 0");
+  sentenceForm.append(sentenceLabel, sentence, sentenceHint);
+  sentenceForm.addEventListener("submit", (event) => event.preventDefault());
+
+  const scroller = make("div", "grid-scroll");
+  const table = make("table", "grid feature-grid");
+  table.dataset.testid = "feature-table";
+  scroller.append(table);
+  const gridActions = make("div", "grid-actions");
+  gridActions.append(
+    iconButton({ testId: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
+    iconButton({ testId: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
+  );
+  const errorLine = createErrorLine("x-error");
+  errorLine.element.id = MESSAGE_ID;
+  host.append(sentenceForm, scroller, gridActions, errorLine.element);
+
+  const cells = new CellGrid({ lazy: true });
+  const tokenNames = new CellGrid(); // one row: the token-name inputs
+  const featureNames = new CellGrid(); // one row: the feature-name inputs
+  const marks = createInvalidMarks(MESSAGE_ID, table);
+  cells.attach(table);
+  let builtShape = "";
+  let shownTokens = [];
+  let shownFeatures = [];
+  let lexicon = null;
+
+  sentence.addEventListener("focus", () => {
+    lexicon = lexiconOf(store.state.draft);
+  });
+  sentence.addEventListener("input", () => {
+    const words = wordsOf(sentence.value);
+    if (words.length) actions.edit({ kind: "sentence", words, lexicon: lexicon ?? lexiconOf(store.state.draft) });
+  });
+  sentence.addEventListener("blur", () => {
+    lexicon = null;
+    sentence.value = store.state.draft.tokens.join(" ");
+  });
+
+  table.addEventListener("input", (event) => {
+    const input = event.target;
+    markNonZero(input);
+    const row = Number(input.dataset.row);
+    const column = Number(input.dataset.column);
+    const text = input.value;
+    if (input.dataset.testid === "x-cell") {
+      cells.typed(row, column, text);
+      actions.edit({ kind: "cell", matrix: "X", row, column, text });
+    } else if (input.dataset.testid === "token-name") {
+      tokenNames.typed(0, row, text);
+      actions.edit({ kind: "token-name", row, text });
+    } else if (input.dataset.testid === "feature-name") {
+      featureNames.typed(0, column, text);
+      actions.edit({ kind: "feature-name", column, text });
+    }
+  });
+  const onButton = (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    const kind = button.dataset.testid;
+    if (kind === "add-token") {
+      actions.edit({ kind: "add-token" });
+      focusInput(tokenNames.inputs[0]?.at(-1));
+    } else if (kind === "add-feature") {
+      actions.edit({ kind: "add-feature" });
+      focusInput(featureNames.inputs[0]?.at(-1));
+    } else if (kind === "remove-token") actions.edit({ kind: "remove-token", row: Number(button.dataset.row) });
+    else if (kind === "remove-feature") actions.edit({ kind: "remove-feature", column: Number(button.dataset.column) });
+  };
+  table.addEventListener("click", onButton);
+  gridActions.addEventListener("click", onButton);
+
+  function focusInput(input) {
+    if (input) {
+      input.focus();
+      input.select();
+    }
+  }
+
+  function build(draft) {
+    cells.clear();
+    tokenNames.clear();
+    featureNames.clear();
+    const head = make("thead");
+    const headRow = make("tr");
+    const corner = make("th", "corner", "token \\ feature");
+    corner.scope = "col";
+    headRow.append(corner);
+    draft.features.forEach((feature, j) => {
+      const th = make("th", "column-head");
+      th.scope = "col";
+      const wrap = make("div", "head-cell");
+      const input = featureNames.createLabel(j, { testId: "feature-name", value: feature, label: `name of feature ${j + 1}`, column: j });
+      wrap.append(input, iconButton({ testId: "remove-feature", symbol: "×", label: `remove feature ${quoted(feature)}`, column: j }));
+      th.append(wrap);
+      headRow.append(th);
+    });
+    head.append(headRow);
+
+    const body = make("tbody");
+    draft.tokens.forEach((token, i) => {
+      const tr = make("tr");
+      tr.dataset.row = String(i);
+      const th = make("th", "row-head");
+      th.scope = "row";
+      const wrap = make("div", "head-cell");
+      const input = tokenNames.createLabel(i, { testId: "token-name", value: token, label: `token ${i + 1}`, row: i });
+      wrap.append(iconButton({ testId: "remove-token", symbol: "×", label: `remove token ${quoted(token)}`, row: i }), input);
+      th.append(wrap);
+      tr.append(th);
+      draft.features.forEach((feature, j) => {
+        const td = make("td");
+        td.append(cells.create({ testId: "x-cell", value: draft.X[i]?.[j] ?? "", label: `${feature} of ${quoted(token)}`, row: i, column: j }));
+        tr.append(td);
+      });
+      body.append(tr);
+    });
+    table.replaceChildren(head, body);
+    shownTokens = [...draft.tokens];
+    shownFeatures = [...draft.features];
+  }
+
+  /** Put the draft's text into the inputs, touching only what changed. */
+  function syncFromDraft(draft) {
+    cells.sync(draft.X);
+    tokenNames.sync([draft.tokens]);
+    featureNames.sync([draft.features]);
+    // Spoken names of cells ("animal of “cat”") follow renamed tokens and features.
+    draft.tokens.forEach((token, i) => {
+      draft.features.forEach((feature, j) => {
+        if (token !== shownTokens[i] || feature !== shownFeatures[j]) cells.inputs[i]?.[j]?.setAttribute("aria-label", `${feature} of ${quoted(token)}`);
+      });
+    });
+    shownTokens = [...draft.tokens];
+    shownFeatures = [...draft.features];
+    if (document.activeElement !== sentence) sentence.value = draft.tokens.join(" ");
+  }
+
+  function showError(state) {
+    const target = errorTarget(state.error);
+    const mine = target && target.head === null && ["X", "tokens", "features"].includes(target.field);
+    errorLine.show(mine ? state.error.message : null);
+    if (!mine) {
+      marks.set([]);
+    } else if (target.field === "X") {
+      marks.set(inputsAt(target, "X", null, cells.inputs));
+    } else {
+      // Token names are one list (the error gives its position as the row), feature names another (as the column).
+      const index = target.field === "tokens" ? target.row ?? target.column : target.column ?? target.row;
+      const names = target.field === "tokens" ? tokenNames : featureNames;
+      marks.set(index === null || !names.inputs[0]?.[index] ? [] : [names.inputs[0][index]]);
+    }
+  }
+
+  let highlighted = { focus: null, hover: [] };
+  function highlightRows(state) {
+    const rows = table.tBodies[0]?.rows ?? [];
+    rows[highlighted.focus]?.classList.remove("focused");
+    for (const i of highlighted.hover) rows[i]?.classList.remove("hovered");
+    highlighted = { focus: state.focusToken, hover: state.hover ? [state.hover.row, state.hover.column] : [] };
+    rows[highlighted.focus]?.classList.add("focused");
+    for (const i of highlighted.hover) rows[i]?.classList.add("hovered");
+  }
+
+  store.subscribe((state, changes) => {
+    if (!state.draft) return;
+    const shape = `${state.draft.tokens.length}x${state.draft.features.length}`;
+    if (shape !== builtShape) {
+      build(state.draft);
+      builtShape = shape;
+      if (document.activeElement !== sentence) sentence.value = state.draft.tokens.join(" ");
+      showError(state);
+      highlightRows(state);
+      return;
+    }
+    if (changes.has("scene") || changes.has("labels")) syncFromDraft(state.draft);
+    if (changes.has("error") || changes.has("scene")) showError(state);
+    if (changes.has("focus") || changes.has("hover") || changes.has("scene")) highlightRows(state);
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * "Where it pays attention": the focused token's row of weights as a bar chart, largest first,
+ * with percentages (92.0%). Masked tokens are listed last as "may not read".
+ */
+
+import { formatPercent, quoted } from "../shared/format.js";
+
+/** How far from 100% a row of the learner's weights may add up and still be called 100% (rounding). */
+const ROW_SUM_TOLERANCE = 1e-6;
+
+/**
+ * Create the bar chart inside `host` (which holds a heading and a list).
+ * @param {HTMLElement} host
+ * @returns {{update: (view: object) => void}}
+ */
+export function createAttentionBars(host) {
+  const heading = document.createElement("h2");
+  heading.dataset.testid = "bars-heading";
+  const subline = document.createElement("p");
+  subline.className = "panel-note";
+  const list = document.createElement("ol");
+  list.className = "bars";
+  list.dataset.testid = "attention-bars";
+  const empty = document.createElement("p");
+  empty.className = "panel-note";
+  host.append(heading, subline, list, empty);
+
+  /** @type {Array<{item: HTMLLIElement, label: HTMLElement, position: HTMLElement, fill: HTMLElement, value: HTMLElement}>} */
+  let rows = [];
+
+  function build(count) {
+    rows = Array.from({ length: count }, (_, j) => {
+      const item = document.createElement("li");
+      item.className = "bar-row";
+      item.dataset.testid = "bar-row";
+      item.dataset.tokenIndex = String(j);
+      const label = document.createElement("span");
+      label.className = "bar-label";
+      const position = document.createElement("span");
+      position.className = "bar-position";
+      const track = document.createElement("span");
+      track.className = "bar-track";
+      const fill = document.createElement("span");
+      fill.className = "bar-fill";
+      track.append(fill);
+      const value = document.createElement("span");
+      value.className = "bar-value";
+      value.dataset.testid = "bar-value";
+      item.append(label, position, track, value);
+      return { item, label, position, fill, value };
+    });
+    list.replaceChildren(...rows.map((row) => row.item));
+  }
+
+  /**
+   * Draw the focused row: view = {tokens, head, mask, focusRow, headCount, drawnWith}. `drawnWith` names the
+   * learner's function when the weights come from their code (then they need not add up to 100%, and the
+   * caption says what they do add up to).
+   */
+  function update({ tokens, head, mask, focusRow, headCount, drawnWith = null, pending = false }) {
+    if (pending && focusRow !== null && focusRow !== undefined && focusRow < tokens.length) {
+      // Nothing computed yet: one blank row per token, so the panel has its size before the numbers come.
+      if (rows.length !== tokens.length || !list.firstChild) build(tokens.length);
+      heading.textContent = `Where ${quoted(tokens[focusRow])} pays attention`;
+      subline.textContent = `Row ${focusRow + 1} of the grid. The shares appear as soon as Python has computed them.`;
+      empty.textContent = "";
+      rows.forEach((row, j) => {
+        row.label.textContent = tokens[j];
+        row.position.textContent = `#${j + 1}`;
+        row.fill.style.width = "0%";
+        row.value.textContent = "…";
+        row.item.classList.remove("masked", "top", "self");
+      });
+      return;
+    }
+    if (focusRow === null || focusRow === undefined || focusRow >= tokens.length) {
+      heading.textContent = "Where a token pays attention";
+      subline.textContent = "";
+      list.replaceChildren();
+      rows = [];
+      empty.textContent = "Click a row of the grid to see where that token looks.";
+      return;
+    }
+    empty.textContent = "";
+    if (rows.length !== tokens.length || !list.firstChild) build(tokens.length);
+    heading.textContent = `Where ${quoted(tokens[focusRow])} pays attention`;
+    const weights = head.weights[focusRow];
+    const masked = (j) => Boolean(mask?.[focusRow]?.[j]);
+    const readsNothing = tokens.every((_, j) => masked(j));
+    const where = `Row ${focusRow + 1} of the grid${headCount > 1 ? `, ${head.name}` : ""}.`;
+    const total = tokens.reduce((sum, _, j) => sum + (masked(j) ? 0 : weights[j] ?? Number.NaN), 0);
+    if (readsNothing) {
+      subline.textContent = `${quoted(tokens[focusRow])} may not read any token, so it reads nothing: all its weights are 0.`;
+    } else if (drawnWith && !(Math.abs(total - 1) <= ROW_SUM_TOLERANCE)) {
+      // The learner's function made these weights: say what they add up to, not what proper weights would.
+      subline.textContent = `${where} These shares add up to ${Number.isNaN(total) ? "nan" : formatPercent(total)}, not 100%: they come from your ${drawnWith}().`;
+    } else {
+      subline.textContent = `${where} The shares add up to 100%.`;
+    }
+
+    const order = tokens.map((_, j) => j).sort((a, b) => {
+      if (masked(a) !== masked(b)) return masked(a) ? 1 : -1;
+      const wa = weights[a] ?? -1;
+      const wb = weights[b] ?? -1;
+      return wb - wa || a - b;
+    });
+    const readable = order.filter((j) => !masked(j) && weights[j] !== null).map((j) => weights[j]);
+    const largest = Math.max(0, ...readable);
+    // Mark the winner only when there is one: a row of equal shares has no top.
+    const hasWinner = readable.some((weight) => weight < largest);
+    order.forEach((j) => {
+      const row = rows[j];
+      const weight = weights[j];
+      if (row.label.textContent !== tokens[j]) row.label.textContent = tokens[j];
+      row.position.textContent = `#${j + 1}`;
+      row.item.classList.toggle("masked", masked(j));
+      row.item.classList.toggle("self", j === focusRow);
+      row.item.classList.toggle("top", hasWinner && !masked(j) && weight === largest);
+      row.fill.style.width = masked(j) || weight === null ? "0%" : `${Math.max(0, Math.min(1, weight)) * 100}%`;
+      row.value.textContent = masked(j) ? "may not read" : formatPercent(weight);
+      row.item.title = masked(j)
+        ? `${quoted(tokens[focusRow])} may not read ${quoted(tokens[j])} (masked)`
+        : `${quoted(tokens[focusRow])} spends ${formatPercent(weight)} of its attention on ${quoted(tokens[j])} (position ${j + 1})`;
+      list.append(row.item); // appending an existing node moves it: the list ends up in sorted order
+    });
+  }
+
+  return { update };
+}

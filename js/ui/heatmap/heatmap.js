@@ -1,0 +1,298 @@
+/**
+ * The attention weights as a labelled SVG matrix: row i is token i asking, column j is token j
+ * answering, and cell (i, j) is how much of its attention i spends on j.
+ *
+ * The SVG is built once for a given size and then only updated from data (fills, texts, outlines),
+ * so a redraw on every keystroke stays cheap even at 64 × 64. All text goes in via textContent.
+ */
+
+import { el, hatchPattern, textColourOn, weightColour } from "./colour-scale.js";
+import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
+
+let instances = 0;
+
+/** Size of everything, in SVG user units (equal to CSS pixels at natural size). */
+function layoutFor(tokens, compact) {
+  const n = tokens.length;
+  if (compact) {
+    const cell = Math.max(3, Math.min(16, Math.floor(150 / Math.max(n, 1))));
+    return { cell, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
+  }
+  const cell = n <= 12 ? 48 : Math.max(12, Math.floor(576 / n));
+  const labelFont = Math.min(14, Math.max(7, cell * 0.32 + 2));
+  const charWidth = labelFont * 0.6;
+  const longest = Math.max(1, ...tokens.map((token) => token.length));
+  const labelWidth = Math.min(longest, 16) * charWidth;
+  const rotate = labelWidth > cell - 6;
+  const left = Math.ceil(Math.max(labelWidth + 22, 52)); // room for the row labels and for "asks ↓"
+  const columnHeader = rotate ? Math.ceil(labelWidth * 0.72 + labelFont + 8) : labelFont + 12;
+  const top = columnHeader + 22;
+  return {
+    cell, left, top, labelFont, rotate, showLabels: true,
+    valueFont: Math.min(13, cell * 0.27),
+    showValues: cell >= 34,
+    width: left + n * cell + (rotate ? 8 : 4),
+    height: top + n * cell + 4,
+  };
+}
+
+/** The tail of a long label, cut to fit. */
+const shortLabel = (token) => (token.length > 16 ? `${token.slice(0, 15)}…` : token);
+
+/**
+ * Create a heatmap.
+ * @param {object} options
+ * @param {boolean} [options.compact] a small multiple: no labels, no values, no tooltip
+ * @param {(row: number, column: number) => void} [options.onCell] a cell was clicked
+ * @param {(row: number) => void} [options.onRowLabel] a row label was clicked (or activated by keyboard)
+ * @param {(cell: {row: number, column: number}|null) => void} [options.onHover] the pointer moved onto a cell, or away
+ * @returns {{element: HTMLElement, update: (view: object) => void}}
+ */
+export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel = () => {}, onHover = () => {} } = {}) {
+  const id = `heatmap${++instances}`;
+  const wrapper = document.createElement("div");
+  wrapper.className = compact ? "heatmap-wrap compact" : "heatmap-wrap";
+  const svg = el("svg", { class: compact ? "heatmap compact" : "heatmap", "data-testid": compact ? "heatmap-thumb" : "heatmap" });
+  wrapper.append(svg);
+  const tooltip = document.createElement("div");
+  tooltip.className = "heatmap-tooltip";
+  tooltip.setAttribute("role", "tooltip");
+  tooltip.dataset.testid = "heatmap-tooltip";
+  tooltip.hidden = true;
+  if (!compact) wrapper.append(tooltip);
+
+  let layout = null;
+  let layoutKey = "";
+  let cells = []; // cells[i][j] = {rect, text, and what it last showed}
+  let rowLabels = [];
+  let columnLabels = [];
+  let focusOutline = null;
+  let hoverOutline = null;
+  let lastView = null;
+
+  function build(tokens) {
+    layout = layoutFor(tokens, compact);
+    const { cell, left, top, width, height } = layout;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("width", String(width));
+    svg.setAttribute("height", String(height));
+    const defs = el("defs");
+    defs.append(hatchPattern(`${id}-hatch`));
+    svg.append(defs);
+
+    rowLabels = [];
+    columnLabels = [];
+    if (layout.showLabels) {
+      const answers = el("text", { x: left, y: 14, class: "axis-title" });
+      answers.textContent = "answers →";
+      const asks = el("text", { x: left - 10, y: top - 8, class: "axis-title", "text-anchor": "end" });
+      asks.textContent = "asks ↓";
+      svg.append(answers, asks);
+      tokens.forEach((token, j) => {
+        const x = left + j * cell + cell / 2;
+        const y = top - 8;
+        const label = el("text", {
+          class: "column-label", "data-column": j, "font-size": layout.labelFont,
+          x, y, "text-anchor": layout.rotate ? "start" : "middle",
+          transform: layout.rotate ? `rotate(-45 ${x} ${y})` : "",
+        });
+        label.textContent = shortLabel(token);
+        svg.append(label);
+        columnLabels.push(label);
+      });
+      tokens.forEach((token, i) => {
+        const group = el("g", {
+          class: "row-label", "data-row": i, "data-testid": "row-label", tabindex: 0, role: "button",
+          "aria-label": `Show where ${quoted(token)} pays attention`,
+        });
+        group.append(el("rect", { x: 0, y: top + i * cell, width: left - 4, height: cell, class: "row-label-hit" }));
+        const label = el("text", { x: left - 10, y: top + i * cell + cell / 2, "text-anchor": "end", "dominant-baseline": "central", "font-size": layout.labelFont });
+        label.textContent = shortLabel(token);
+        group.append(label);
+        svg.append(group);
+        rowLabels.push(group);
+      });
+    }
+
+    const grid = el("g", { class: "cells" });
+    cells = tokens.map((_, i) =>
+      tokens.map((__, j) => {
+        const rect = el("rect", {
+          x: left + j * cell, y: top + i * cell, width: cell, height: cell,
+          class: "cell", "data-row": i, "data-column": j, "data-testid": compact ? "thumb-cell" : "heatmap-cell",
+        });
+        grid.append(rect);
+        let text = null;
+        if (layout.showValues) {
+          text = el("text", {
+            x: left + j * cell + cell / 2, y: top + i * cell + cell / 2,
+            class: "cell-value", "text-anchor": "middle", "dominant-baseline": "central", "font-size": layout.valueFont,
+          });
+          grid.append(text);
+        }
+        return { rect, text, weight: undefined, masked: undefined, kind: "", painted: false };
+      }),
+    );
+    svg.append(grid);
+    focusOutline = el("rect", { class: "focus-outline", x: left - 2, width: tokens.length * cell + 4, height: cell, rx: 3, visibility: "hidden" });
+    hoverOutline = el("rect", { class: "hover-outline", width: cell, height: cell, visibility: "hidden" });
+    svg.append(focusOutline, hoverOutline);
+  }
+
+  /**
+   * Draw one cell; only what changed is written, so a redraw of 64 × 64 stays cheap. A weight of `undefined`
+   * is a cell still being computed: drawn plain, at its place, so nothing moves when the number arrives.
+   */
+  function paintCell(slot, weight, masked) {
+    if (slot.weight === weight && slot.masked === masked && slot.painted) return;
+    const { rect, text } = slot;
+    const kind = weight === undefined ? "pending" : masked ? "masked" : weight === null ? "nan" : "weight";
+    if (kind !== slot.kind) {
+      rect.setAttribute("class", kind === "weight" ? "cell" : `cell ${kind}`);
+      rect.dataset.masked = String(masked);
+      if (kind === "masked") rect.setAttribute("fill", `url(#${id}-hatch)`);
+      if (kind === "nan") rect.setAttribute("fill", "#c9c9c9");
+      if (kind === "pending") rect.removeAttribute("fill"); // the style sheet's quiet fill
+      if (text) text.setAttribute("class", masked ? "cell-value masked-symbol" : "cell-value");
+    }
+    if (kind === "weight") rect.setAttribute("fill", weightColour(weight));
+    if (text) {
+      text.textContent = kind === "pending" ? "" : masked ? "×" : formatWeight(weight);
+      if (kind !== "pending") text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
+    }
+    Object.assign(slot, { weight, masked, kind, painted: true });
+  }
+
+  function placeOutline(outline, row, column) {
+    if (row === null || row === undefined || row >= cells.length) {
+      outline.setAttribute("visibility", "hidden");
+      return;
+    }
+    outline.setAttribute("y", String(layout.top + row * layout.cell));
+    if (column !== undefined) outline.setAttribute("x", String(layout.left + column * layout.cell));
+    outline.setAttribute("visibility", "visible");
+  }
+
+  function showTooltip(view) {
+    const { hover, tokens, head, mask, maskEditable } = view;
+    if (compact || view.pending || !hover || hover.row >= tokens.length || hover.column >= tokens.length) {
+      tooltip.hidden = true;
+      return;
+    }
+    const { row, column } = hover;
+    const masked = Boolean(mask?.[row]?.[column]);
+    const weight = head.weights[row][column];
+    const lines = [[`${quoted(tokens[row])} asks, ${quoted(tokens[column])} answers`, "tooltip-title"]];
+    if (masked) {
+      lines.push([`masked: ${quoted(tokens[row])} may not read ${quoted(tokens[column])}`, ""], ["weight 0", ""]);
+    } else {
+      lines.push([`weight ${formatWeight(weight)} (${formatPercent(weight)})`, "tooltip-weight"]);
+      const score = head.stages.scores[row][column];
+      const scaled = head.stages.masked[row][column];
+      lines.push([
+        view.scale
+          ? `score q·k = ${formatScore(score)}, ÷ √${head.d_k} = ${formatScore(scaled)}`
+          : `score q·k = ${formatScore(score)} (not scaled)`,
+        "",
+      ]);
+    }
+    if (maskEditable) lines.push([masked ? "click to let it read again" : "click to forbid this read", "tooltip-hint"]);
+    tooltip.replaceChildren(
+      ...lines.map(([text, className]) => {
+        const line = document.createElement("div");
+        line.textContent = text;
+        if (className) line.className = className;
+        return line;
+      }),
+    );
+    tooltip.hidden = false;
+    const cellBox = cells[row][column].rect.getBoundingClientRect();
+    const box = wrapper.getBoundingClientRect();
+    const tipBox = tooltip.getBoundingClientRect();
+    let x = cellBox.left - box.left + cellBox.width / 2 - tipBox.width / 2;
+    x = Math.max(0, Math.min(x, box.width - tipBox.width));
+    let y = cellBox.top - box.top - tipBox.height - 8;
+    if (y < 0) y = cellBox.bottom - box.top + 8;
+    tooltip.style.left = `${Math.round(x)}px`;
+    tooltip.style.top = `${Math.round(y)}px`;
+  }
+
+  /**
+   * Draw `view`: {tokens, head (a result head), mask (the result's boolean mask), scale,
+   * focusRow, hover, maskEditable}; or {tokens, pending: true, focusRow} for a scene whose weights are still
+   * being computed (the grid at its size, cells blank), so the page keeps its layout until they come.
+   */
+  function update(view) {
+    lastView = view;
+    const { tokens, head, mask } = view;
+    const key = `${tokens.length}|${JSON.stringify(layoutFor(tokens, compact))}`;
+    if (key !== layoutKey) {
+      build(tokens);
+      layoutKey = key;
+    } else if (layout.showLabels) {
+      tokens.forEach((token, i) => {
+        const text = shortLabel(token);
+        if (columnLabels[i].textContent !== text) columnLabels[i].textContent = text;
+        const rowText = rowLabels[i].lastChild;
+        if (rowText.textContent !== text) {
+          rowText.textContent = text;
+          rowLabels[i].setAttribute("aria-label", `Show where ${quoted(token)} pays attention`);
+        }
+      });
+    }
+    for (let i = 0; i < cells.length; i += 1) {
+      const weights = view.pending ? [] : head.weights[i];
+      const maskRow = mask?.[i];
+      for (let j = 0; j < cells[i].length; j += 1) paintCell(cells[i][j], weights[j], Boolean(maskRow?.[j]));
+    }
+    svg.classList.toggle("mask-editable", Boolean(view.maskEditable));
+    svg.classList.toggle("dense", layout.cell < 24);
+    rowLabels.forEach((label, i) => {
+      label.classList.toggle("focused", i === view.focusRow);
+      label.classList.toggle("hovered", i === view.hover?.row);
+      const pressed = String(i === view.focusRow);
+      if (label.getAttribute("aria-pressed") !== pressed) label.setAttribute("aria-pressed", pressed);
+    });
+    columnLabels.forEach((label, j) => label.classList.toggle("hovered", j === view.hover?.column));
+    placeOutline(focusOutline, view.focusRow);
+    placeOutline(hoverOutline, view.hover?.row ?? null, view.hover?.column);
+    const label = view.pending
+      ? `Attention weights, being computed: ${tokens.length} rows ask, ${tokens.length} columns answer`
+      : `Attention weights of ${head.name}: ${tokens.length} rows ask, ${tokens.length} columns answer`;
+    if (svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
+    showTooltip(view);
+  }
+
+  function cellAt(target) {
+    const node = target.closest?.("[data-row]");
+    if (!node) return null;
+    const row = Number(node.dataset.row);
+    return node.dataset.column === undefined ? { row, column: null } : { row, column: Number(node.dataset.column) };
+  }
+
+  if (!compact) {
+    svg.addEventListener("pointermove", (event) => {
+      const cell = cellAt(event.target);
+      const hover = cell && cell.column !== null ? cell : null;
+      if (hover?.row !== lastView?.hover?.row || hover?.column !== lastView?.hover?.column) onHover(hover);
+    });
+    svg.addEventListener("pointerleave", () => onHover(null));
+    svg.addEventListener("click", (event) => {
+      const cell = cellAt(event.target);
+      if (!cell) return;
+      if (cell.column === null) onRowLabel(cell.row);
+      else onCell(cell.row, cell.column);
+    });
+    svg.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const cell = cellAt(event.target);
+      if (cell && cell.column === null) {
+        event.preventDefault();
+        onRowLabel(cell.row);
+      }
+    });
+  }
+
+  return { element: wrapper, update };
+}

@@ -1,0 +1,12 @@
+/**
+ * Building DOM by hand, the one way every view does it: elements made with `make`, text always set as
+ * textContent (never as markup), so a name typed by a learner or sent by a course page is shown as text.
+ */
+
+/** Create an element with a class and optional text. */
+export function make(tag, className = "", text = "") {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}

@@ -1,0 +1,410 @@
+/**
+ * The experiments, live: each of the tutorial's "try changing one thing" moments as one click, with
+ * what changed said in words and measured on the result.
+ *
+ *   one thing    the Part 6 variations of "it" looking for "cat", as buttons that rewrite Wq
+ *   scaling      Part 7, run in Python in the browser: average top weight against d, with and without ÷√d
+ *   word order   shuffle the words; with and without positions added to X
+ *   knock out    block one word and measure how much each output really moved, next to its weight
+ *
+ * One panel with tabs; every section reads the shared state and changes it only through `actions`.
+ */
+
+import { knockOutScene, movedRowDifference, outputChanges, reorderScene, shuffledOrder } from "../../scene/experiments.js";
+import { sceneFromDraft } from "../../scene/draft.js";
+import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
+import { make } from "../shared/dom.js";
+import { createLinePlot } from "./line-plot.js";
+
+/** The Part 6 variations: the pronoun row of Wq (looking for [animal, noun]) and what it shows. */
+export const VARIATIONS = [
+  { id: "original", label: "original [4, 4]", row: [4, 4], says: "“it” asks for an animal and for a noun; “cat” is both, so it wins clearly." },
+  { id: "no-noun", label: "no noun match [4, 0]", row: [4, 0], says: "“it” no longer asks for a noun: “cat” still wins as the only animal, but without its extra noun score the lead shrinks." },
+  { id: "strength-1", label: "strength 1", row: [1, 1], says: "The same question asked quietly: the score gaps shrink, so the weights spread out; “cat” still ranks first." },
+  { id: "strength-5", label: "strength 5", row: [5, 5], says: "A little louder than the original: the gaps grow, and the softmax is a little more decisive." },
+  { id: "strength-8", label: "strength 8", row: [8, 8], says: "Twice as loud: the gaps double, and softmax puts nearly everything on “cat”." },
+];
+
+const DEFAULT_DS = "4, 64, 512";
+/** Differences this small come from adding the same numbers in another order, not from the scene. */
+const ROUNDING = 1e-12;
+const DEFAULT_KEYS = 10;
+
+/** Where the "it" example keeps its question, or null if the scene is not that example. */
+function itScene(draft) {
+  if (!draft) return null;
+  const it = draft.tokens.indexOf("it");
+  const cat = draft.tokens.indexOf("cat");
+  const pronoun = draft.features.indexOf("pronoun");
+  const head = draft.heads[0];
+  const animal = head?.dims.indexOf("animal") ?? -1;
+  const noun = head?.dims.indexOf("noun") ?? -1;
+  if ([it, cat, pronoun, animal, noun].some((index) => index < 0)) return null;
+  return { it, cat, pronoun, animal, noun };
+}
+
+/**
+ * Mount the panel in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ *   actions used: edit, pickPreset, showScene(scene) -> Promise<result>, ask(kind, payload) -> Promise<result>
+ */
+export function mountExperiments(host, { store, actions }) {
+  host.append(make("h2", "", "Experiments: change one thing"));
+  const tabs = make("div", "experiment-tabs");
+  tabs.setAttribute("role", "tablist");
+  const sections = [
+    ["one-thing", "Try changing one thing", oneThingSection],
+    ["scaling", "Why ÷√d", scalingSection],
+    ["order", "Word order", orderSection],
+    ["knockout", "Weights are not explanations", knockoutSection],
+  ].map(([id, title, build]) => {
+    const tab = make("button", "experiment-tab", title);
+    tab.type = "button";
+    tab.setAttribute("role", "tab");
+    tab.dataset.testid = `experiment-tab-${id}`;
+    const panel = make("div", "experiment-section");
+    panel.setAttribute("role", "tabpanel");
+    panel.dataset.testid = `experiment-${id}`;
+    const section = build(panel, { store, actions });
+    tab.addEventListener("click", () => actions.setView({ experiment: id }));
+    tabs.append(tab);
+    return { id, tab, panel, section };
+  });
+  host.append(tabs, ...sections.map(({ panel }) => panel));
+
+  let selected = null;
+  function select(id) {
+    if (id === selected) return;
+    selected = id;
+    for (const { id: other, tab, panel, section } of sections) {
+      const chosen = other === id;
+      tab.setAttribute("aria-selected", String(chosen));
+      panel.hidden = !chosen;
+      if (chosen) section.update(store.state, new Set(["result", "scene"]));
+    }
+  }
+  // The tab chosen is the view's `experiment` (page-view.js): a link or saved work opens the same one.
+  const tabOf = (view) => (sections.some((section) => section.id === view.experiment) ? view.experiment : sections[0].id);
+  select(tabOf(store.state.view));
+
+  store.subscribe((state, changes) => {
+    if (changes.has("view")) select(tabOf(state.view));
+    for (const { panel, section } of sections) if (!panel.hidden) section.update(state, changes);
+  });
+}
+
+/* ---- Part 6: one-click variations ------------------------------------------------------------ */
+
+function oneThingSection(panel, { store, actions }) {
+  panel.append(make("p", "panel-note", "Each button rewrites one row of Wq: what a pronoun asks for, in the dims [animal, noun]. Everything else stays as it is."));
+  const buttons = make("div", "variation-buttons");
+  const said = make("p", "variation-said");
+  said.dataset.testid = "variation-said";
+  const weightLine = make("p", "variation-weight");
+  weightLine.dataset.testid = "variation-cat-weight";
+  const needsIt = make("div", "needs-it");
+  const loadIt = make("button", "small-button", "load the “it” example");
+  loadIt.type = "button";
+  loadIt.dataset.testid = "variation-load-it";
+  loadIt.addEventListener("click", () => actions.pickPreset("it-animal-noun"));
+  needsIt.append(make("span", "panel-note", "These buttons need the sentence with “it”, “cat” and a pronoun feature. "), loadIt);
+  let lastVariation = null;
+
+  const variationButtons = VARIATIONS.map((variation) => {
+    const button = make("button", "small-button", variation.label);
+    button.type = "button";
+    button.dataset.testid = `variation-${variation.id}`;
+    button.addEventListener("click", () => {
+      const where = itScene(store.state.draft);
+      if (!where) return;
+      lastVariation = variation;
+      const [toAnimal, toNoun] = variation.row;
+      actions.edit({ kind: "cell", matrix: "Wq", head: 0, row: where.pronoun, column: where.animal, text: String(toAnimal) });
+      actions.edit({ kind: "cell", matrix: "Wq", head: 0, row: where.pronoun, column: where.noun, text: String(toNoun) });
+      said.textContent = `Changed: Wq, row “pronoun” = [${toAnimal}, ${toNoun}]. ${variation.says}`;
+    });
+    buttons.append(button);
+    return button;
+  });
+  panel.append(needsIt, buttons, said, weightLine);
+
+  function update(state) {
+    const where = itScene(state.draft);
+    needsIt.hidden = Boolean(where);
+    for (const button of variationButtons) button.disabled = !where;
+    const { result } = state;
+    if (!where || !result || result.tokens[where.it] !== "it") {
+      weightLine.textContent = "";
+      return;
+    }
+    const weight = result.heads[0].weights[where.it][where.cat];
+    const row = state.draft.heads[0].Wq[where.pronoun];
+    const current = VARIATIONS.find((variation) => variation.row[0] === Number(row[where.animal]) && variation.row[1] === Number(row[where.noun]));
+    for (const button of variationButtons) button.setAttribute("aria-pressed", String(button.dataset.testid === `variation-${current?.id}`));
+    weightLine.replaceChildren(
+      make("span", "", "Weight of “it” on “cat”: "),
+      make("strong", "", formatPercent(weight)),
+      make("span", "panel-note", current ? ` (${current.label})` : " (your own Wq)"),
+    );
+    if (lastVariation && current !== lastVariation) said.textContent = "";
+  }
+  return { update };
+}
+
+/* ---- Part 7: why divide by √d ------------------------------------------------------------------ */
+
+function scalingSection(panel, { actions }) {
+  panel.append(make("p", "panel-note",
+    "One random query against random keys, 500 times per length d. Without the division the winning key takes more and more of the weight as d grows, though the vectors are pure noise; dividing by √d keeps it level."));
+  const form = make("div", "scaling-form");
+  const dsLabel = make("label", "field", "lengths d ");
+  const ds = make("input");
+  ds.value = DEFAULT_DS;
+  ds.dataset.testid = "scaling-ds";
+  ds.setAttribute("aria-label", "query/key lengths d, separated by commas");
+  dsLabel.append(ds);
+  const keysLabel = make("label", "field", "keys ");
+  const keys = make("input");
+  keys.type = "number";
+  keys.min = "1";
+  keys.max = "1000";
+  keys.value = String(DEFAULT_KEYS);
+  keys.dataset.testid = "scaling-keys";
+  keys.setAttribute("aria-label", "number of keys");
+  keysLabel.append(keys);
+  const run = make("button", "small-button", "run in the browser");
+  run.type = "button";
+  run.dataset.testid = "scaling-run";
+  form.append(dsLabel, keysLabel, run);
+  const status = make("p", "scaling-status");
+  status.dataset.testid = "scaling-time";
+  status.setAttribute("role", "status");
+  const plot = createLinePlot({ testId: "scaling-plot", xLabel: "query/key length d (log scale)", yLabel: "average top weight" });
+  const table = make("table", "scaling-table");
+  table.dataset.testid = "scaling-table";
+  const plotRow = make("div", "scaling-result");
+  plotRow.append(plot.element, table);
+  plotRow.hidden = true;
+  panel.append(form, status, plotRow);
+
+  run.addEventListener("click", () => runExperiment());
+  for (const input of [ds, keys]) input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") runExperiment();
+  });
+
+  async function runExperiment() {
+    const lengths = ds.value.split(/[\s,;]+/).filter(Boolean).map(Number);
+    if (!lengths.length || lengths.some((d) => !Number.isInteger(d) || d < 1)) {
+      status.textContent = "Type whole numbers for d, separated by commas (such as 4, 64, 512).";
+      return;
+    }
+    run.disabled = true;
+    status.textContent = "running…";
+    const started = performance.now();
+    try {
+      const result = await actions.ask("scaling_experiment", { ds: lengths, n_keys: Number(keys.value) });
+      const elapsed = performance.now() - started;
+      status.dataset.ms = elapsed.toFixed(1);
+      status.textContent = `${result.trials} trials per length, ${result.n_keys} keys: ${Math.round(elapsed)} ms in your browser, there and back to Python.`;
+      draw(result);
+    } catch (error) {
+      status.textContent = `Could not run it: ${error.message}`;
+    } finally {
+      run.disabled = false;
+    }
+  }
+
+  function draw(result) {
+    plotRow.hidden = false;
+    plot.update({
+      xs: result.ds,
+      series: [
+        { name: "without ÷√d", className: "unscaled", ys: result.rows.map((row) => row.unscaled) },
+        { name: "with ÷√d", className: "scaled", ys: result.rows.map((row) => row.scaled) },
+      ],
+    });
+    const head = make("tr");
+    for (const text of ["d", "without ÷√d", "with ÷√d"]) head.append(make("th", "", text));
+    const rows = result.rows.map((row) => {
+      const tr = make("tr");
+      tr.dataset.d = String(row.d);
+      tr.append(make("td", "", String(row.d)), make("td", "unscaled", row.unscaled.toFixed(3)), make("td", "scaled", row.scaled.toFixed(3)));
+      return tr;
+    });
+    table.replaceChildren(head, ...rows);
+  }
+
+  return { update() {} };
+}
+
+/* ---- Part 8: word order, with and without positions ------------------------------------------ */
+
+function orderSection(panel, { store, actions }) {
+  panel.append(make("p", "panel-note",
+    "Attention compares features, not places. Shuffle the words (each keeps its row of X) and compare every word's output before and after."));
+  const controls = make("div", "order-controls");
+  const shuffle = make("button", "small-button", "shuffle the words");
+  shuffle.type = "button";
+  shuffle.dataset.testid = "shuffle-button";
+  const positionsLabel = make("label", "choice");
+  const positions = make("input");
+  positions.type = "checkbox";
+  positions.dataset.testid = "positions-toggle";
+  positionsLabel.append(positions, make("span", "", "add sinusoidal positions to X"));
+  controls.append(shuffle, positionsLabel);
+  const positionsNote = make("p", "panel-note positions-note");
+  positionsNote.dataset.testid = "positions-note";
+  const check = make("p", "shuffle-check");
+  check.dataset.testid = "shuffle-check";
+  check.setAttribute("role", "status");
+  panel.append(controls, positionsNote, check);
+
+  positions.addEventListener("change", () => {
+    actions.edit({ kind: "positions", mode: positions.checked ? "sinusoidal" : "none" });
+    check.textContent = "";
+  });
+
+  shuffle.addEventListener("click", async () => {
+    const { draft, result, error } = store.state;
+    if (!draft || !result || error) {
+      check.textContent = "Fix the scene first: the shuffle starts from a computed result.";
+      return;
+    }
+    const before = result;
+    const order = shuffledOrder(draft.tokens.length);
+    shuffle.disabled = true;
+    try {
+      const after = await actions.showScene(reorderScene(sceneFromDraft(draft), order));
+      const difference = movedRowDifference(before, after, order);
+      check.dataset.difference = String(difference);
+      const moved = order.map((old) => before.tokens[old]).join(" ");
+      const withPositions = after.positions && after.positions !== "none";
+      if (Number.isNaN(difference)) {
+        check.textContent = `Now: “${moved}”. Some outputs are not numbers (nan), so they cannot be compared.`;
+      } else if (difference <= ROUNDING) {
+        // Adding the same numbers in another order can change the last binary digit; that is not a real change.
+        const shown = difference === 0 ? "0" : `0 (${difference.toExponential(1)}, rounding in the last digit)`;
+        check.textContent = `Now: “${moved}”. Largest |difference| between each word's output before and after: ${shown}. Every output row just moved with its word${withPositions ? "" : ": without positions, order is invisible to attention"}.`;
+      } else {
+        const why = withPositions ? "the positions added to X changed with the places, so queries, keys and values changed" : Array.isArray(after.mask) && after.mask.some((row, i) => row.some((blocked, j) => blocked !== before.mask[order[i]]?.[order[j]])) ? "the mask depends on the places (a causal mask lets each word read only the words before it)" : "something else in the scene depends on the places";
+        check.textContent = `Now: “${moved}”. Largest |difference| between each word's output before and after: ${formatScore(difference)}. The outputs changed: ${why}.`;
+      }
+    } catch (failure) {
+      check.textContent = `Could not shuffle: ${failure.message}`;
+    } finally {
+      shuffle.disabled = false;
+    }
+  });
+
+  function update(state, changes) {
+    if (!state.draft) return;
+    if (changes.has("scene") || changes.has("mode")) positions.checked = (state.draft.extra?.positions ?? "none") === "sinusoidal";
+    const on = state.result?.positions === "sinusoidal";
+    positionsNote.textContent = on
+      ? "Positions are on: place p adds sin(p / 10000^(2i/d)) and cos(p / 10000^(2i/d)) to feature pair i, so the same word at another place has other numbers. Shuffle now."
+      : "Positions are off: a word has the same numbers wherever it stands.";
+    if (changes.has("scene") && !changes.has("result")) check.textContent = "";
+  }
+  return { update };
+}
+
+/* ---- Weights are not explanations: knock a word out ------------------------------------------- */
+
+function knockoutSection(panel, { store, actions }) {
+  panel.append(make("p", "panel-note",
+    "A weight says where a word reads from, not whether that reading mattered. Block one word (nobody may read it), compute again, and measure how far each word's output moved (the length of the change, ‖Δ output‖). With one-hot values the change follows the weight; try the causal exercise and knock out t1: a tiny weight, a large change."));
+  const controls = make("div", "order-controls");
+  const label = make("label", "field", "knock out ");
+  const choice = make("select");
+  choice.dataset.testid = "knockout-token";
+  label.append(choice);
+  const run = make("button", "small-button", "knock it out");
+  run.type = "button";
+  run.dataset.testid = "knockout-run";
+  controls.append(label, run);
+  const summary = make("p", "knockout-summary");
+  summary.dataset.testid = "knockout-summary";
+  summary.setAttribute("role", "status");
+  const table = make("table", "knockout-table");
+  table.dataset.testid = "knockout-table";
+  panel.append(controls, summary, table);
+  let tokensShown = "";
+
+  run.addEventListener("click", async () => {
+    const { draft, result, error } = store.state;
+    if (!draft || !result || error) {
+      summary.textContent = "Fix the scene first: the knock-out starts from a computed result.";
+      return;
+    }
+    const column = Number(choice.value);
+    const headIndex = Math.min(store.state.activeHead, result.heads.length - 1);
+    run.disabled = true;
+    summary.textContent = "computing without it…";
+    try {
+      const knocked = await actions.ask("compute", { scene: knockOutScene(sceneFromDraft(draft), result.mask, column) });
+      drawTable(result, knocked, column, headIndex);
+    } catch (failure) {
+      summary.textContent = `Could not compute it: ${failure.message}`;
+    } finally {
+      run.disabled = false;
+    }
+  });
+
+  function drawTable(result, knocked, column, headIndex) {
+    const head = result.heads[headIndex];
+    const changes = outputChanges(result.output, knocked.output);
+    const header = make("tr");
+    for (const text of ["word", `weight on ${quoted(result.tokens[column])} (${head.name})`, "‖Δ output‖ when it is knocked out"]) header.append(make("th", "", text));
+    const largest = Math.max(...changes.filter(Number.isFinite), 1e-12);
+    const rows = result.tokens.map((token, i) => {
+      const tr = make("tr");
+      tr.dataset.testid = "knockout-row";
+      tr.dataset.row = String(i);
+      const weight = head.weights[i][column];
+      const change = changes[i];
+      const bar = make("span", "knockout-bar");
+      bar.style.width = `${Number.isFinite(change) ? Math.round((change / largest) * 80) : 0}px`;
+      const changeCell = make("td", "knockout-change");
+      changeCell.dataset.testid = "knockout-change";
+      changeCell.append(bar, make("span", "", Number.isFinite(change) ? formatScore(Number(change.toFixed(4))) : "nan"));
+      const weightCell = make("td", "knockout-weight", result.mask[i][column] ? "masked" : formatWeight(weight));
+      weightCell.dataset.testid = "knockout-weight";
+      tr.append(make("th", "", token), weightCell, changeCell);
+      return tr;
+    });
+    table.replaceChildren(header, ...rows);
+    const finite = changes.map((change, i) => [change, i]).filter(([change]) => Number.isFinite(change));
+    const [mostChange, mostChanged] = finite.reduce((best, next) => (next[0] > best[0] ? next : best), [-1, -1]);
+    const weightsOn = result.tokens.map((_, i) => (result.mask[i][column] ? -1 : head.weights[i][column] ?? -1));
+    const mostWeighted = weightsOn.indexOf(Math.max(...weightsOn));
+    // Every token is named in quotes, and the knocked-out one always by its name: in a sentence with "it" in
+    // it, "the weight on it" would not say which word is meant.
+    const word = quoted(result.tokens[column]);
+    summary.textContent = mostChanged < 0
+      ? "No output could be compared."
+      : `With ${word} knocked out: the row that gave ${word} the most weight is the row of ${quoted(result.tokens[mostWeighted])} (${formatWeight(weightsOn[mostWeighted])}); the output that moved most is that of ${quoted(result.tokens[mostChanged])} (by ${formatScore(Number(mostChange.toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
+  }
+
+  function update(state, changes) {
+    const { result } = state;
+    if (!result) return;
+    const key = result.tokens.join("\u0000");
+    if (key !== tokensShown) {
+      const previous = choice.value;
+      choice.replaceChildren(...result.tokens.map((token, i) => {
+        const option = make("option", "", `${token} (place ${i + 1})`);
+        option.value = String(i);
+        return option;
+      }));
+      const cat = result.tokens.indexOf("cat");
+      choice.value = previous && Number(previous) < result.tokens.length ? previous : String(cat >= 0 ? cat : 0);
+      tokensShown = key;
+    }
+    if (changes.has("result") || changes.has("scene")) {
+      table.replaceChildren();
+      summary.textContent = "";
+    }
+  }
+  return { update };
+}

@@ -1,0 +1,139 @@
+/**
+ * A small labelled matrix as an HTML table: a name and a formula above, row labels on the left,
+ * column labels on top, one focusable cell per number. The step-by-step view, the multi-head view
+ * and the experiments all draw their matrices with it.
+ *
+ * The table is built once for a given shape and then only updated (texts, classes), so a redraw
+ * after every keystroke stays cheap. All text goes in via textContent.
+ */
+
+import { make } from "../shared/dom.js";
+
+/**
+ * Create a matrix.
+ * @param {object} options
+ * @param {string} options.testId   data-testid of the matrix (its cells get `${testId}-cell`)
+ * @param {string} options.name     the matrix's symbol, such as "Q" or "scores"
+ * @param {string} [options.formula] how it is made, such as "X · Wq"
+ * @param {string} [options.note]   one line under the title
+ * @returns {{element: HTMLElement, update: (view: object) => void, cell: (row: number, column: number) => HTMLElement|null,
+ *            highlight: (marks: {rows?: number[], columns?: number[], cells?: Array<[number, number]>}) => void}}
+ */
+export function createLabelledMatrix({ testId, name, formula = "", note = "" }) {
+  const element = make("figure", "labelled-matrix");
+  element.dataset.testid = testId;
+  element.dataset.stage = name;
+  const caption = make("figcaption", "labelled-matrix-title");
+  const symbol = make("span", "matrix-name", name);
+  caption.append(symbol);
+  const formulaText = make("span", "matrix-formula", formula);
+  caption.append(formulaText);
+  const noteText = make("p", "labelled-matrix-note", note);
+  noteText.hidden = !note;
+  const scroller = make("div", "labelled-matrix-scroll");
+  const table = make("table", "labelled-matrix-table");
+  scroller.append(table);
+  element.append(caption, noteText, scroller);
+
+  let shape = "";
+  let cells = [];
+  let rowHeads = [];
+  let columnHeads = [];
+  let marked = [];
+
+  function build(rowLabels, columnLabels) {
+    const head = make("thead");
+    const headRow = make("tr");
+    headRow.append(make("th", "corner"));
+    columnHeads = columnLabels.map((label, j) => {
+      const th = make("th", "column-head", label);
+      th.scope = "col";
+      th.dataset.column = String(j);
+      headRow.append(th);
+      return th;
+    });
+    head.append(headRow);
+    const body = make("tbody");
+    rowHeads = [];
+    cells = rowLabels.map((label, i) => {
+      const tr = make("tr");
+      const th = make("th", "row-head", label);
+      th.scope = "row";
+      th.dataset.row = String(i);
+      rowHeads.push(th);
+      tr.append(th);
+      const row = columnLabels.map((_, j) => {
+        const td = make("td", "matrix-cell");
+        td.tabIndex = 0;
+        td.dataset.testid = `${testId}-cell`;
+        td.dataset.row = String(i);
+        td.dataset.column = String(j);
+        tr.append(td);
+        return td;
+      });
+      body.append(tr);
+      return row;
+    });
+    table.replaceChildren(head, body);
+    marked = [];
+  }
+
+  /**
+   * Draw `view`: {rowLabels, columnLabels, values (rows of numbers or null), format(value, i, j) -> text,
+   * classify(value, i, j) -> extra class or "", colour(value, i, j) -> CSS colour or "", formula, note}.
+   */
+  function update(view) {
+    const { rowLabels, columnLabels, values } = view;
+    const key = `${rowLabels.length}x${columnLabels.length}`;
+    if (key !== shape) {
+      build(rowLabels, columnLabels);
+      shape = key;
+    }
+    rowLabels.forEach((label, i) => {
+      if (rowHeads[i].textContent !== label) rowHeads[i].textContent = label;
+    });
+    columnLabels.forEach((label, j) => {
+      if (columnHeads[j].textContent !== label) columnHeads[j].textContent = label;
+    });
+    if (view.formula !== undefined && formulaText.textContent !== view.formula) formulaText.textContent = view.formula;
+    if (view.note !== undefined) {
+      noteText.textContent = view.note;
+      noteText.hidden = !view.note;
+    }
+    for (let i = 0; i < cells.length; i += 1) {
+      for (let j = 0; j < cells[i].length; j += 1) {
+        const td = cells[i][j];
+        const value = values[i]?.[j];
+        const text = view.format(value, i, j);
+        if (td.textContent !== text) td.textContent = text;
+        const extra = view.classify ? view.classify(value, i, j) : "";
+        const className = extra ? `matrix-cell ${extra}` : "matrix-cell";
+        if (td.className !== className) td.className = className;
+        const colour = view.colour ? view.colour(value, i, j) : "";
+        if (td.style.backgroundColor !== colour) td.style.backgroundColor = colour;
+      }
+    }
+  }
+
+  /** Outline the given rows, columns and cells (and clear the previous outlines). */
+  function highlight({ rows = [], columns = [], cells: single = [] } = {}) {
+    for (const node of marked) node.classList.remove("source-row", "source-column", "source-cell");
+    marked = [];
+    const mark = (node, className) => {
+      if (!node) return;
+      node.classList.add(className);
+      marked.push(node);
+    };
+    for (const i of rows) {
+      mark(rowHeads[i], "source-row");
+      for (const td of cells[i] ?? []) mark(td, "source-row");
+    }
+    for (const j of columns) {
+      mark(columnHeads[j], "source-column");
+      for (const row of cells) mark(row[j], "source-column");
+    }
+    for (const [i, j] of single) mark(cells[i]?.[j], "source-cell");
+  }
+
+  return { element, update, highlight, cell: (row, column) => cells[row]?.[column] ?? null };
+}

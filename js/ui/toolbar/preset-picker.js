@@ -1,0 +1,71 @@
+/**
+ * The example picker: every preset the module ships (fetched lazily: the list once the page has
+ * painted, each scene when it is picked), and a button that restores the chosen example after edits.
+ */
+
+import { make } from "../shared/dom.js";
+
+const OWN_SCENE = "";
+
+/**
+ * Mount the picker in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ */
+export function mountPresetPicker(host, { store, actions }) {
+  const label = make("label", "picker-label", "Example");
+  label.htmlFor = "preset-picker";
+  const select = make("select", "preset-picker");
+  select.id = "preset-picker";
+  select.dataset.testid = "preset-picker";
+  const reset = make("button", "link-button", "reset to example");
+  reset.type = "button";
+  reset.dataset.testid = "preset-reset";
+  reset.title = "Put the example back as it was";
+  const description = make("p", "preset-description");
+  description.dataset.testid = "preset-description";
+  const row = make("div", "picker-row");
+  row.append(label, select, reset);
+  host.append(row, description);
+
+  select.addEventListener("change", () => {
+    if (select.value !== OWN_SCENE) actions.pickPreset(select.value);
+  });
+  reset.addEventListener("click", () => {
+    if (store.state.presetId) actions.resetToPreset(store.state.presetId); // the edits are kept aside, not lost
+  });
+
+  function render(state) {
+    const presets = state.presets ?? [];
+    const known = presets.some((preset) => preset.id === state.presetId);
+    const options = presets.map((preset) => {
+      const option = make("option", "", preset.title);
+      option.value = preset.id;
+      return option;
+    });
+    if (state.presetId && !known) {
+      // The list has not arrived yet: show the example on screen by its scene's title.
+      const option = make("option", "", state.draft?.title ?? state.presetId);
+      option.value = state.presetId;
+      options.unshift(option);
+    }
+    if (!state.presetId) {
+      const option = make("option", "", "— your own scene —");
+      option.value = OWN_SCENE;
+      options.unshift(option);
+    }
+    select.replaceChildren(...options);
+    select.value = state.presetId ?? OWN_SCENE;
+    // Another example can only be drawn by Python: until it is live the preview stays the only one.
+    select.disabled = !state.boot.live;
+    select.title = state.boot.live ? "" : "The other examples become available as soon as Python is live.";
+    reset.hidden = !state.presetId || !state.edited;
+    // The example's own description until the list arrives, so the line is there from the first view.
+    const listed = presets.find((preset) => preset.id === state.presetId);
+    description.textContent = (listed ? listed.description : state.presetId && state.draft?.extra?.description) || "";
+  }
+
+  store.subscribe((state, changes) => {
+    if (changes.has("presets") || changes.has("boot")) render(state);
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * A quiet line under the example picker that says whether the learner's edits are saved in this
+ * browser, says so plainly when they cannot be, and offers edits that were put aside.
+ */
+
+import { make } from "../shared/dom.js";
+
+/**
+ * Mount the line in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, sharing: ReturnType<import("../../sharing/sharing.js").createSharing>}} context
+ */
+export function mountSaveStatus(host, { store, sharing }) {
+  const line = make("p", "save-status");
+  line.dataset.testid = "save-status";
+  const text = make("span", "save-text");
+  text.dataset.testid = "save-text";
+  const kept = make("button", "link-button", "bring back your earlier edits");
+  kept.type = "button";
+  kept.dataset.testid = "restore-kept";
+  line.append(text, kept);
+  host.append(line);
+  kept.addEventListener("click", () => sharing.restoreKept());
+
+  function render(state) {
+    const status = state.saveStatus ?? {};
+    let message = "";
+    if (status.problem) message = `⚠ ${status.problem}`;
+    else if (status.saved && state.edited && state.presetId) message = "✓ Your edits, saved in this browser.";
+    else if (status.saved && !state.presetId) message = "✓ This scene is saved in this browser.";
+    line.dataset.tone = status.problem ? "error" : "info";
+    text.textContent = message;
+    // While a notice offers the same button, one is enough.
+    kept.hidden = !status.kept || Boolean(status.problem) || Boolean(state.notice?.action);
+    // Never hidden: an empty line keeps its place (see .save-status), so saving moves nothing below it.
+    line.dataset.empty = String(!message && kept.hidden);
+  }
+  store.subscribe((state, changes) => {
+    if (["saved", "presets", "scene", "notice"].some((part) => changes.has(part))) render(state);
+  });
+  render(store.state);
+}

@@ -1,0 +1,68 @@
+"""The Content-Security-Policy: what the page may load and run. Defined here once.
+
+index.html carries it in a <meta> that page.py writes into the page as it is served and built. A dedicated
+worker takes its policy from the response that served its script, never from the page's <meta>, so the
+development server sends the same policy as a header with every script: the worker runs Pyodide under exactly
+the page's rules. It needs 'wasm-unsafe-eval' to compile WebAssembly and nothing more (no 'unsafe-eval').
+Static hosts: set this header at least on js/runtime/worker.js (e.g. a _headers file on Netlify or Cloudflare
+Pages); without it the worker runs with no policy, and the page stays protected by its <meta>. frame-ancestors
+cannot be set by <meta>; a host that wants to forbid framing sends it as a header.
+"""
+
+import re
+
+CSP_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", "'wasm-unsafe-eval'"],
+    "worker-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'none'"],
+}
+
+META_PATTERN = re.compile(
+    r'(<meta\s+http-equiv=["\']Content-Security-Policy["\']\s+content=")([^"]*)(")', re.IGNORECASE)
+
+
+def content_security_policy(runtime_hosts=()):
+    """The policy as one header value. `runtime_hosts` are origins the runtime loads from besides the site
+    itself (a build that takes Pyodide from a CDN passes that CDN's origin, e.g. "https://cdn.jsdelivr.net",
+    and writes the same policy into its index.html's <meta>)."""
+    directives = {name: list(sources) for name, sources in CSP_DIRECTIVES.items()}
+    for host in runtime_hosts:
+        directives["script-src"].append(host)
+        directives["connect-src"].append(host)
+    return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
+
+
+def meta_tag(policy):
+    return f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+
+
+def add_host_to_csp(policy, origin):
+    """Allow `origin` to serve scripts and be fetched from, in a Content-Security-Policy string.
+
+    script-src and connect-src get it; a policy with neither but a default-src gets both, copied from
+    default-src (adding it to default-src itself would open every other kind of request to it too).
+    """
+    directives = [part.strip() for part in policy.split(";") if part.strip()]
+    names = [directive.split()[0].lower() for directive in directives]
+    default = next((d for d, n in zip(directives, names) if n == "default-src"), None)
+    for wanted in ("script-src", "connect-src"):
+        if wanted in names:
+            index = names.index(wanted)
+            if origin not in directives[index].split():
+                directives[index] += f" {origin}"
+        elif default is not None:
+            sources = default.split()[1:]
+            sources = [s for s in sources if s != "'none'"]
+            directives.append(" ".join([wanted, *sources, origin]))
+    return "; ".join(directives)
+
+
+def add_host_to_page_csp(html, origin):
+    """The page with `origin` added to its Content-Security-Policy meta tag (unchanged if it has none)."""
+    return META_PATTERN.sub(lambda m: m.group(1) + add_host_to_csp(m.group(2), origin) + m.group(3), html)

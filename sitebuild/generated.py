@@ -1,0 +1,88 @@
+"""generated/: what the page needs from the Python module before Python runs in the browser.
+
+- presets/index.json and presets/<id>.json: the examples, through the module's entry point;
+- preview.json: the default example computed natively, so the heatmap paints at once;
+- attention_playground.zip: the module, for the Web Worker to unpack;
+- module-facts.js: the facts the page's JavaScript shares with the module (attention_playground.facts), as an
+  ES module, so that neither side types them again.
+
+Everything is asked of the module exactly as the Web Worker will ask it.
+"""
+
+import io
+import json
+import shutil
+import sys
+import zipfile
+
+from .downloads import BuildError, write_atomically
+from .paths import GENERATED_DIR, PACKAGE_NAME, PY_DIR
+
+FACTS_MODULE = GENERATED_DIR / "module-facts.js"
+
+
+def _module():
+    """The module's entry point and its facts, imported from py/ (the build runs before any install)."""
+    if str(PY_DIR) not in sys.path:
+        sys.path.insert(0, str(PY_DIR))
+    from attention_playground.entry import handle
+    from attention_playground.facts import module_facts
+
+    return handle, module_facts()
+
+
+def call_entry(handle, kind, payload=None):
+    """Ask the module exactly what the Web Worker will ask it, and unwrap the answer."""
+    reply = json.loads(handle(json.dumps({"kind": kind, "payload": payload or {}})))
+    if not reply.get("ok"):
+        raise BuildError(f"the module refused {kind!r}: {reply.get('error', {}).get('message')}")
+    return reply["result"]
+
+
+def write_json(path, value):
+    write_atomically(path, json.dumps(value, ensure_ascii=False, allow_nan=False).encode())
+
+
+def write_presets_and_preview():
+    """presets/index.json, presets/<id>.json and preview.json, all through the module's entry point."""
+    handle, facts = _module()
+    default = facts["defaultPresetId"]
+    presets = call_entry(handle, "presets")
+    ids = [preset["id"] for preset in presets]
+    shutil.rmtree(GENERATED_DIR / "presets", ignore_errors=True)
+    write_json(GENERATED_DIR / "presets" / "index.json", presets)
+    for preset_id in ids:
+        write_json(GENERATED_DIR / "presets" / f"{preset_id}.json", call_entry(handle, "preset", {"id": preset_id}))
+    scene = call_entry(handle, "preset", {"id": default})
+    result = call_entry(handle, "compute", {"scene": scene})
+    write_json(GENERATED_DIR / "preview.json", {"preset": default, "scene": scene, "result": result})
+    return ids
+
+
+def write_facts_module():
+    """generated/module-facts.js: `export const MODULE_FACTS = {...}`, frozen, from the module's own facts."""
+    _, facts = _module()
+    text = (
+        "// Written by the build from attention_playground.facts: what the page shares with the Python module.\n"
+        "// Do not edit: change the module, and build again.\n"
+        f"export const MODULE_FACTS = deepFreeze({json.dumps(facts, indent=2)});\n\n"
+        "function deepFreeze(value) {\n"
+        "  if (value && typeof value === \"object\") for (const inner of Object.values(value)) deepFreeze(inner);\n"
+        "  return Object.freeze(value);\n"
+        "}\n"
+    )
+    write_atomically(FACTS_MODULE, text.encode())
+    return facts
+
+
+def write_module_zip():
+    """The Python package as a zip for the worker to unpack. Fixed timestamps keep it byte-stable."""
+    package_dir = PY_DIR / PACKAGE_NAME
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(package_dir.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                info = zipfile.ZipInfo(str(path.relative_to(PY_DIR)), date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+    write_atomically(GENERATED_DIR / f"{PACKAGE_NAME}.zip", buffer.getvalue())

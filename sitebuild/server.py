@@ -1,0 +1,107 @@
+"""The development server: `python3 build.py serve` serves the project's own folder on 127.0.0.1.
+
+Files are served as they are on disk (an edit shows on reload), with the MIME types a module worker and
+WebAssembly need, except index.html, which gets the policy and the module preloads written in as dist/ does
+(page.py). Every script is sent with the Content-Security-Policy as a header: a worker takes its policy from
+there (csp.py).
+"""
+
+import http.server
+import sys
+
+from . import csp, page
+from .paths import ROOT
+
+#: Paths that are the page itself (with or without a query: ?embed&…).
+PAGE_PATHS = {"/", "/index.html"}
+
+
+class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the project root with the MIME types a module worker and WebAssembly need, quietly.
+
+    Browsers are told to revalidate every file (Cache-Control: no-cache), so an edit shows on reload while
+    unchanged files still come back as 304 Not Modified.
+    """
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".map": "application/json",
+        ".css": "text/css",
+        ".svg": "image/svg+xml",
+        ".html": "text/html",
+        ".zip": "application/zip",
+        ".whl": "application/zip",
+    }
+
+    #: The folder served; a subclass may serve another (a built site).
+    root = ROOT
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=str(self.root), **kwargs)
+
+    def do_GET(self):
+        if self.path.split("?", 1)[0].split("#", 1)[0] in PAGE_PATHS and (self.root / "index.html").exists():
+            self.send_page()
+        else:
+            super().do_GET()
+
+    def send_page(self):
+        """index.html with the policy and the preloads written in (the file on disk has markers)."""
+        text = (self.root / "index.html").read_text(encoding="utf-8")
+        if page.POLICY_MARKER in text:
+            text = page.render_index(text)
+        body = text.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        if self.path.split("?", 1)[0].endswith((".js", ".mjs")):
+            self.send_header("Content-Security-Policy", csp.content_security_policy())  # a worker's policy
+        super().end_headers()
+
+    def log_request(self, code="-", size="-"):
+        if not str(code).startswith(("2", "3")):  # only what needs attention
+            super().log_request(code, size)
+
+    def log_error(self, format, *args):
+        if not format.startswith("code %d"):  # send_error's line; log_request above says it with the path
+            super().log_error(format, *args)
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    """One thread per request. A browser that hangs up mid-download (a closed tab, a stopped worker) is
+    normal, not an error worth a traceback."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+def make_server(port=0, handler=SiteRequestHandler):
+    """A server for the project on 127.0.0.1 at `port`; if that port is taken, on a free one."""
+    try:
+        return SiteServer(("127.0.0.1", port), handler)
+    except OSError:
+        return SiteServer(("127.0.0.1", 0), handler)
+
+
+def serve(port):
+    server = make_server(port)
+    host, actual_port = server.server_address[:2]
+    if actual_port != port:
+        print(f"port {port} is busy, using {actual_port}")
+    print(f"serving the playground at http://{host}:{actual_port}/  (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

@@ -1,0 +1,30 @@
+"""dist/: a self-contained copy of the site to upload to any static host. It asks no other host for anything.
+
+The page's own files, generated/ and vendor/ are copied as they are, except index.html, which gets the
+policy and the module preloads written in (page.py).
+"""
+
+import shutil
+
+from . import page
+from .downloads import BuildError
+from .paths import DIST_DIR, ROOT, SITE_ENTRIES
+
+COPIED_WITH_THE_SITE = [*SITE_ENTRIES, "generated", "vendor"]
+
+
+def write_dist():
+    """Write dist/ afresh."""
+    missing = [entry for entry in SITE_ENTRIES if not (ROOT / entry).exists()]
+    if missing:
+        raise BuildError(f"the page is incomplete, missing: {', '.join(missing)}")
+    shutil.rmtree(DIST_DIR, ignore_errors=True)
+    DIST_DIR.mkdir()
+    for entry in COPIED_WITH_THE_SITE:
+        source = ROOT / entry
+        if source.is_dir():
+            shutil.copytree(source, DIST_DIR / entry, ignore=shutil.ignore_patterns("*.partial", "__pycache__"))
+        else:
+            shutil.copy2(source, DIST_DIR / entry)
+    index = DIST_DIR / "index.html"
+    index.write_text(page.render_index(index.read_text(encoding="utf-8")), encoding="utf-8")

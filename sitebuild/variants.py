@@ -1,0 +1,171 @@
+"""The deployable variants of the site, made from dist/:
+
+- every site gets generated/runtime.json, which tells the Web Worker where the Python runtime is, and
+  whether the page should install its service worker (sw.js);
+- dist/ (vendored runtime) and the CDN site get an offline manifest: the files sw.js keeps, and a cache
+  version made from the runtime's version and a hash of those files, so each build gets a cache of its own;
+- `--zip` packs dist/ into one zip for a course platform or a machine with no network;
+- `--cdn` copies dist/ without the vendored runtime, pointing the worker (and the Content-Security-Policy,
+  if the page has one) at the official Pyodide CDN instead.
+
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+from .csp import add_host_to_page_csp
+
+RUNTIME_CONFIG = Path("generated") / "runtime.json"
+OFFLINE_MANIFEST = Path("generated") / "offline-manifest.js"
+SERVICE_WORKER = "sw.js"
+VENDORED_INDEX_URL = "vendor/pyodide/"
+# Response headers for static hosts that read them from a file (Netlify, Cloudflare Pages).
+HEADERS_FILE = "_headers"
+ZIP_FOLDER = "attention-playground"
+# The offline zip, written into dist/ beside the site it holds.
+ZIP_NAME = "attention-playground.zip"
+# Fixed timestamps keep the zip byte-stable for the same files.
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+ZIP_README = """Attention Playground, offline copy
+===================================
+
+Everything the playground needs is in this folder, Python runtime included: it asks no other host for
+anything.
+
+- On a course platform (LMS): upload the folder (or this zip, if the platform unpacks it) and link to
+  index.html. To put it inside a lesson, use index.html?embed in an <iframe>; the README of the project
+  lists the options.
+- On your own machine, with no network: serve the folder from a local web server, e.g.
+
+      python3 -m http.server 8000 --bind 127.0.0.1
+
+  and open http://127.0.0.1:8000/. (Browsers do not run it from file://, because the page starts a Web
+  Worker and loads WebAssembly, which they allow only over http.)
+
+After the first visit, a service worker keeps a copy of the site in the browser, so the next visit starts
+without the network.
+"""
+
+def write_runtime_config(site_dir, index_url, service_worker):
+    """generated/runtime.json: where the worker loads Pyodide from (relative to the site root, or a full
+    URL), and whether the page installs its service worker."""
+    config = {"indexURL": index_url, "serviceWorker": service_worker}
+    path = Path(site_dir) / RUNTIME_CONFIG
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=2) + "\n")
+
+
+def site_files(site_dir):
+    """Every file of the site, as paths relative to its root with forward slashes, sorted; not the
+    service worker and its manifest (the browser keeps those itself), nor the offline zip."""
+    site_dir = Path(site_dir)
+    skipped = {SERVICE_WORKER, OFFLINE_MANIFEST.as_posix(), ZIP_NAME}
+    names = (path.relative_to(site_dir).as_posix() for path in site_dir.rglob("*") if path.is_file())
+    return sorted(name for name in names if name not in skipped and not name.endswith(".partial"))
+
+
+def build_hash(site_dir, files):
+    """A short hash of the site's files (names and contents): a new build gets a new cache."""
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0")
+        digest.update(hashlib.sha256((Path(site_dir) / name).read_bytes()).digest())
+    return digest.hexdigest()[:12]
+
+
+def write_offline_manifest(site_dir, runtime_version, runtime_urls=()):
+    """generated/offline-manifest.js for sw.js: the cache's version and the files to keep.
+
+    `runtime_urls` are full URLs of runtime files hosted elsewhere (the CDN), kept as well. Returns the
+    cache version.
+    """
+    site_dir = Path(site_dir)
+    files = site_files(site_dir)
+    version = f"pyodide-{runtime_version}-{build_hash(site_dir, files)}"
+    manifest = {"version": version, "files": ["./", *files], "runtime": list(runtime_urls)}
+    text = (
+        "// Written by the build: what sw.js keeps for offline use. A new build writes a new version,\n"
+        "// which makes the browser install the new service worker and drop the old cache.\n"
+        f"self.offlineManifest = {json.dumps(manifest, indent=1)};\n"
+    )
+    (site_dir / OFFLINE_MANIFEST).write_text(text)
+    return version
+
+
+def prepare_offline_site(site_dir, runtime_version, index_url=VENDORED_INDEX_URL, runtime_files=()):
+    """Make a built site installable for offline use: its runtime config and its offline manifest.
+
+    `runtime_files` are the runtime's file names, kept by the service worker when `index_url` is a full
+    URL (for the vendored runtime they are among the site's own files already).
+    """
+    write_runtime_config(site_dir, index_url, service_worker=True)
+    remote = [index_url + name for name in runtime_files] if re.match(r"https?://", index_url) else []
+    return write_offline_manifest(site_dir, runtime_version, remote)
+
+
+def write_zip(site_dir, zip_path):
+    """Pack `site_dir` into `zip_path`, in a folder ZIP_FOLDER with a README.txt. Returns the file count."""
+    site_dir = Path(site_dir)
+    zip_path = Path(zip_path)
+    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = zip_path.with_name(zip_path.name + ".partial")
+    left_out = {zip_path.resolve(), temporary.resolve(), (site_dir / ZIP_NAME).resolve()}  # never a zip in itself
+    files = sorted(path for path in site_dir.rglob("*") if path.is_file() and path.resolve() not in left_out)
+    with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in files:
+            info = zipfile.ZipInfo(f"{ZIP_FOLDER}/{path.relative_to(site_dir).as_posix()}", date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+        info = zipfile.ZipInfo(f"{ZIP_FOLDER}/README.txt", date_time=ZIP_DATE)
+        info.external_attr = 0o644 << 16
+        archive.writestr(info, ZIP_README)
+    os.replace(temporary, zip_path)
+    return len(files) + 1
+
+
+def without_vendored_runtime(dist_dir):
+    """A copytree filter that leaves out vendor/pyodide/ (other vendored files stay) and the offline zip."""
+    runtime_dir = (Path(dist_dir) / VENDORED_INDEX_URL).resolve()
+
+    def ignore(directory, names):
+        directory = Path(directory).resolve()
+        left_out = {name for name in names if name.endswith(".partial")}
+        if directory == Path(dist_dir).resolve():
+            left_out.add(ZIP_NAME)
+        if directory == runtime_dir.parent:
+            left_out.add(runtime_dir.name)
+        return left_out
+
+    return ignore
+
+
+def write_cdn_site(dist_dir, cdn_dir, cdn_url, runtime_version, runtime_files, header_policy=None):
+    """A copy of dist/ that loads the runtime from `cdn_url` instead of carrying it. Returns its version.
+
+    The page's Content-Security-Policy <meta>, if it has one, gets the CDN's origin. A Web Worker ignores
+    the page's <meta> and takes its policy from the HTTP header its script came with, so when
+    `header_policy` is given (the policy with the CDN's origin in it) it is also written as a `_headers`
+    file, the form static hosts such as Netlify and Cloudflare Pages read; other hosts set the same header
+    in their own configuration.
+    """
+    dist_dir, cdn_dir = Path(dist_dir), Path(cdn_dir)
+    shutil.rmtree(cdn_dir, ignore_errors=True)
+    shutil.copytree(dist_dir, cdn_dir, ignore=without_vendored_runtime(dist_dir))
+    origin = cdn_origin(cdn_url)
+    for page in cdn_dir.rglob("*.html"):
+        page.write_text(add_host_to_page_csp(page.read_text(), origin))
+    if header_policy:
+        (cdn_dir / HEADERS_FILE).write_text(f"/*\n  Content-Security-Policy: {header_policy}\n")
+    return prepare_offline_site(cdn_dir, runtime_version, index_url=cdn_url, runtime_files=runtime_files)
+
+
+def cdn_origin(cdn_url):
+    """"https://cdn.jsdelivr.net" for "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"."""
+    return re.match(r"https?://[^/]+", cdn_url).group(0)
