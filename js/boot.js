@@ -3,10 +3,10 @@
  * page runs: Python's seconds-long download and boot overlap everything else the page does.
  */
 
-import { createClient } from "./runtime/client.js";
+import { createPythonService } from "./python/service.js";
 
-/** The Python client, booting from the moment the page's code starts to run. */
-export const client = createClient();
+/** The Python service, its worker booting from the moment the page's code starts to run. */
+export const python = createPythonService();
 
 /**
  * The shipped preview (the default example, computed in advance by the same module). index.html
@@ -16,4 +16,4 @@ export const preview = fetch("generated/preview.json").then((response) => {
   if (!response.ok) throw new Error(`preview: HTTP ${response.status}`);
   return response.json();
 });
-preview.catch(() => {}); // a missing preview is handled by the app, which falls back to Python
+preview.catch(() => {}); // a missing preview is handled by the controller, which falls back to Python

@@ -2,10 +2,12 @@
  * The page's entry point: start Python first (boot.js), then the page, then the API.
  */
 
-import { client, preview } from "./boot.js";
+import { preview, python } from "./boot.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { isEditAllowed, lockedFieldsChangedBy, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
+import { host } from "./page/view.js";
+import { readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
+import { isEditAllowed, lockedFieldsChangedBy } from "./embed/locks.js";
 import { installPostMessageApi } from "./embed/post-message-api.js";
 import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
@@ -13,15 +15,15 @@ import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 const embed = readEmbedOptions(window.location);
 if (embed.embedded) startEmbedMode(embed);
 const playground = Promise.resolve(startPlayground({
-  client,
+  python,
   preview,
   canEdit: (edit) => isEditAllowed(edit, embed.locks),
   lockedChanges: (before, after) => lockedFieldsChangedBy(before, after, embed.locks),
   storageMode: embed.embedded ? "embed" : "page",
 }));
-const api = installApi({ client, playground });
+const api = installApi({ python, playground });
 installPostMessageApi({ api, playground, origins: embed.origins });
 // "Copy embed code" is there from the first view, so that nothing appears beside the other buttons later.
-if (!embed.embedded) playground.then(({ store }) => mountEmbedCode(document.querySelector('[data-testid="share-area"]'), { store }));
+if (!embed.embedded) playground.then(({ store }) => mountEmbedCode(host("share-area"), { store }));
 // The offline cache only matters once Python is live; its module loads then.
-client.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(client.ready), () => {});
+python.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready), () => {});

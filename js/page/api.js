@@ -19,12 +19,12 @@ import { sceneFromDraft } from "../scene/draft.js";
  * Install the API on `window`. It exists before the page has finished loading; calls that need the
  * page wait for it.
  * @param {object} options
- * @param {{ready: Promise<unknown>}} options.client the Python client (its first `ready`)
- * @param {Promise<{store: object, recompute: {computeScene: (scene: object) => Promise<object>}}>} options.playground
- *   the running page: its state object and its recompute loop
+ * @param {{ready: Promise<unknown>}} options.python the Python service (its first `ready`)
+ * @param {Promise<{store: object, controller: {setScene: (scene: object) => Promise<object>}}>} options.playground
+ *   the running page: its state object and its controller
  */
-export function installApi({ client, playground }) {
-  const liveReady = client.ready.then(() => undefined);
+export function installApi({ python, playground }) {
+  const liveReady = python.ready.then(() => undefined);
   // The page itself reports a failed boot; this keeps an unobserved rejection off the console.
   liveReady.catch(() => {});
   playground.catch(() => {});
@@ -50,7 +50,7 @@ export function installApi({ client, playground }) {
       } catch (error) {
         return Promise.reject(new TypeError(`setScene needs plain JSON-like data: ${error.message}`));
       }
-      return playground.then(({ recompute }) => recompute.computeScene(copy)).then((result) => structuredClone(result));
+      return playground.then(({ controller }) => controller.setScene(copy)).then((result) => structuredClone(result));
     },
     result() {
       return page?.store.state.result ? structuredClone(page.store.state.result) : null;

@@ -1,11 +1,12 @@
 /**
  * "Draw the heatmap with my function": while it is on, every result the page shows is computed again with
- * the learner's own softmax or attention (in the exercise worker, see exercise-runner.js) and shown in its
- * place, so a bug shows up as a picture. The module's result stays the truth underneath: switching off puts
- * the latest one back.
+ * the learner's own softmax or attention (in their own Python, through the service) and shown in its place,
+ * so a bug shows up as a picture. The module's result stays the truth underneath: switching off puts the
+ * latest one back.
  *
- * It works through the state object only: it listens for new results and replaces them with the learner's
- * (marked `drawn_with`, which compute() results never have).
+ * It works through the state only: it listens for new results and replaces them with the learner's (marked
+ * `drawn_with`, which compute() results never have), and says what it is doing in `state.learnerDrawing`
+ * ({drawing, message}, part "learner").
  */
 
 import { sceneFromDraft } from "../scene/draft.js";
@@ -13,17 +14,20 @@ import { sceneFromDraft } from "../scene/draft.js";
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {ReturnType<import("../python/exercise-runner.js").createExerciseRunner>} options.runner
- * @param {(report: {drawing: boolean, message: string}) => void} options.onReport what to tell the learner
+ * @param {{learnerCompute: Function}} options.python the Python service
  * @returns {{enable: (exerciseId: string, code: string) => void, disable: () => void, readonly enabled: boolean}}
  */
-export function createLearnerDrawing({ store, runner, onReport }) {
+export function createLearnerDrawing({ store, python }) {
   /** {exerciseId, code} while drawing with the learner's function; null while off. */
   let source = null;
   /** The latest result the module computed, to put back when the learner's drawing stops. */
   let moduleResult = null;
   /** Bumped for every new request, so an old answer never replaces a newer one. */
   let generation = 0;
+
+  function report(drawing, message) {
+    store.update({ learnerDrawing: { drawing, message } }, "learner");
+  }
 
   store.subscribe((state, changes) => {
     if (!changes.has("result") || !state.result || state.result.drawn_with) return;
@@ -35,7 +39,7 @@ export function createLearnerDrawing({ store, runner, onReport }) {
     const { draft } = store.state;
     if (!source || !draft) return;
     const mine = ++generation;
-    const outcome = await runner.request("learner_compute", { ...source, scene: sceneFromDraft(draft) });
+    const outcome = await python.learnerCompute({ ...source, scene: sceneFromDraft(draft) });
     if (mine !== generation || !source) return;
     if (outcome.status === "failed") return; // e.g. the draft has a mistake: the page already says so
     if (outcome.status !== "done") {
@@ -48,27 +52,26 @@ export function createLearnerDrawing({ store, runner, onReport }) {
       return;
     }
     store.update({ result, resultIsPreview: false }, "result");
-    onReport({ drawing: true, message: `The heatmap is drawn with your ${result.drawn_with}().` });
+    report(true, `The heatmap is drawn with your ${result.drawn_with}().`);
   }
 
   function stop(message) {
     source = null;
     generation += 1;
     if (moduleResult && store.state.result?.drawn_with) store.update({ result: moduleResult }, "result");
-    onReport({ drawing: false, message });
+    report(false, message);
   }
 
   return {
     get enabled() {
       return source !== null;
     },
-    /** Draw with the learner's function from now on (call again after the code changed). */
     enable(exerciseId, code) {
-      source = { exercise_id: exerciseId, code };
+      source = { exerciseId, code };
       if (!moduleResult && store.state.result && !store.state.result.drawn_with) moduleResult = store.state.result;
+      report(true, "");
       redraw();
     },
-    /** Back to the playground's own result. */
     disable() {
       stop("");
     },

@@ -3,12 +3,15 @@
  *
  * Python answers one request after another, so while a computation is in flight there is no point
  * queueing every keystroke: the draft is only marked dirty, and when the answer comes back the
- * newest draft (whatever it is by then) is sent once. Scenes set through the API queue in order and
- * each gets its own answer.
+ * newest draft (whatever it is by then) is sent once. Scenes to check (setScene, a file, a shuffle) queue
+ * in order and each gets its own answer.
+ *
+ * It computes only while the controller says Python is live (`setLive`), and hands a worker that died under a
+ * request back to the controller (`onLost`), which owns Python's boot.
  */
 
 import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
-import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
+import { sceneFromDraft } from "../scene/draft.js";
 
 /**
  * An Error carrying the module's error fields (type, message, field, row, column, row_index,
@@ -22,64 +25,41 @@ export function asSceneError(error) {
   return wrapped;
 }
 
-/** The sentence for a boot that failed, whichever way the failure was worded. */
-export function bootFailureMessage(error) {
-  const message = error?.message ?? String(error);
-  return message.startsWith("Python could not start") ? message : `Python could not start: ${message}`;
-}
-
 /**
  * @param {object} options
- * @param {{ready: Promise<unknown>, request: (kind: string, payload: object) => Promise<object>}} options.client
+ * @param {{compute: (scene: object) => Promise<object>}} options.python the Python service
  * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {(result: object) => void} [options.onSceneShown] called after a scene from `computeScene` replaces the draft
- * @param {() => void} [options.onRestart] called after Python died and a fresh worker was started
- * @returns {{requestDraft: () => void, computeScene: (scene: object) => Promise<object>, retryBoot: () => void}}
+ * @param {() => void} options.onLost Python died under a request (a fresh one must be started)
+ * @returns {{
+ *   requestDraft: () => void,
+ *   check: (scene: object, onValid: (result: object) => void) => Promise<object>,
+ *   setLive: (live: boolean) => void,
+ *   refuseChecks: (error: Error) => void,
+ * }}
  */
-export function createRecompute({ client, store, onSceneShown = () => {}, onRestart = () => {} }) {
+export function createRecompute({ python, store, onLost }) {
   let live = false;
-  let bootError = null;
   let inFlight = false;
   let draftDirty = false;
-  /** @type {Array<{scene: object, resolve: Function, reject: Function}>} */
-  const sceneJobs = [];
+  /** @type {Array<{scene: object, onValid: Function, resolve: Function, reject: Function}>} */
+  const checks = [];
 
-  /** Follow the current worker's boot (client.ready is a new promise after each restart). */
-  function followBoot() {
-    const ready = client.ready;
-    ready.then(
-      () => {
-        if (client.ready !== ready) return;
-        live = true;
-        pump();
-      },
-      (error) => {
-        if (client.ready !== ready) return;
-        bootError = new Error(bootFailureMessage(error));
-        for (const job of sceneJobs.splice(0)) job.reject(bootError);
-      },
-    );
-  }
-  followBoot();
-
-  /** Python died under a request (the worker reports it as RuntimeUnavailable): start a fresh one. */
-  function recoverIfLost(error) {
+  /** Python died under a request (the worker reports it as RuntimeUnavailable): hand it to the controller. */
+  function lost(error) {
     if (!live || error?.detail?.type !== WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) return false;
     live = false;
     draftDirty = true;
-    client.restart();
-    onRestart();
-    followBoot();
+    onLost();
     return true;
   }
 
   async function pump() {
     if (!live || inFlight) return;
-    const job = sceneJobs.shift();
+    const job = checks.shift();
     if (!job && !(draftDirty && store.state.draft)) return;
     inFlight = true;
     try {
-      if (job) await runScene(job);
+      if (job) await runCheck(job);
       else await runDraft();
     } finally {
       // Even if a view failed to draw, the loop goes on and later requests still settle.
@@ -92,64 +72,60 @@ export function createRecompute({ client, store, onSceneShown = () => {}, onRest
     draftDirty = false;
     let result;
     try {
-      result = await client.request("compute", { scene: sceneFromDraft(store.state.draft) });
+      result = await python.compute(sceneFromDraft(store.state.draft));
     } catch (error) {
-      if (!recoverIfLost(error)) store.update({ error: asSceneError(error).detail }, "error");
+      if (!lost(error)) store.update({ error: asSceneError(error).detail }, "error");
       return;
     }
     store.update({ result, resultIsPreview: false, error: null }, "result", "error");
   }
 
-  async function runScene(job) {
+  async function runCheck(job) {
     let result;
     try {
-      result = await client.request("compute", { scene: job.scene });
+      result = await python.compute(job.scene);
     } catch (error) {
-      recoverIfLost(error);
+      lost(error);
       job.reject(asSceneError(error));
       return;
     }
-    // Valid: now, and only now, the scene replaces what is on the page.
+    // Valid: now, and only now, the scene replaces what is on the page (in the same task as the answer, so
+    // no draft computation can come in between).
     draftDirty = false;
     try {
-      store.update(
-        { draft: draftFromScene(job.scene, result), result, resultIsPreview: false, error: null, presetId: null, edited: false },
-        "scene", "shape", "labels", "values", "mode", "result", "error", "presets",
-      );
-      onSceneShown(result);
+      job.onValid(result);
     } finally {
       job.resolve(result);
     }
   }
 
   return {
-    /**
-     * Python could not start and the learner asked to try again: start a fresh worker. Scenes set from now
-     * on wait for it; if it fails too, they are refused with its reason.
-     */
-    retryBoot() {
-      bootError = null;
-      live = false;
-      draftDirty = true;
-      client.restart();
-      onRestart();
-      followBoot();
-    },
     /** The draft changed: compute it as soon as Python is free (the newest draft wins). */
     requestDraft() {
       draftDirty = true;
       pump();
     },
     /**
-     * Compute `scene`; if the module accepts it, show it (draft and result) and resolve to the result.
-     * If not, reject with the module's error and leave the page as it was. Waits for Python if needed.
+     * Compute `scene`; if the module accepts it, call `onValid(result)` (which puts it on the page) and resolve
+     * to the result. If not, reject with the module's error: nothing changed. Waits for Python if needed.
      */
-    computeScene(scene) {
-      if (bootError) return Promise.reject(bootError);
+    check(scene, onValid) {
       return new Promise((resolve, reject) => {
-        sceneJobs.push({ scene, resolve, reject });
+        checks.push({ scene, onValid, resolve, reject });
         pump();
       });
+    },
+    /** Python is live (or not): computing starts (or waits); the draft is computed again once live. */
+    setLive(isLive) {
+      live = isLive;
+      if (isLive) {
+        draftDirty = true;
+        pump();
+      }
+    },
+    /** Python could not start: every scene waiting to be checked is refused with `error`. */
+    refuseChecks(error) {
+      for (const job of checks.splice(0)) job.reject(error);
     },
   };
 }

@@ -18,16 +18,18 @@
  *   "head"    the head being edited changed
  *   "boot"    Python's boot progressed
  *   "presets" the preset list arrived, the chosen preset changed, or the draft was first edited
- *   "notice"  a message about the learner's work (a link, a file, kept edits) appeared or went (sharing.js)
- *   "saved"   whether the edits are saved in this browser changed (sharing.js)
- *   "view"    which panels show or are open, or which tab is chosen, changed (page-view.js)
+ *   "notice"  a message about the learner's work (a link, a file, kept edits) appeared or went (controller.js)
+ *   "saved"   whether the edits are saved in this browser changed (sharing/saved-work.js)
+ *   "view"    which panels show or are open, or which tab is chosen, changed (view.js)
+ *   "learner" drawing the heatmap with the learner's own function started, stopped or said something
+ *             (learner-drawing.js)
  */
 
 import { DEFAULT_VIEW } from "./view.js";
 
 /**
  * @typedef {object} PlaygroundState
- * @property {object|null} draft       the scene as typed (see scene-draft.js); null until the first scene arrives
+ * @property {object|null} draft       the scene as typed (see scene/draft.js); null until the first scene arrives
  * @property {object|null} result      the last good result, exactly as compute() returned it
  * @property {boolean} resultIsPreview true while `result` is the shipped preview, not a live computation
  * @property {object|null} error       the module's error for the current draft: {type, message, field, row, column, row_index, column_index}
@@ -38,9 +40,10 @@ import { DEFAULT_VIEW } from "./view.js";
  * @property {Array<{id: string, title: string, description: string}>|null} presets
  * @property {string|null} presetId    the preset the draft started from (null for a scene set by the API)
  * @property {boolean} edited          the learner has changed the draft since it was loaded
- * @property {typeof DEFAULT_VIEW} view which panels show, which are open, which tabs are chosen (page-view.js)
- * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by sharing.js
- * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing.js
+ * @property {typeof DEFAULT_VIEW} view which panels show, which are open, which tabs are chosen (view.js)
+ * @property {{drawing: boolean, message: string}} [learnerDrawing] set by learner-drawing.js
+ * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by controller.js
+ * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing/saved-work.js
  */
 
 /**

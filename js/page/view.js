@@ -11,20 +11,17 @@
  *   experiment  the experiment tab chosen ("one-thing", "scaling", "order", "knockout"), or null for the first
  */
 
-/** The panels by name, and the element each name is. Embed mode (embed.js) chooses among the same names. */
-export const PANEL_SELECTORS = Object.freeze({
-  presets: '[data-testid="preset-area"]',
-  controls: '[data-testid="mask-controls"]',
-  notes: '[data-testid="teaching-notes"]',
-  heatmap: '[data-testid="heatmap-panel"]',
-  bars: '[data-testid="bars-panel"]',
-  features: '[data-testid="feature-editor"]',
-  weights: '[data-testid="weight-editor"]',
-  steps: '[data-testid="step-view"]',
-  heads: '[data-testid="multi-head"]',
-  experiments: '[data-testid="experiments"]',
-  exercise: '[data-testid="exercise-panel"]',
-});
+/**
+ * The panels by name, and the element each name is (index.html marks each with `data-panel`). Embed mode
+ * (embed/embed-mode.js) chooses among the same names.
+ */
+export const PANEL_SELECTORS = Object.freeze(Object.fromEntries(
+  ["presets", "controls", "notes", "heatmap", "bars", "features", "weights", "steps", "heads", "experiments", "exercise"]
+    .map((name) => [name, `[data-panel="${name}"]`]),
+));
+
+/** The element index.html marks with data-host="`name`" (a place the page puts things that is not a panel). */
+export const host = (name) => document.querySelector(`[data-host="${name}"]`);
 
 /** Every panel name, in page order. */
 export const PANEL_NAMES = Object.freeze(Object.keys(PANEL_SELECTORS));

@@ -2,11 +2,12 @@
  * The page's side of the Python worker: start it, follow its boot, send requests, match replies.
  * It never touches the DOM. The messages are defined in protocol.js.
  *
- *     import { createClient } from "./runtime/client.js";
  *     const client = createClient();
  *     client.onProgress(({ stage, detail }) => showStatus(detail));
  *     await client.ready;                                   // Python is live
- *     const result = await client.request("compute", { scene });
+ *     const result = await client.request(kind, payload);             // a kind of runtime/protocol.js
+ *
+ * The page makes its requests through the Python service (js/python/service.js), which holds one client.
  *
  * Every promise it hands out settles: if the worker fails to boot or dies, `ready` and every pending
  * request reject, and later requests reject at once until restart().

@@ -9,9 +9,16 @@
  *   `id` is a number the page chooses, unique among its pending requests. `kind` is one of REQUEST_KINDS and
  *   `payload` an object that kind needs. The worker passes `{kind, payload}` as JSON text to the Python entry
  *   point `attention_playground.entry.handle` and knows nothing about the kinds itself:
- *     "compute"  payload {scene}  → the result of compute(scene) (README: "What compute(scene) returns")
- *     "presets"  payload {}       → [{id, title, description}, ...]
- *     "preset"   payload {id}     → that preset's scene
+ *     "compute"             {scene}                       → compute(scene) (README: "What compute(scene) returns")
+ *     "presets"             {}                            → [{id, title, description}, ...]
+ *     "preset"              {id}                          → that preset's scene
+ *     "scaling_experiment"  {ds?, n_keys?, trials?, seed?} → the Part 7 experiment's table
+ *     "shuffle_check"       {seed?, ...}                  → the Part 8 check
+ *     "exercises"           {}                            → the exercises: text, starter, hints, solution, checks
+ *     "run_exercise"        {exercise_id, code, scene?}   → the learner's code run against the checks
+ *     "learner_compute"     {exercise_id, code, scene}    → {result, error}: the scene drawn with the learner's code
+ *   Only the Python service (js/python/service.js) makes requests; a test checks that this list is exactly the
+ *   entry point's (attention_playground.entry.KINDS).
  *
  * Worker → page, exactly one reply per request, matched by `id`:
  *
@@ -57,11 +64,16 @@
  *                                         point answers as an ordinary reply.
  */
 
-/** Kinds of request the Python entry point answers. */
+/** Kinds of request the Python entry point answers (see above for each one's payload and result). */
 export const REQUEST_KINDS = Object.freeze({
   COMPUTE: "compute",
   PRESETS: "presets",
   PRESET: "preset",
+  SCALING_EXPERIMENT: "scaling_experiment",
+  SHUFFLE_CHECK: "shuffle_check",
+  EXERCISES: "exercises",
+  RUN_EXERCISE: "run_exercise",
+  LEARNER_COMPUTE: "learner_compute",
 });
 
 /** `type` of the worker's messages that answer no request. */

@@ -25,6 +25,21 @@ export function defaultValueDims(count) {
   const { prefix, first } = MODULE_FACTS.valueDimNames;
   return Array.from({ length: count }, (_, j) => `${prefix}${first + j}`);
 }
+
+/**
+ * The names of a draft head's value columns as the page shows them: the scene's own, else the ones the module
+ * gave them in the last result (`resultHead`), else the module's defaults.
+ * @param {object} head a draft head
+ * @param {object|undefined} resultHead the same head in the last result
+ * @returns {string[]}
+ */
+export function shownValueDims(head, resultHead) {
+  const count = head.Wv ? (head.Wv[0]?.length ?? head.valueDims?.length ?? 0) : 0;
+  if (head.valueDims && head.valueDims.length === count) return head.valueDims;
+  const fromResult = resultHead?.value_dims;
+  if (Array.isArray(fromResult) && fromResult.length === count) return fromResult;
+  return defaultValueDims(count);
+}
 const HEAD_KEYS = new Set(["name", "dims", "value_dims", "Wq", "Wk", "Wv"]);
 
 // A plain decimal number, optionally signed, with an exponent. "−" (U+2212) counts as a minus sign

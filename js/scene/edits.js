@@ -3,10 +3,15 @@
  * consistent with their labels: a new feature is a new column of X and a new row of every W; a new
  * token is a new row of X and a new row and column of a custom mask.
  *
+ * EDIT_KINDS, at the end, is the one table of edit kinds: for each, the scene fields it changes (so what a
+ * course page can lock, see embed/locks.js), what it does to the draft, and the parts of the state it changes
+ * (state.js). A control on the page names the kind of edit it makes in its `data-edit` attribute.
+ *
  * Each function changes the draft in place. New cells start at "0".
  */
 
 import { MODULE_FACTS } from "../../generated/module-facts.js";
+import { shownValueDims } from "./draft.js";
 
 const zeros = (count) => Array.from({ length: count }, () => "0");
 
@@ -219,4 +224,93 @@ export function replaceTokens(draft, words, lexicon) {
     return known && known.length === width ? [...known] : zeros(width);
   });
   if (Array.isArray(draft.mask)) draft.mask = words.map(() => words.map(() => false));
+}
+
+/**
+ * @typedef {object} EditContext what an edit may need besides the draft
+ * @property {number} activeHead       the head being edited (for an edit that names none)
+ * @property {object|null} result      the last good result (its mask and value-dim names)
+ */
+
+/**
+ * Every kind of edit: `fields` (the scene fields it changes: an array, or a function of the edit), `parts`
+ * (the parts of the state it changes) and `apply(draft, edit, head, context)` (what it does; `head` is the
+ * draft head the edit names, or the one being edited).
+ */
+export const EDIT_KINDS = Object.freeze({
+  cell: {
+    fields: (edit) => [edit.matrix],
+    parts: ["values"],
+    apply(draft, edit, head) {
+      const grid = edit.matrix === "X" ? draft.X : head[edit.matrix];
+      grid[edit.row][edit.column] = edit.text;
+    },
+  },
+  "token-name": { fields: ["tokens"], parts: ["labels"], apply: (draft, edit) => { draft.tokens[edit.row] = edit.text; } },
+  "feature-name": { fields: ["features"], parts: ["labels"], apply: (draft, edit) => { draft.features[edit.column] = edit.text; } },
+  // A dim names a column of Wq and of Wk: locking either keeps its name too.
+  "dim-name": { fields: ["heads", "Wq", "Wk"], parts: ["labels"], apply: (draft, edit, head) => { head.dims[edit.column] = edit.text; } },
+  "value-dim-name": {
+    fields: ["Wv"],
+    parts: ["labels"],
+    apply: (draft, edit, head, context) => renameValueDim(head, edit.column, edit.text, shownNames(head, edit, context)),
+  },
+  sentence: { fields: ["tokens", "X"], parts: ["labels", "scene"], apply: (draft, edit) => replaceTokens(draft, edit.words, edit.lexicon) },
+  "add-token": { fields: ["tokens", "X"], parts: ["labels"], apply: (draft) => addToken(draft, freshName(draft.tokens, "word")) },
+  "remove-token": { fields: ["tokens", "X"], parts: ["labels"], apply: (draft, edit) => removeToken(draft, edit.row) },
+  "add-feature": { fields: ["features", "X", "Wq", "Wk", "Wv"], parts: ["labels"], apply: (draft) => addFeature(draft, freshName(draft.features, "feature")) },
+  "remove-feature": { fields: ["features", "X", "Wq", "Wk", "Wv"], parts: ["labels"], apply: (draft, edit) => removeFeature(draft, edit.column) },
+  "add-dim": { fields: ["Wq", "Wk"], parts: ["labels"], apply: (draft, edit, head) => addDim(head) },
+  "remove-dim": { fields: ["Wq", "Wk"], parts: ["labels"], apply: (draft, edit, head) => removeDim(head, edit.column) },
+  "add-value-dim": { fields: ["Wv"], parts: ["labels"], apply: (draft, edit, head, context) => addValueDim(head, shownNames(head, edit, context)) },
+  "remove-value-dim": {
+    fields: ["Wv"],
+    parts: ["labels"],
+    apply: (draft, edit, head, context) => removeValueDim(head, edit.column, shownNames(head, edit, context)),
+  },
+  "one-hot": { fields: ["Wv"], parts: ["labels"], apply: (draft, edit, head) => setOneHotValues(draft, head, edit.oneHot) },
+  "add-head": { fields: ["heads", "Wq", "Wk", "Wv"], parts: ["labels"], apply: (draft) => addHead(draft) },
+  "remove-head": {
+    fields: ["heads", "Wq", "Wk", "Wv"],
+    parts: ["labels"],
+    apply: (draft, edit, head, context) => {
+      if (draft.heads.length > 1) removeHead(draft, edit.head ?? context.activeHead);
+    },
+  },
+  "mask-mode": { fields: ["mask"], parts: ["mode"], apply: (draft, edit, head, context) => setMaskMode(draft, edit.mode, context.result?.mask) },
+  "toggle-mask": { fields: ["mask"], parts: ["mode"], apply: (draft, edit) => toggleMaskCell(draft, edit.row, edit.column) },
+  scale: { fields: ["scale"], parts: ["mode"], apply: (draft, edit) => { draft.scale = edit.on; } },
+  shift: { fields: ["shift"], parts: ["mode"], apply: (draft, edit) => { draft.shift = edit.on; } },
+  // Not edited elsewhere on the page, so it travels with the scene's other extra keys.
+  positions: { fields: ["positions"], parts: ["mode"], apply: (draft, edit) => { draft.extra = { ...draft.extra, positions: edit.mode }; } },
+});
+
+/** Every scene field some edit changes: what a course page can lock (in this order). */
+export const LOCKABLE_FIELDS = Object.freeze(["tokens", "features", "X", "Wq", "Wk", "Wv", "heads", "mask", "scale", "shift", "positions"]);
+
+/** The value-dim names an edit of `head` starts from: those on screen (see draft.js shownValueDims). */
+function shownNames(head, edit, context) {
+  const index = edit.head ?? context.activeHead;
+  return shownValueDims(head, context.result?.heads?.[index]);
+}
+
+/** The scene fields `edit` changes (for locks). */
+export function fieldsEditedBy(edit) {
+  const kind = EDIT_KINDS[edit.kind];
+  if (!kind) return [];
+  return typeof kind.fields === "function" ? kind.fields(edit) : kind.fields;
+}
+
+/**
+ * Apply `edit` to `draft` in place; returns the parts of the state it changed.
+ * @param {object} draft
+ * @param {{kind: string, head?: number}} edit
+ * @param {EditContext} context
+ * @returns {Set<string>}
+ */
+export function applyEdit(draft, edit, context) {
+  const kind = EDIT_KINDS[edit.kind];
+  if (!kind) throw new Error(`unknown edit ${edit.kind}`);
+  kind.apply(draft, edit, draft.heads[edit.head ?? context.activeHead], context);
+  return new Set(kind.parts);
 }

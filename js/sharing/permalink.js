@@ -12,7 +12,7 @@
  *     "preset": <the example it started from, or null>,
  *     "edited": <true if it was changed since>,
  *     "view": { "focus": <focused token index or null>, "head": <head being edited>,
- *               "panels": <names of the panels shown, from PANEL_NAMES (page-view.js)>,
+ *               "panels": <names of the panels shown, from PANEL_NAMES (page/view.js)>,
  *               "steps", "table", "exercises": <whether every step, the weights table, the exercises are open>,
  *               "exercise", "experiment": <the exercise and experiment tab chosen, or null> } }
  *
@@ -138,7 +138,7 @@ async function inflate(bytes) {
  * @param {object} options.scene the scene as shown (api getScene())
  * @param {string|null} [options.preset] the example it started from
  * @param {boolean} [options.edited]
- * @param {{focus?: number|null, head?: number}} [options.view] and the rest of the view (page-view.js); what is
+ * @param {{focus?: number|null, head?: number}} [options.view] and the rest of the view (page/view.js); what is
  *   left out takes its default (every panel shown, none open)
  */
 export function makePayload({ scene, preset = null, edited = false, view = {} }) {

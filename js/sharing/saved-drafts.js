@@ -69,7 +69,7 @@ export function sceneIdentity(scene, presetId = null) {
  * @property {string} sceneId
  * @property {string|null} presetId the example it started from
  * @property {string} title         for messages ("your edits of …")
- * @property {object} draft         the draft exactly as typed (scene-draft.js)
+ * @property {object} draft         the draft exactly as typed (scene/draft.js)
  * @property {{focus: number|null, head: number}} view
  * @property {string} savedAt       ISO time
  */

@@ -349,6 +349,36 @@ def test_the_positions_switch_can_be_locked(page, site_url):
     assert page.evaluate("window.attentionPlayground.getScene().positions ?? 'none'") == "none"
 
 
+def test_every_control_that_edits_names_its_edit_and_every_edit_its_lockable_fields(page, site_url):
+    """Locks reach controls through the table of edits (scene/edits.js), so each must be complete: every control
+    on the page that changes the scene says which edit it makes, and every edit names fields that can be locked."""
+    page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    page.locator(sel("mask-custom")).check()
+    page.locator(sel("wv-onehot")).uncheck()  # Wv as a matrix: its cells and its value dims' controls
+    expect(page.locator(sel("value-dim-name")).first).to_be_attached()
+    page.locator(sel("positions-toggle")).wait_for(state="attached")  # the experiments, mounted once live
+    found = page.evaluate("""async () => {
+      const { EDIT_KINDS, LOCKABLE_FIELDS, fieldsEditedBy } = await import("/js/scene/edits.js");
+      const controls = [...document.querySelectorAll("[data-edit]")].map((control) =>
+        ({ kind: control.dataset.edit, matrix: control.dataset.matrix ?? null }));
+      const named = new Set();
+      for (const kind of Object.keys(EDIT_KINDS)) {
+        for (const matrix of kind === "cell" ? ["X", "Wq", "Wk", "Wv"] : [null]) {
+          for (const field of fieldsEditedBy({ kind, matrix })) named.add(field);
+        }
+      }
+      return { kinds: Object.keys(EDIT_KINDS), lockable: [...LOCKABLE_FIELDS], named: [...named], controls };
+    }""")
+    assert sorted(found["named"]) == sorted(found["lockable"]), "every lockable field is changed by some edit, and only those"
+    used = {control["kind"] for control in found["controls"]}
+    assert used <= set(found["kinds"]), used - set(found["kinds"])
+    # The page's controls make every kind of edit but the heatmap's own: a custom mask's cells, which are not
+    # controls (a click there masks a read, or focuses a row).
+    assert set(found["kinds"]) - used == {"toggle-mask"}, set(found["kinds"]) - used
+    assert all(control["matrix"] in ("X", "Wq", "Wk", "Wv") for control in found["controls"] if control["kind"] == "cell")
+
+
 def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(page, site_url):
     """With X and Wq locked, the panels the author shows beside them (the example picker, the experiments, the
     heads) must not bring in another scene; a scene file dropped on the frame neither. The course page itself
@@ -372,8 +402,10 @@ def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(page, site_url
     expect(notice).to_contain_text("the example “two heads")
     assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
 
-    # The variations rewrite Wq: refused as edits.
-    page.locator(sel("variation-strength-8")).click()
+    # The variations rewrite Wq: their buttons are locked, and say so; an edit sent anyway is refused.
+    expect(page.locator(sel("variation-strength-8"))).to_be_disabled()
+    expect(page.locator(sel("variation-strength-8"))).to_have_accessible_name(re.compile("locked by this page$"))
+    page.locator(sel("variation-strength-8")).evaluate("(button) => { button.disabled = false; button.click(); }")
     assert page.evaluate("window.attentionPlayground.getScene()") == locked_scene
 
     # Shuffling the words moves the rows of X.

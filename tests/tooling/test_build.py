@@ -167,7 +167,8 @@ def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
     from sitebuild import page
 
     modules = page.first_view_modules()
-    assert modules[:2] == ["js/boot.js", "js/runtime/client.js"]  # Python's client first
+    # Python first: boot.js and the service's worker client come before the rest of the page.
+    assert modules[:3] == ["js/boot.js", "js/python/service.js", "js/runtime/client.js"]
     assert "js/main.js" in modules and "generated/module-facts.js" in modules
     for path in modules:
         assert (paths.ROOT / path).exists(), path

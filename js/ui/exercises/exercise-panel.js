@@ -1,16 +1,14 @@
 /**
  * The exercises: write softmax and attention yourself, run them, and read which checks pass.
  *
- * Closed at first (a button opens it). Opening it loads the code editor and starts a Python worker for the
- * learner's code (exercise-runner.js); nothing of either is loaded before. The panel shows the task, the
- * editor (the learner's code is kept in the browser, see exercise-storage.js), Run / Stop, the checks with
- * a sentence for each failure, the error with the line it points at, hints one at a time, the solution on
- * request, and a switch that draws the heatmap with the learner's function (learner-drawing.js).
+ * Closed at first (a button opens it). Opening it loads the code editor and has the controller start a Python
+ * of its own for the learner's code; nothing of either is loaded before. The panel shows the task, the editor
+ * (the learner's code is kept in the browser, see sharing/exercise-code.js), Run / Stop, the checks with a
+ * sentence for each failure, the error with the line it points at, hints one at a time, the solution on
+ * request, and a switch that draws the heatmap with the learner's function (page/learner-drawing.js).
  */
 
-import { createExerciseRunner } from "../../python/exercise-runner.js";
 import { forgetCode, loadCode, loadSelected, saveCode, saveSelected } from "../../sharing/exercise-code.js";
-import { createLearnerDrawing } from "../../page/learner-drawing.js";
 import { sceneFromDraft } from "../../scene/draft.js";
 import { createCodeEditor, loadCodeMirror } from "./code-editor.js";
 import { make } from "../shared/dom.js";
@@ -29,12 +27,13 @@ function withTestid(node, testid) {
 
 /**
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
- * `exercise` (page-view.js), so a link or saved work opens it again at the same tab.
+ * `exercise` (page/view.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function},
- *          createRunner?: typeof createExerciseRunner}} context
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
+ *   stopDrawingWithLearnerCode
  */
-export function mountExercisePanel(host, { store, actions, createRunner = createExerciseRunner }) {
+export function mountExercisePanel(host, { store, actions }) {
   const heading = make("h2", "", "Write it yourself");
   heading.id = "exercise-panel-title";
   const intro = make("p", "panel-note", "Write softmax and attention in Python, run them here, and see which checks pass. You can draw the heatmap with your own function.");
@@ -56,7 +55,7 @@ export function mountExercisePanel(host, { store, actions, createRunner = create
     open.textContent = opening ? "Close the exercises" : "Open the exercises";
     if (opening && !started) {
       started = true;
-      startExercises(body, store, actions, createRunner);
+      startExercises(body, store, actions);
     }
   }
   store.subscribe((state, changes) => {
@@ -66,8 +65,7 @@ export function mountExercisePanel(host, { store, actions, createRunner = create
 }
 
 /** Build the open panel: fetch the exercises from Python, load the editor, wire everything. */
-async function startExercises(body, store, actions, createRunner) {
-  const runner = createRunner();
+async function startExercises(body, store, actions) {
   const status = withTestid(make("p", "exercise-status", "Loading the editor and starting Python for your code…"), "exercise-status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
@@ -112,7 +110,7 @@ async function startExercises(body, store, actions, createRunner) {
   body.append(tabs, text, editorHost, keysNote, controls, status, drawLabel, drawNote, error, checks, printed, hints, solution);
 
   const [listing, editorModules] = await Promise.allSettled([
-    runner.request("exercises", {}),
+    actions.exercises(),
     loadCodeMirror(),
   ]);
   if (listing.status === "rejected" || listing.value.status !== "done" || editorModules.status === "rejected") {
@@ -128,13 +126,13 @@ async function startExercises(body, store, actions, createRunner) {
   let current = chosen(store.state.view.exercise) ?? chosen(loadSelected()) ?? exercises[0];
   let hintsShown = 0;
 
-  const drawing = createLearnerDrawing({
-    store,
-    runner,
-    onReport({ drawing: on, message }) {
-      draw.checked = on;
-      drawNote.textContent = message;
-    },
+  // Drawing with the learner's function: the controller says what it is doing (state.learnerDrawing).
+  const drawing = () => store.state.learnerDrawing?.drawing === true;
+  store.subscribe((state, changes) => {
+    if (!changes.has("learner") || !state.learnerDrawing) return;
+    const { drawing: on, message } = state.learnerDrawing;
+    draw.checked = on;
+    drawNote.textContent = message || (on ? `Drawing the heatmap with your ${current.function}()…` : "");
   });
 
   const editor = await createCodeEditor(editorHost, {
@@ -186,7 +184,7 @@ async function startExercises(body, store, actions, createRunner) {
     printed.hidden = true;
     showChecks(exercise.checks.map((check) => ({ ...check, passed: null, message: "" })));
     status.textContent = `Write ${exercise.function}() in the editor, then run the checks.`;
-    if (drawing.enabled) drawing.enable(exercise.id, editor.getText());
+    if (drawing()) actions.drawWithLearnerCode(exercise.id, editor.getText());
   }
 
   async function runChecks() {
@@ -194,13 +192,12 @@ async function startExercises(body, store, actions, createRunner) {
     run.disabled = true;
     const exercise = current;
     const code = editor.getText();
-    const payload = { exercise_id: exercise.id, code };
-    if (store.state.draft && !store.state.error) payload.scene = sceneFromDraft(store.state.draft);
+    const scene = store.state.draft && !store.state.error ? sceneFromDraft(store.state.draft) : null;
     editor.markLine(null);
     delete status.dataset.recoveryMs;
     let outcome;
     try {
-      outcome = await runner.request("run_exercise", payload);
+      outcome = await actions.runExercise({ exerciseId: exercise.id, code, scene });
     } finally {
       run.disabled = false;
     }
@@ -245,11 +242,11 @@ async function startExercises(body, store, actions, createRunner) {
     else if (result.raised) status.textContent = `${failed} of ${total} checks fail; your ${exercise.function}() raised an error (below, with its line).`;
     else status.textContent = `${failed} of ${total} checks fail: read why below, change your code, and run again.`;
     status.dataset.outcome = result.passed ? "passed" : "failed";
-    if (drawing.enabled) drawing.enable(exercise.id, code);
+    if (drawing()) actions.drawWithLearnerCode(exercise.id, code);
   }
 
   run.addEventListener("click", () => runChecks());
-  stop.addEventListener("click", () => runner.stop());
+  stop.addEventListener("click", () => actions.stopLearnerCode());
   hint.addEventListener("click", () => {
     if (hintsShown >= current.hints.length) return;
     hints.append(make("li", "", current.hints[hintsShown]));
@@ -272,16 +269,12 @@ async function startExercises(body, store, actions, createRunner) {
     saveCode(current.id, current.starter);
   });
   draw.addEventListener("change", () => {
-    if (draw.checked) {
-      drawNote.textContent = `Drawing the heatmap with your ${current.function}()…`;
-      drawing.enable(current.id, editor.getText());
-    } else {
-      drawing.disable();
-    }
+    if (draw.checked) actions.drawWithLearnerCode(current.id, editor.getText());
+    else actions.stopDrawingWithLearnerCode();
   });
 
   let countdown = null;
-  runner.onStatus(({ running, deadline, starting, stopping }) => {
+  actions.followLearnerRuns(({ running, deadline, starting, stopping }) => {
     stop.disabled = !running || stopping !== null;
     clearInterval(countdown);
     countdown = null;

@@ -10,7 +10,7 @@
 
 import { lexiconOf, wordsOf } from "../../scene/edits.js";
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
-import { CellGrid, iconButton, markNonZero } from "./grid-input.js";
+import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
 import { make } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 
@@ -29,6 +29,7 @@ export function mountFeatureTable(host, { store, actions }) {
   sentence.id = "sentence-input";
   sentence.type = "text";
   sentence.dataset.testid = "sentence-input";
+  markEdit(sentence, "sentence");
   sentence.autocomplete = "off";
   sentence.spellcheck = false;
   const sentenceHint = make("span", "hint", "known words keep their features; new words start at 0");
@@ -41,8 +42,8 @@ export function mountFeatureTable(host, { store, actions }) {
   scroller.append(table);
   const gridActions = make("div", "grid-actions");
   gridActions.append(
-    iconButton({ testId: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
-    iconButton({ testId: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
+    iconButton({ testId: "add-token", edit: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
+    iconButton({ testId: "add-feature", edit: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
   );
   const errorLine = createErrorLine("x-error");
   errorLine.element.id = MESSAGE_ID;
@@ -76,13 +77,14 @@ export function mountFeatureTable(host, { store, actions }) {
     const row = Number(input.dataset.row);
     const column = Number(input.dataset.column);
     const text = input.value;
-    if (input.dataset.testid === "x-cell") {
+    const kind = input.dataset.edit;
+    if (kind === "cell") {
       cells.typed(row, column, text);
       actions.edit({ kind: "cell", matrix: "X", row, column, text });
-    } else if (input.dataset.testid === "token-name") {
+    } else if (kind === "token-name") {
       tokenNames.typed(0, row, text);
       actions.edit({ kind: "token-name", row, text });
-    } else if (input.dataset.testid === "feature-name") {
+    } else if (kind === "feature-name") {
       featureNames.typed(0, column, text);
       actions.edit({ kind: "feature-name", column, text });
     }
@@ -90,7 +92,7 @@ export function mountFeatureTable(host, { store, actions }) {
   const onButton = (event) => {
     const button = event.target.closest("button");
     if (!button) return;
-    const kind = button.dataset.testid;
+    const kind = button.dataset.edit;
     if (kind === "add-token") {
       actions.edit({ kind: "add-token" });
       focusInput(tokenNames.inputs[0]?.at(-1));
@@ -123,8 +125,8 @@ export function mountFeatureTable(host, { store, actions }) {
       const th = make("th", "column-head");
       th.scope = "col";
       const wrap = make("div", "head-cell");
-      const input = featureNames.createLabel(j, { testId: "feature-name", value: feature, label: `name of feature ${j + 1}`, column: j });
-      wrap.append(input, iconButton({ testId: "remove-feature", symbol: "×", label: `remove feature ${quoted(feature)}`, column: j }));
+      const input = featureNames.createLabel(j, { testId: "feature-name", edit: "feature-name", value: feature, label: `name of feature ${j + 1}`, column: j });
+      wrap.append(input, iconButton({ testId: "remove-feature", edit: "remove-feature", symbol: "×", label: `remove feature ${quoted(feature)}`, column: j }));
       th.append(wrap);
       headRow.append(th);
     });
@@ -137,13 +139,13 @@ export function mountFeatureTable(host, { store, actions }) {
       const th = make("th", "row-head");
       th.scope = "row";
       const wrap = make("div", "head-cell");
-      const input = tokenNames.createLabel(i, { testId: "token-name", value: token, label: `token ${i + 1}`, row: i });
-      wrap.append(iconButton({ testId: "remove-token", symbol: "×", label: `remove token ${quoted(token)}`, row: i }), input);
+      const input = tokenNames.createLabel(i, { testId: "token-name", edit: "token-name", value: token, label: `token ${i + 1}`, row: i });
+      wrap.append(iconButton({ testId: "remove-token", edit: "remove-token", symbol: "×", label: `remove token ${quoted(token)}`, row: i }), input);
       th.append(wrap);
       tr.append(th);
       draft.features.forEach((feature, j) => {
         const td = make("td");
-        td.append(cells.create({ testId: "x-cell", value: draft.X[i]?.[j] ?? "", label: `${feature} of ${quoted(token)}`, row: i, column: j }));
+        td.append(cells.create({ testId: "x-cell", edit: "cell", matrix: "X", value: draft.X[i]?.[j] ?? "", label: `${feature} of ${quoted(token)}`, row: i, column: j }));
         tr.append(td);
       });
       body.append(tr);

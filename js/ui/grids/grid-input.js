@@ -22,30 +22,42 @@ export function markNonZero(cell) {
   }
 }
 
-/** Copy the identity of a cell (test id, position, name, error marks) from one element to another. */
+/** Copy the identity of a cell (its edit, test id, position, name, error marks) from one element to another. */
 function copyIdentity(from, to) {
-  for (const name of ["data-testid", "data-row", "data-column", "aria-label", "aria-invalid", "aria-describedby", "title"]) {
+  for (const name of ["data-edit", "data-matrix", "data-testid", "data-row", "data-column", "aria-label", "aria-invalid", "aria-describedby", "title"]) {
     if (from.hasAttribute(name)) to.setAttribute(name, from.getAttribute(name));
   }
+}
+
+/**
+ * Mark `element` with the edit it makes (scene/edits.js EDIT_KINDS): what the page's handlers, its keyboard
+ * and a course page's locks go by. The test id is for tests only.
+ */
+export function markEdit(element, edit, matrix) {
+  if (edit) element.dataset.edit = edit;
+  if (matrix) element.dataset.matrix = matrix;
 }
 
 /**
  * A text input for a grid: a number cell (`kind` "cell") or a label (`kind` "label").
  * @param {object} options
  * @param {string} options.testId
+ * @param {string} options.edit the kind of edit it makes ("cell", "token-name", …)
+ * @param {string} [options.matrix] for a number cell: its matrix ("X", "Wq", "Wk", "Wv")
  * @param {string} options.value
  * @param {string} options.label the accessible name, e.g. "noun of “cat”"
  * @param {number} [options.row]
  * @param {number} [options.column]
  * @param {"cell"|"label"} [options.kind]
  */
-export function gridInput({ testId, value, label, row, column, kind = "cell" }) {
+export function gridInput({ testId, edit, matrix, value, label, row, column, kind = "cell" }) {
   const input = document.createElement("input");
   input.type = "text";
   input.className = kind === "cell" ? "cell-input" : "label-input";
   input.value = value;
   input.spellcheck = false;
   input.autocomplete = "off";
+  markEdit(input, edit, matrix);
   input.dataset.testid = testId;
   if (kind === "cell") input.inputMode = "decimal";
   if (row !== undefined) input.dataset.row = String(row);
@@ -57,10 +69,11 @@ export function gridInput({ testId, value, label, row, column, kind = "cell" }) 
 }
 
 /** A number cell drawn as text, focusable, that turns into an input on focus (see CellGrid). */
-function drawnCell({ testId, value, label, row, column }) {
+function drawnCell({ testId, edit, matrix, value, label, row, column }) {
   const cell = make("span", "cell-input", value);
   cell.tabIndex = 0;
   cell.setAttribute("role", "textbox");
+  markEdit(cell, edit, matrix);
   cell.dataset.testid = testId;
   cell.dataset.row = String(row);
   cell.dataset.column = String(column);
@@ -70,9 +83,10 @@ function drawnCell({ testId, value, label, row, column }) {
 }
 
 /** A small button with a visible symbol and a spoken name. */
-export function iconButton({ testId, symbol, label, row, column, className = "icon-button" }) {
+export function iconButton({ testId, edit, symbol, label, row, column, className = "icon-button" }) {
   const button = make("button", className, symbol);
   button.type = "button";
+  markEdit(button, edit);
   button.dataset.testid = testId;
   button.setAttribute("aria-label", label);
   button.title = label;
@@ -173,7 +187,7 @@ export class CellGrid {
       const cell = event.target;
       const position = cell instanceof HTMLInputElement ? null : this.positionOf(cell);
       if (!position) return;
-      const input = gridInput({ testId: cell.dataset.testid, value: cell.textContent, label: cell.getAttribute("aria-label"), ...position });
+      const input = gridInput({ testId: cell.dataset.testid, edit: cell.dataset.edit, matrix: cell.dataset.matrix, value: cell.textContent, label: cell.getAttribute("aria-label"), ...position });
       this.swap(position, input);
       input.focus();
       input.select();
@@ -182,7 +196,7 @@ export class CellGrid {
       const input = event.target;
       const position = input instanceof HTMLInputElement ? this.positionOf(input) : null;
       if (!position) return;
-      const cell = drawnCell({ testId: input.dataset.testid, value: input.value, label: input.getAttribute("aria-label"), ...position });
+      const cell = drawnCell({ testId: input.dataset.testid, edit: input.dataset.edit, matrix: input.dataset.matrix, value: input.value, label: input.getAttribute("aria-label"), ...position });
       // Swap after the focus has moved, so that the element taking focus is already settled.
       queueMicrotask(() => {
         if (this.inputs[position.row]?.[position.column] === input) this.swap(position, cell);

@@ -25,14 +25,15 @@ const clickedSinceFocus = new WeakSet();
 /** True from a pointer press until the page has handled the focus it gives, so that focus counts as a click. */
 let pointerPressed = false;
 
-/** The cell of the same table and kind at (row, column), or null. */
+/** The cell of the same table and kind (the same edit, of the same matrix) at (row, column), or null. */
 function cellAt(from, row, column) {
   const table = from.closest("table");
-  const kind = from.dataset.testid;
-  if (!table || !kind) return null;
+  const { edit, matrix } = from.dataset;
+  if (!table || !edit) return null;
+  const kindPart = `[data-edit="${CSS.escape(edit)}"]${matrix ? `[data-matrix="${CSS.escape(matrix)}"]` : ""}`;
   const rowPart = row === null ? "" : `[data-row="${row}"]`;
   const columnPart = column === null ? "" : `[data-column="${column}"]`;
-  return table.querySelector(`[data-testid="${CSS.escape(kind)}"]${rowPart}${columnPart}`);
+  return table.querySelector(`${kindPart}${rowPart}${columnPart}`);
 }
 
 /** The neighbour of `cell` one step in (dRow, dColumn), within its own table and kind. */

@@ -9,10 +9,10 @@
  */
 
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
-import { CellGrid, iconButton, markNonZero } from "./grid-input.js";
+import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
 import { make } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
-import { defaultValueDims } from "../../scene/draft.js";
+import { shownValueDims } from "../../scene/draft.js";
 import { LIMITS } from "../../scene/shape.js";
 
 const MESSAGE_ID = "w-error";
@@ -23,14 +23,6 @@ const MATRICES = [
   { key: "Wv", testId: "wv-cell", sub: "v", role: "value: what a token hands over" },
 ];
 
-/** The value-dim names on screen: the scene's, else the module's from the last result, else the module's defaults. */
-export function shownValueDims(head, headIndex, result) {
-  const count = head.Wv ? (head.Wv[0]?.length ?? head.valueDims?.length ?? 0) : 0;
-  if (head.valueDims && head.valueDims.length === count) return head.valueDims;
-  const fromResult = result?.heads?.[headIndex]?.value_dims;
-  if (Array.isArray(fromResult) && fromResult.length === count) return fromResult;
-  return defaultValueDims(count);
-}
 
 function matrixTitle({ sub, role }) {
   const title = make("h3", "matrix-title");
@@ -76,17 +68,17 @@ export function mountWeightMatrices(host, { store, actions }) {
     const column = Number(input.dataset.column);
     const head = store.state.activeHead;
     const text = input.value;
-    const matrix = MATRICES.find((m) => m.testId === input.dataset.testid);
-    if (matrix) {
-      grids[matrix.key].typed(row, column, text);
-      actions.edit({ kind: "cell", matrix: matrix.key, head, row, column, text });
-    } else if (input.dataset.testid === "dim-name") {
+    const kind = input.dataset.edit;
+    if (kind === "cell") {
+      grids[input.dataset.matrix].typed(row, column, text);
+      actions.edit({ kind: "cell", matrix: input.dataset.matrix, head, row, column, text });
+    } else if (kind === "dim-name") {
       dimNames.typed(0, column, text);
       actions.edit({ kind: "dim-name", head, column, text });
-    } else if (input.dataset.testid === "value-dim-name") {
+    } else if (kind === "value-dim-name") {
       valueDimNames.typed(0, column, text);
       actions.edit({ kind: "value-dim-name", head, column, text });
-    } else if (input.dataset.testid === "wv-onehot") {
+    } else if (kind === "one-hot") {
       actions.edit({ kind: "one-hot", head, oneHot: input.checked });
     }
   });
@@ -95,18 +87,16 @@ export function mountWeightMatrices(host, { store, actions }) {
     if (!button) return;
     const head = store.state.activeHead;
     const column = Number(button.dataset.column);
-    const kind = button.dataset.testid;
-    if (kind === "add-dim") actions.edit({ kind: "add-dim", head });
-    else if (kind === "remove-dim") actions.edit({ kind: "remove-dim", head, column });
-    else if (kind === "add-value-dim") actions.edit({ kind: "add-value-dim", head });
-    else if (kind === "remove-value-dim") actions.edit({ kind: "remove-value-dim", head, column });
+    const kind = button.dataset.edit;
+    if (kind === "add-dim" || kind === "add-value-dim") actions.edit({ kind, head });
+    else if (kind === "remove-dim" || kind === "remove-value-dim") actions.edit({ kind, head, column });
   });
   tabs.addEventListener("click", (event) => {
     const button = event.target.closest("button");
     if (!button) return;
-    if (button.dataset.testid === "head-tab") actions.selectHead(Number(button.dataset.head));
-    else if (button.dataset.testid === "add-head") actions.edit({ kind: "add-head" });
-    else if (button.dataset.testid === "remove-head") actions.edit({ kind: "remove-head", head: store.state.activeHead });
+    if (button.dataset.head !== undefined) actions.selectHead(Number(button.dataset.head));
+    else if (button.dataset.edit === "add-head") actions.edit({ kind: "add-head" });
+    else if (button.dataset.edit === "remove-head") actions.edit({ kind: "remove-head", head: store.state.activeHead });
   });
 
   function buildTabs(state) {
@@ -122,9 +112,9 @@ export function mountWeightMatrices(host, { store, actions }) {
       if (target?.head === h) button.append(make("span", "tab-warning", " ⚠"));
       return button;
     });
-    const add = iconButton({ testId: "add-head", symbol: "+ head", label: "add a head", className: "add-button" });
+    const add = iconButton({ testId: "add-head", edit: "add-head", symbol: "+ head", label: "add a head", className: "add-button" });
     add.disabled = heads.length >= LIMITS.heads;
-    const remove = iconButton({ testId: "remove-head", symbol: "remove this head", label: "remove the selected head", className: "link-button" });
+    const remove = iconButton({ testId: "remove-head", edit: "remove-head", symbol: "remove this head", label: "remove the selected head", className: "link-button" });
     remove.hidden = heads.length <= 1;
     tabList.replaceChildren(...buttons);
     tabs.replaceChildren(tabList, add, remove);
@@ -139,6 +129,7 @@ export function mountWeightMatrices(host, { store, actions }) {
       const box = make("input");
       box.type = "checkbox";
       box.dataset.testid = "wv-onehot";
+      markEdit(box, "one-hot");
       box.checked = head.Wv === null;
       toggle.append(box, make("span", "", "one-hot markers"));
       section.append(toggle);
@@ -168,12 +159,14 @@ export function mountWeightMatrices(host, { store, actions }) {
         th.append(label);
       } else {
         const nameRow = spec.key === "Wq" ? dimNames : valueDimNames;
+        const nameKind = spec.key === "Wq" ? "dim-name" : "value-dim-name";
         const input = nameRow.createLabel(j, {
-          testId: spec.key === "Wq" ? "dim-name" : "value-dim-name", value: name, column: j,
+          testId: nameKind, edit: nameKind, value: name, column: j,
           label: `name of ${spec.key === "Wq" ? "query/key" : "value"} dim ${j + 1}`,
         });
         const wrap = make("div", "head-cell");
-        wrap.append(input, iconButton({ testId: spec.key === "Wq" ? "remove-dim" : "remove-value-dim", symbol: "×", label: `remove dim ${quoted(name)}`, column: j }));
+        const removeKind = spec.key === "Wq" ? "remove-dim" : "remove-value-dim";
+        wrap.append(input, iconButton({ testId: removeKind, edit: removeKind, symbol: "×", label: `remove dim ${quoted(name)}`, column: j }));
         th.append(wrap);
       }
       headRow.append(th);
@@ -181,7 +174,8 @@ export function mountWeightMatrices(host, { store, actions }) {
     if (spec.key !== "Wk") {
       const addCell = make("th", "add-cell");
       const kind = spec.key === "Wq" ? "query/key" : "value";
-      addCell.append(iconButton({ testId: spec.key === "Wq" ? "add-dim" : "add-value-dim", symbol: "+", label: `add a ${kind} dim`, className: "add-button" }));
+      const addKind = spec.key === "Wq" ? "add-dim" : "add-value-dim";
+      addCell.append(iconButton({ testId: addKind, edit: addKind, symbol: "+", label: `add a ${kind} dim`, className: "add-button" }));
       headRow.append(addCell);
     }
     const thead = make("thead");
@@ -195,7 +189,7 @@ export function mountWeightMatrices(host, { store, actions }) {
       tr.append(th);
       names.forEach((name, j) => {
         const td = make("td");
-        td.append(grids[spec.key].create({ testId: spec.testId, value: grid[i]?.[j] ?? "", label: `${spec.key} row ${feature}, column ${name}`, row: i, column: j }));
+        td.append(grids[spec.key].create({ testId: spec.testId, edit: "cell", matrix: spec.key, value: grid[i]?.[j] ?? "", label: `${spec.key} row ${feature}, column ${name}`, row: i, column: j }));
         tr.append(td);
       });
       body.append(tr);
@@ -212,7 +206,7 @@ export function mountWeightMatrices(host, { store, actions }) {
     dimLabels = [];
     featureLabels = [];
     const head = activeHead();
-    const valueNames = shownValueDims(head, state.activeHead, state.result);
+    const valueNames = shownValueDims(head, state.result?.heads?.[state.activeHead]);
     matrices.replaceChildren(...MATRICES.map((spec) => buildMatrix(spec, head, state.draft.features, valueNames)));
   }
 
@@ -226,7 +220,7 @@ export function mountWeightMatrices(host, { store, actions }) {
   function syncLabels(state) {
     const head = activeHead();
     dimNames.sync([head.dims]);
-    valueDimNames.sync([shownValueDims(head, state.activeHead, state.result)]);
+    valueDimNames.sync([shownValueDims(head, state.result?.heads?.[state.activeHead])]);
     dimLabels.forEach((label, j) => {
       if (label.textContent !== (head.dims[j] ?? "")) label.textContent = head.dims[j] ?? "";
     });

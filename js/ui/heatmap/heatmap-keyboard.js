@@ -10,7 +10,8 @@
 
 import { formatPercent, quoted } from "../shared/format.js";
 
-const CELL = '[data-testid="heatmap-cell"]';
+/** A cell of the big heatmap (not of the heads' small ones). */
+const CELL = "svg.heatmap:not(.compact) rect.cell";
 
 /** The accessible name of cell (row, column) of the result's head on screen. */
 function cellName(state, row, column) {

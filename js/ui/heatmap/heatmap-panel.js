@@ -14,6 +14,7 @@ import { createHeatmap } from "./heatmap.js";
  * Mount the panel in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * @returns {{area: HTMLElement, picture: () => {heatmap: SVGSVGElement, legend: SVGSVGElement}}}
  */
 export function mountHeatmapPanel(host, { store, actions }) {
   const header = make("div", "panel-head");
@@ -135,4 +136,11 @@ export function mountHeatmapPanel(host, { store, actions }) {
   store.subscribe((state, changes) => {
     if (["result", "error", "focus", "hover", "head", "boot", "mode", "scene", "shape"].some((part) => changes.has(part))) render(state);
   });
+
+  return {
+    /** The big heatmap's wrapper (the keyboard's grid; it stays when the SVG inside is rebuilt). */
+    area: main.element,
+    /** The heatmap and its legend as drawn now, for a picture of them. */
+    picture: () => ({ heatmap: main.element.querySelector("svg.heatmap"), legend: footer.querySelector("svg.legend") }),
+  };
 }

@@ -34,7 +34,7 @@ export function attentionSummary(result, headIndex, focusRow) {
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
- *   whether the table is shown is the view's `table` (page-view.js)
+ *   whether the table is shown is the view's `table` (page/view.js)
  */
 export function mountWeightsTable(host, { store, actions }) {
   const toggle = make("button", "link-button table-toggle", "show as table");

@@ -14,6 +14,7 @@ import { knockOutScene, movedRowDifference, outputChanges, reorderScene, shuffle
 import { sceneFromDraft } from "../../scene/draft.js";
 import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
+import { markEdit } from "../grids/grid-input.js";
 import { createLinePlot } from "./line-plot.js";
 
 /** The Part 6 variations: the pronoun row of Wq (looking for [animal, noun]) and what it shows. */
@@ -47,7 +48,8 @@ function itScene(draft) {
  * Mount the panel in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
- *   actions used: edit, pickPreset, showScene(scene) -> Promise<result>, ask(kind, payload) -> Promise<result>
+ *   actions used: edit, setView, pickPreset, showScene(scene) -> Promise<result>, compute(scene) -> Promise<result>,
+ *   scalingExperiment({ds, nKeys}) -> Promise<result>
  */
 export function mountExperiments(host, { store, actions }) {
   host.append(make("h2", "", "Experiments: change one thing"));
@@ -84,7 +86,7 @@ export function mountExperiments(host, { store, actions }) {
       if (chosen) section.update(store.state, new Set(["result", "scene"]));
     }
   }
-  // The tab chosen is the view's `experiment` (page-view.js): a link or saved work opens the same one.
+  // The tab chosen is the view's `experiment` (page/view.js): a link or saved work opens the same one.
   const tabOf = (view) => (sections.some((section) => section.id === view.experiment) ? view.experiment : sections[0].id);
   select(tabOf(store.state.view));
 
@@ -115,6 +117,8 @@ function oneThingSection(panel, { store, actions }) {
     const button = make("button", "small-button", variation.label);
     button.type = "button";
     button.dataset.testid = `variation-${variation.id}`;
+    button.dataset.variation = variation.id;
+    markEdit(button, "cell", "Wq"); // it rewrites a row of Wq: a course page that locks Wq locks it too
     button.addEventListener("click", () => {
       const where = itScene(store.state.draft);
       if (!where) return;
@@ -132,7 +136,8 @@ function oneThingSection(panel, { store, actions }) {
   function update(state) {
     const where = itScene(state.draft);
     needsIt.hidden = Boolean(where);
-    for (const button of variationButtons) button.disabled = !where;
+    // (A course page that locks Wq keeps them disabled: embed/locks.js.)
+    for (const button of variationButtons) button.disabled = !where || button.dataset.locked === "true";
     const { result } = state;
     if (!where || !result || result.tokens[where.it] !== "it") {
       weightLine.textContent = "";
@@ -141,7 +146,7 @@ function oneThingSection(panel, { store, actions }) {
     const weight = result.heads[0].weights[where.it][where.cat];
     const row = state.draft.heads[0].Wq[where.pronoun];
     const current = VARIATIONS.find((variation) => variation.row[0] === Number(row[where.animal]) && variation.row[1] === Number(row[where.noun]));
-    for (const button of variationButtons) button.setAttribute("aria-pressed", String(button.dataset.testid === `variation-${current?.id}`));
+    for (const button of variationButtons) button.setAttribute("aria-pressed", String(button.dataset.variation === current?.id));
     weightLine.replaceChildren(
       make("span", "", "Weight of “it” on “cat”: "),
       make("strong", "", formatPercent(weight)),
@@ -203,7 +208,7 @@ function scalingSection(panel, { actions }) {
     status.textContent = "running…";
     const started = performance.now();
     try {
-      const result = await actions.ask("scaling_experiment", { ds: lengths, n_keys: Number(keys.value) });
+      const result = await actions.scalingExperiment({ ds: lengths, nKeys: Number(keys.value) });
       const elapsed = performance.now() - started;
       status.dataset.ms = elapsed.toFixed(1);
       status.textContent = `${result.trials} trials per length, ${result.n_keys} keys: ${Math.round(elapsed)} ms in your browser, there and back to Python.`;
@@ -251,6 +256,7 @@ function orderSection(panel, { store, actions }) {
   const positions = make("input");
   positions.type = "checkbox";
   positions.dataset.testid = "positions-toggle";
+  markEdit(positions, "positions");
   positionsLabel.append(positions, make("span", "", "add sinusoidal positions to X"));
   controls.append(shuffle, positionsLabel);
   const positionsNote = make("p", "panel-note positions-note");
@@ -342,7 +348,7 @@ function knockoutSection(panel, { store, actions }) {
     run.disabled = true;
     summary.textContent = "computing without it…";
     try {
-      const knocked = await actions.ask("compute", { scene: knockOutScene(sceneFromDraft(draft), result.mask, column) });
+      const knocked = await actions.compute(knockOutScene(sceneFromDraft(draft), result.mask, column));
       drawTable(result, knocked, column, headIndex);
     } catch (failure) {
       summary.textContent = `Could not compute it: ${failure.message}`;

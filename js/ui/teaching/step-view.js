@@ -173,7 +173,7 @@ function expText(value) {
  * Mount the view in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
- *   "show every step" is the view's `steps` (page-view.js), so a link or saved work opens it again
+ *   "show every step" is the view's `steps` (page/view.js), so a link or saved work opens it again
  */
 export function mountStepView(host, { store, actions }) {
   const header = make("div", "panel-head");

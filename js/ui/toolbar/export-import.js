@@ -12,11 +12,10 @@ import { make } from "../shared/dom.js";
  * @param {HTMLElement} host
  * @param {object} context
  * @param {ReturnType<import("../../page/state.js").createStore>} context.store
- * @param {ReturnType<import("../../sharing/sharing.js").createSharing>} context.sharing
- * @param {() => SVGSVGElement|null} context.heatmapSvg the big heatmap as drawn now
- * @param {() => SVGSVGElement|null} context.legendSvg its colour legend
+ * @param {{openFile: (file: File) => Promise<boolean>, notify: Function}} context.actions
+ * @param {() => {heatmap: SVGSVGElement, legend: SVGSVGElement}} context.picture the heatmap and its legend as drawn now
  */
-export function mountExportImport(host, { store, sharing, heatmapSvg, legendSvg }) {
+export function mountExportImport(host, { store, actions, picture }) {
   const group = make("div", "share-group");
   const label = make("span", "share-label", "Download");
   group.append(label);
@@ -52,7 +51,7 @@ export function mountExportImport(host, { store, sharing, heatmapSvg, legendSvg 
   picker.addEventListener("change", () => {
     const [file] = picker.files;
     picker.value = ""; // the same file can be chosen again after fixing it
-    if (file) sharing.openFile(file);
+    if (file) actions.openFile(file);
   });
 
   // A file dragged over the page: the whole page is the drop target.
@@ -79,7 +78,7 @@ export function mountExportImport(host, { store, sharing, heatmapSvg, legendSvg 
     depth = 0;
     document.body.classList.remove("dropping-file");
     const [file] = event.dataTransfer.files;
-    if (file) sharing.openFile(file);
+    if (file) actions.openFile(file);
   });
 
   function headOnScreen(state) {
@@ -106,7 +105,7 @@ export function mountExportImport(host, { store, sharing, heatmapSvg, legendSvg 
         return;
       }
       const title = `Attention weights: ${state.result.title ?? ""}${state.result.heads.length > 1 ? ` (${head.name})` : ""}`;
-      const { text, width, height } = heatmapPicture({ heatmap: heatmapSvg(), legend: legendSvg(), title });
+      const { text, width, height } = heatmapPicture({ ...picture(), title });
       if (kind === "svg") {
         downloadBlob(new Blob([text], { type: "image/svg+xml" }), `${stem(state, true)}-heatmap.svg`);
         return;
@@ -114,7 +113,7 @@ export function mountExportImport(host, { store, sharing, heatmapSvg, legendSvg 
       const png = await pngFromSvg(text, width, height);
       downloadBlob(png, `${stem(state, true)}-heatmap.png`);
     } catch (error) {
-      sharing.notify(`The download could not be made: ${error.message}`, { tone: "error" });
+      actions.notify(`The download could not be made: ${error.message}`, { tone: "error" });
     }
   }
 

@@ -5,6 +5,7 @@
  */
 
 import { make } from "../shared/dom.js";
+import { markEdit } from "../grids/grid-input.js";
 
 const MASK_MODES = [
   ["none", "none", "every token reads every token"],
@@ -27,6 +28,7 @@ export function mountMaskControls(host, { store, actions }) {
     radio.name = "mask-mode";
     radio.value = value;
     radio.dataset.testid = `mask-${value}`;
+    markEdit(radio, "mask-mode");
     wrap.title = hint;
     wrap.append(radio, make("span", "", label));
     maskGroup.append(wrap);
@@ -38,18 +40,19 @@ export function mountMaskControls(host, { store, actions }) {
 
   const toggles = make("fieldset", "control-group");
   toggles.append(make("legend", "", "Softmax"));
-  const scale = toggle("scale-toggle", "divide scores by √d", "k");
-  const shift = toggle("shift-toggle", "subtract each row’s max", "");
+  const scale = toggle("scale-toggle", "scale", "divide scores by √d", "k");
+  const shift = toggle("shift-toggle", "shift", "subtract each row’s max", "");
   scale.input.addEventListener("change", () => actions.edit({ kind: "scale", on: scale.input.checked }));
   shift.input.addEventListener("change", () => actions.edit({ kind: "shift", on: shift.input.checked }));
   toggles.append(scale.label, shift.label);
   host.append(maskGroup, toggles);
 
-  function toggle(testId, text, subscript) {
+  function toggle(testId, edit, text, subscript) {
     const label = make("label", "choice");
     const input = make("input");
     input.type = "checkbox";
     input.dataset.testid = testId;
+    markEdit(input, edit);
     const caption = make("span", "", text);
     if (subscript) caption.append(make("sub", "", subscript));
     label.append(input, caption);

@@ -6,11 +6,11 @@
 import { make } from "../shared/dom.js";
 
 /**
- * Mount the notice line in `host`; it shows `state.notice` (see sharing.js).
+ * Mount the notice line in `host`; it shows `state.notice` (see page/controller.js).
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>}} context
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {dismissNotice: Function}}} context
  */
-export function mountNoticeBar(host, { store }) {
+export function mountNoticeBar(host, { store, actions }) {
   const bar = make("div", "notice-bar");
   bar.dataset.testid = "notice";
   bar.setAttribute("role", "status");
@@ -30,7 +30,7 @@ export function mountNoticeBar(host, { store }) {
 
   let run = null;
   action.addEventListener("click", () => run?.());
-  close.addEventListener("click", () => store.update({ notice: null }, "notice"));
+  close.addEventListener("click", () => actions.dismissNotice());
 
   store.subscribe((state, changes) => {
     if (!changes.has("notice")) return;

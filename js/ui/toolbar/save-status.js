@@ -8,9 +8,9 @@ import { make } from "../shared/dom.js";
 /**
  * Mount the line in `host`.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, sharing: ReturnType<import("../../sharing/sharing.js").createSharing>}} context
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {restoreKept: Function}}} context
  */
-export function mountSaveStatus(host, { store, sharing }) {
+export function mountSaveStatus(host, { store, actions }) {
   const line = make("p", "save-status");
   line.dataset.testid = "save-status";
   const text = make("span", "save-text");
@@ -20,7 +20,7 @@ export function mountSaveStatus(host, { store, sharing }) {
   kept.dataset.testid = "restore-kept";
   line.append(text, kept);
   host.append(line);
-  kept.addEventListener("click", () => sharing.restoreKept());
+  kept.addEventListener("click", () => actions.restoreKept());
 
   function render(state) {
     const status = state.saveStatus ?? {};

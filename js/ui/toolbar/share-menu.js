@@ -8,9 +8,9 @@ import { make } from "../shared/dom.js";
 /**
  * Mount the link button in `host`.
  * @param {HTMLElement} host
- * @param {{sharing: ReturnType<import("../../sharing/sharing.js").createSharing>}} context
+ * @param {{actions: {link: () => Promise<string>}}} context
  */
-export function mountShareMenu(host, { sharing }) {
+export function mountShareMenu(host, { actions }) {
   const button = make("button", "tool-button", "Copy link");
   button.type = "button";
   button.dataset.testid = "copy-link";
@@ -32,7 +32,7 @@ export function mountShareMenu(host, { sharing }) {
     status.textContent = ""; // the previous link's message goes at once: the new one follows
     let link;
     try {
-      link = await sharing.link();
+      link = await actions.link();
     } catch (error) {
       status.textContent = `No link yet: ${error.message}`;
       return;

@@ -1,0 +1,68 @@
+/**
+ * The page's one way to Python: a call per thing the page asks, over two workers.
+ *
+ *   the page's worker       boots at once; computes scenes and runs the experiments
+ *   the learner's worker    started the first time the learner's own code is to run (exercise-runner.js),
+ *                           so a `while True` there never freezes the heatmap; stopped and recovered
+ *                           without touching the page
+ *
+ * Every call settles. Page calls resolve with the module's result or reject with a RequestError (its
+ * `.detail` the module's error: a SceneError names field, row and column). Calls that run the learner's code
+ * resolve with a RunOutcome (exercise-runner.js): done, stopped, or failed, and a sentence to show.
+ *
+ * Request kinds are named here and nowhere else in the page (runtime/protocol.js lists them all).
+ */
+
+import { createClient as createDefaultClient } from "../runtime/client.js";
+import { REQUEST_KINDS } from "../runtime/protocol.js";
+
+/**
+ * Start the page's worker and return the service.
+ * @param {object} [options]
+ * @param {typeof createDefaultClient} [options.createClient] for tests
+ * @param {() => Promise<{createExerciseRunner: Function}>} [options.loadRunner] loads the learner's worker's
+ *   module (by default on first use, so it is not part of the page's first load)
+ */
+export function createPythonService({ createClient = createDefaultClient, loadRunner = () => import("./exercise-runner.js") } = {}) {
+  const page = createClient();
+  let runner = null;
+
+  /** The learner's worker, started on first use. */
+  function learner() {
+    runner ??= loadRunner().then(({ createExerciseRunner }) => createExerciseRunner());
+    return runner;
+  }
+
+  return {
+    /** Resolves when the page's Python is live (a new promise after restart()). */
+    get ready() {
+      return page.ready;
+    },
+    /** Follow the boot's stages: callback({stage, detail}); returns a function that unsubscribes. */
+    onProgress: (callback) => page.onProgress(callback),
+    /** A fresh page worker (the old one died, or the learner asked to retry a failed boot). */
+    restart: () => page.restart(),
+
+    /** compute(scene): the result of every head, or a RequestError with the module's message. */
+    compute: (scene) => page.request(REQUEST_KINDS.COMPUTE, { scene }),
+    /** Part 7: the average top weight with and without ÷√d, for lengths `ds` and `nKeys` keys. */
+    scalingExperiment: ({ ds, nKeys }) => page.request(REQUEST_KINDS.SCALING_EXPERIMENT, { ds, n_keys: nKeys }),
+
+    /** The exercises (text, starter code, hints, solution, checks), as a RunOutcome. */
+    exercises: async () => (await learner()).request(REQUEST_KINDS.EXERCISES, {}),
+    /** Run the learner's code against the exercise's checks (on `scene`, if given), as a RunOutcome. */
+    runExercise: async ({ exerciseId, code, scene = null }) =>
+      (await learner()).request(REQUEST_KINDS.RUN_EXERCISE, { exercise_id: exerciseId, code, ...(scene ? { scene } : {}) }),
+    /** The scene computed with the learner's own function, as a RunOutcome whose result is {result, error}. */
+    learnerCompute: async ({ exerciseId, code, scene }) =>
+      (await learner()).request(REQUEST_KINDS.LEARNER_COMPUTE, { exercise_id: exerciseId, code, scene }),
+    /** Stop the learner's code that is running, if any. */
+    stopLearnerCode() {
+      runner?.then((started) => started.stop());
+    },
+    /** Follow the learner's runs: listener({running, deadline, starting, stopping}); starts their worker. */
+    async onLearnerStatus(listener) {
+      return (await learner()).onStatus(listener);
+    },
+  };
+}

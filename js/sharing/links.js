@@ -1,0 +1,41 @@
+/**
+ * Links: the one the learner copies (everything on screen, see permalink.js), and reading the one in the
+ * address. This module only makes and reads them; the controller shows what a link holds.
+ */
+
+import { PermalinkError, decodePermalinkHash, encodePermalinkHash, makePayload } from "./permalink.js";
+import { sceneFromDraft } from "../scene/draft.js";
+import { viewOf } from "./saved-work.js";
+
+/** A title or file name in quotes, unless it brings its own. */
+export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}”`);
+
+/**
+ * The link to what is on screen now: the scene, the example it came from, the view.
+ * @param {object} state the page's state
+ * @returns {Promise<string>}
+ */
+export async function linkTo(state) {
+  if (!state.draft) throw new Error("there is no scene yet");
+  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: viewOf(state) });
+  return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
+}
+
+/**
+ * What a hash holds; never throws.
+ * @param {string} hash
+ * @returns {Promise<{link: null | {kind: "preset", id: string} | {kind: "scene", payload: object}, problem: string|null}>}
+ *   `link` null and `problem` null: the hash is not a playground link; `problem`: why it cannot be opened
+ */
+export async function readLink(hash) {
+  try {
+    return { link: await decodePermalinkHash(hash), problem: null };
+  } catch (error) {
+    return { link: null, problem: error instanceof PermalinkError ? error.message : "This link cannot be read." };
+  }
+}
+
+/** The link is read once; then the address is the page's own, so a reload opens the saved work. */
+export function clearHash() {
+  history.replaceState(history.state, "", `${location.pathname}${location.search}`);
+}

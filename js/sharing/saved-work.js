@@ -1,0 +1,133 @@
+/**
+ * The learner's work, saved in this browser as they go: nothing they made is ever silently thrown away.
+ *
+ * Their edits of each example are saved under that example's id, and a scene of their own (a file, a link,
+ * the API) under "scene-<hash>" (saved-drafts.js). Saving waits for a pause in typing; anything pending is
+ * written before the scene changes and when the page is hidden or closed. When a new scene replaces saved
+ * edits of the same id (a link to the example, say), those edits are first put aside ("kept"); the controller
+ * then offers to bring them back.
+ *
+ * State it adds to the store (see state.js):
+ *   saveStatus  {saved: boolean, problem: string | null, kept: boolean}   (part "saved")
+ */
+
+import { canonicalJson, createDraftStore, sceneIdentity } from "./saved-drafts.js";
+import { sceneShapeProblem } from "../scene/shape.js";
+import { sceneFromDraft } from "../scene/draft.js";
+
+// Saving waits for a pause in typing.
+const SAVE_DELAY_MS = 300;
+// Changes that mean the learner edited the draft.
+const EDIT_PARTS = ["values", "labels", "shape", "mode"];
+
+/** What is saved and linked besides the scene: the focused token, the head, and the page's view. */
+export function viewOf(state) {
+  return { focus: state.focusToken, head: state.activeHead, ...state.view };
+}
+
+/**
+ * @param {object} options
+ * @param {{state: object, update: Function, subscribe: Function}} options.store
+ * @param {string} options.mode the storage mode ("page"; an embedded playground has its own)
+ * @param {(kept: {title: string}) => void} options.onKept a new scene put saved edits aside (say so)
+ */
+export function createSavedWork({ store, mode, onKept }) {
+  const drafts = createDraftStore({ mode, onProblem: (problem) => setSaveStatus({ problem }) });
+  /** Drafts that are saved work being brought back, with the id they are saved under. */
+  const restoring = new WeakMap();
+  /** What is on screen, as saving sees it. */
+  let shown = { draft: null, sceneId: null, presetId: null, title: "", view: null };
+  let saveTimer = null;
+
+  store.update({ saveStatus: { saved: false, problem: null, kept: false } }, "saved");
+
+  function setSaveStatus(patch) {
+    store.update({ saveStatus: { ...store.state.saveStatus, ...patch } }, "saved");
+  }
+
+  function saveNow() {
+    clearTimeout(saveTimer);
+    saveTimer = null;
+    if (!shown.draft) return;
+    const ok = drafts.save(shown.sceneId, { presetId: shown.presetId, title: shown.title, draft: shown.draft, view: shown.view });
+    if (ok) setSaveStatus({ saved: true, problem: null });
+  }
+
+  function scheduleSave(state) {
+    shown.view = viewOf(state);
+    shown.title = state.draft.title ?? "";
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(saveNow, SAVE_DELAY_MS);
+  }
+
+  /** A whole new draft is on screen: write what the old one still owes, then follow the new one. */
+  function follow(state) {
+    if (saveTimer) saveNow();
+    const restoredId = restoring.get(state.draft);
+    const sceneId = restoredId ?? sceneIdentity(sceneFromDraft(state.draft), state.presetId);
+    let kept = false;
+    if (!restoredId) {
+      const saved = drafts.load(sceneId);
+      if (saved && canonicalJson(saved.draft) !== canonicalJson(state.draft)) kept = drafts.keep(sceneId);
+    }
+    shown = { draft: state.draft, sceneId, presetId: state.presetId, title: state.draft.title ?? "", view: viewOf(state) };
+    drafts.setCurrent(sceneId);
+    setSaveStatus({ saved: Boolean(restoredId) || Boolean(drafts.load(sceneId)), kept: Boolean(drafts.loadKept(sceneId)) });
+    // A scene of one's own (a file, a link, the API) is saved at once: there is no example to go back to.
+    if (!state.presetId || state.edited) scheduleSave(state);
+    if (kept) onKept({ title: state.draft.title ?? "" });
+  }
+
+  store.subscribe((state, changes) => {
+    if (!state.draft) return;
+    if (state.draft !== shown.draft) {
+      follow(state);
+      return;
+    }
+    const edited = EDIT_PARTS.some((part) => changes.has(part)) && state.edited;
+    const looked = ["focus", "head", "view"].some((part) => changes.has(part)) && (state.edited || !state.presetId);
+    if (edited || looked) scheduleSave(state);
+  });
+
+  // Write anything pending before the page goes away (a reload, a closed tab, a hidden tab).
+  window.addEventListener("pagehide", () => saveTimer && saveNow());
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveTimer && saveNow());
+
+  /** A saved record, checked: its draft must make a scene the page can draw. */
+  function usable(record) {
+    if (!record) return null;
+    try {
+      return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    /** Write what is pending now (before another scene replaces the one on screen). */
+    flush() {
+      if (saveTimer) saveNow();
+    },
+    /** The id the scene on screen is saved under. */
+    get shownId() {
+      return shown.sceneId;
+    },
+    /** The saved record of scene `id`, if there is a usable one. */
+    record: (id) => usable(drafts.load(id)),
+    /** The record of the scene on screen last (what a reload opens), if any; and its id. */
+    current() {
+      const id = drafts.current();
+      return { id, record: id ? usable(drafts.load(id)) : null };
+    },
+    /** The edits kept aside for scene `id`, if any. */
+    kept: (id) => usable(drafts.loadKept(id)),
+    /** Put the saved edits of `id` aside; true if there were any. */
+    keep: (id) => drafts.keep(id),
+    /** Swap the kept edits of `id` with the saved ones; returns the record that is now the saved one. */
+    swapKept: (id) => usable(drafts.swapKept(id)),
+    /** `draft` is saved work coming back: it keeps the id it is saved under (not a new scene's hash). */
+    restoring(draft, id) {
+      restoring.set(draft, id);
+    },
+  };
+}
