@@ -26,16 +26,20 @@ export function asSceneError(error) {
 }
 
 /**
- * @param {object} options
- * @param {{compute: (scene: object) => Promise<object>}} options.python the Python service
- * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {() => void} options.onLost Python died under a request (a fresh one must be started)
- * @returns {{
+ * @typedef {{
  *   requestDraft: () => void,
  *   check: (scene: object, onValid: (result: object) => void) => Promise<object>,
  *   setLive: (live: boolean) => void,
  *   refuseChecks: (error: Error) => void,
- * }}
+ * }} Recompute
+ */
+
+/**
+ * @param {object} options
+ * @param {{compute: (scene: object) => Promise<object>}} options.python the Python service
+ * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {() => void} options.onLost Python died under a request (a fresh one must be started)
+ * @returns {Recompute}
  */
 export function createRecompute({ python, store, onLost }) {
   let live = false;

@@ -1,9 +1,11 @@
-"""Small helpers the browser tests share: selectors by test id, the shipped presets, the module's messages."""
+"""Small helpers the browser tests share: selectors by test id, opening the page live, typing into a cell, the
+shipped presets, the module's messages."""
 
 import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.scene import SceneError
@@ -28,3 +30,26 @@ def module_error(scene):
     with pytest.raises(SceneError) as raised:
         compute(scene)
     return str(raised.value)
+
+
+def wait_live(page):
+    """Wait until Python is live in the page and the page says so (booting takes seconds on a busy machine)."""
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+
+
+def open_live(page, url, color_scheme=None, viewport=None):
+    """Open the page at `url` (with the system's colour scheme and the window size, if given) and wait until live."""
+    if color_scheme:
+        page.emulate_media(color_scheme=color_scheme)
+    if viewport:
+        page.set_viewport_size(viewport)
+    page.goto(url)
+    wait_live(page)
+
+
+def type_into(page, locator, text):
+    """Select what the cell holds and type `text` over it, key by key, as a learner does."""
+    locator.click()
+    locator.press("Control+a")
+    locator.press_sequentially(text)

@@ -7,14 +7,8 @@ import re
 import pytest
 from axe import WITH_BEST_PRACTICE, run_axe
 from playwright.sync_api import expect
-from page_helpers import sel
+from page_helpers import open_live, sel
 
-
-def open_live(page, site_url, color_scheme="light"):
-    page.emulate_media(color_scheme=color_scheme)
-    page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
-    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
 
 def assert_no_violations(page, where, tags=None):
@@ -24,13 +18,13 @@ def assert_no_violations(page, where, tags=None):
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
 def test_the_default_page_has_no_axe_violation(page, site_url, color_scheme):
-    open_live(page, site_url, color_scheme)
+    open_live(page, f"{site_url}/", color_scheme)
     assert page.evaluate("document.documentElement.dataset.theme") == color_scheme
     assert_no_violations(page, f"on the default page ({color_scheme})", tags=WITH_BEST_PRACTICE)
 
 
 def test_a_bad_cell_has_no_axe_violation_and_says_what_is_wrong_in_words(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     cell = page.locator(sel("x-cell")).first
     cell.click()
     page.keyboard.type("abc")
@@ -43,7 +37,7 @@ def test_a_bad_cell_has_no_axe_violation_and_says_what_is_wrong_in_words(page, s
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
 def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
-    open_live(page, site_url, color_scheme)
+    open_live(page, f"{site_url}/", color_scheme)
     # The weights as a table, a custom mask, a second head: the states that add controls.
     page.locator(sel("weights-table-toggle")).click()
     expect(page.locator(sel("weights-table"))).to_be_visible()
@@ -64,7 +58,7 @@ def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
 
 
 def test_arrow_keys_move_between_cells_and_escape_restores(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     first = page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')
     first.focus()
     focused = lambda: page.evaluate("[document.activeElement.dataset.testid, document.activeElement.dataset.row, document.activeElement.dataset.column]")
@@ -106,7 +100,7 @@ def test_arrow_keys_move_between_cells_and_escape_restores(page, site_url):
 
 
 def test_every_control_is_reachable_with_tab(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     reached = set()
     page.locator("body").focus()
     for _ in range(400):
@@ -120,7 +114,7 @@ def test_every_control_is_reachable_with_tab(page, site_url):
 
 
 def test_focus_is_visible(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     for test_id in ["theme-toggle", "add-token", "weights-table-toggle"]:
         page.locator(sel(test_id)).focus()
         page.keyboard.press("Shift+Tab")
@@ -130,7 +124,7 @@ def test_focus_is_visible(page, site_url):
 
 
 def test_every_input_has_a_name(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     page.locator(sel("x-cell")).first.focus()  # one drawn cell becomes an input
     unnamed = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, [role="textbox"]')]
       .filter((el) => el.offsetParent !== null)
@@ -142,7 +136,7 @@ def test_every_input_has_a_name(page, site_url):
 
 
 def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     table = page.locator(sel("weights-table"))
     result = page.evaluate("window.attentionPlayground.result()")
     tokens = result["tokens"]
@@ -177,7 +171,7 @@ def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
 
 
 def test_the_heatmap_cells_work_from_the_keyboard(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", "light")
     # One tab stop for the whole grid.
     expect(page.locator(f'{sel("heatmap-cell")}[tabindex="0"]')).to_have_count(1)
     first = page.locator(f'{sel("heatmap-cell")}[data-row="0"][data-column="0"]')

@@ -81,10 +81,11 @@ def test_an_injected_inline_script_is_blocked(page, site_url, page_problems):
       script.textContent = "window.__injectedRan = true";
       document.body.append(script);
       const image = document.createElement("img");
-      image.src = "x";
       image.setAttribute("onerror", "window.__injectedRan = true");
+      // Settled once the image has failed to load (its 404 is on the console by then), and a moment more.
+      image.addEventListener("error", () => setTimeout(() => resolve(window.__injectedRan), 300));
+      image.src = "x";
       document.body.append(image);
-      setTimeout(() => resolve(window.__injectedRan), 300);
     })""")
     assert ran is False
     violations = page.evaluate("window.__cspViolations")

@@ -4,7 +4,7 @@ the page fits the width, every target is at least 24 px, the heatmap's labels an
 import pytest
 from playwright.sync_api import expect
 
-from test_accessibility import open_live, sel
+from page_helpers import open_live, sel
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
@@ -27,7 +27,7 @@ def panel_colour(page):
 
 
 def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(page, site_url, artifacts):
-    open_live(page, site_url, "dark")
+    open_live(page, f"{site_url}/", "dark")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     toggle = page.locator(sel("theme-toggle"))
     expect(toggle).to_have_attribute("aria-pressed", "true")
@@ -57,7 +57,7 @@ def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(page, site_ur
 
 
 def test_light_system_gives_light_page(page, site_url):
-    open_live(page, site_url, "light")
+    open_live(page, f"{site_url}/", "light")
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     expect(page.locator(sel("theme-toggle"))).to_have_attribute("aria-pressed", "false")
 

@@ -28,7 +28,6 @@ from attention_playground import compute
 from page_helpers import module_error, preset_scene, sel
 
 ROOT = Path(__file__).resolve().parents[2]
-PRESETS = ROOT / "generated" / "presets"
 COURSE_PAGE = "/examples/course-page.html"
 REQUEST = "attention-playground:request"
 INITIAL_FRAME_HEIGHT = "520"  # what the course page's <iframe>s say before they are resized

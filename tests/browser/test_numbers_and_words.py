@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from page_helpers import preset_scene, sel
+from page_helpers import open_live, preset_scene, sel
 
 pytestmark = pytest.mark.browser
 
@@ -21,11 +21,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 # The default scene, "the cat sat on the mat because it was tired".
 IT, CAT = 7, 1
 
-
-def open_live(page, url):
-    page.goto(url)
-    page.evaluate("window.attentionPlayground.ready")
-    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
 
 def download(page, test_id):

@@ -14,10 +14,9 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from page_helpers import module_error, preset_scene, sel
+from page_helpers import PRESETS, module_error, open_live, preset_scene, sel, type_into
 
 ROOT = Path(__file__).resolve().parents[2]
-PRESETS = ROOT / "generated" / "presets"
 DEFAULT_PRESET = "it-animal-noun"
 
 # Positions in the default scene, "the cat sat on the mat because it was tired".
@@ -28,11 +27,6 @@ PRONOUN, ANIMAL_DIM, NOUN_DIM = 2, 0, 1
 pytestmark = pytest.mark.browser
 
 
-def open_live(page, site_url):
-    page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")  # booting Python takes seconds on a busy machine
-    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
-
 
 def bar_value(page, token_index):
     return page.locator(f'{sel("bar-row", token_index=token_index)} {sel("bar-value")}')
@@ -42,12 +36,6 @@ def cell_value(page, row, column):
     """The number written in heatmap cell (row, column)."""
     return page.locator(sel("heatmap-cell", row=row, column=column)).locator("xpath=following-sibling::*[1]")
 
-
-def type_into(page, locator, text):
-    """Select what the cell holds and type `text` over it, key by key, as a learner does."""
-    locator.click()
-    locator.press("Control+a")
-    locator.press_sequentially(text)
 
 
 def assert_weights_equal(browser_result, native_result, tolerance=1e-12):
@@ -103,7 +91,7 @@ def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, si
 
 
 def test_typing_into_wq_reproduces_the_part_6_variations(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     expect(page.locator(sel("bars-heading"))).to_have_text("Where “it” pays attention")
     expect(bar_value(page, CAT)).to_have_text("92.0%")
     expect(bar_value(page, MAT)).to_have_text("5.4%")
@@ -145,7 +133,7 @@ def test_typing_into_wq_reproduces_the_part_6_variations(page, site_url, artifac
 
 
 def test_a_bad_cell_shows_the_module_message_there_and_keeps_the_last_good_heatmap(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     cat_animal = page.locator(sel("x-cell", row=CAT, column=1))
     type_into(page, cat_animal, "abc")
 
@@ -175,7 +163,7 @@ def test_a_bad_cell_shows_the_module_message_there_and_keeps_the_last_good_heatm
 
 
 def test_clicking_a_cell_in_custom_mask_mode_masks_it_and_renormalises_the_row(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     page.locator(sel("mask-custom")).check()
     page.locator(sel("heatmap-cell", row=IT, column=CAT)).click()
 
@@ -201,7 +189,7 @@ def test_clicking_a_cell_in_custom_mask_mode_masks_it_and_renormalises_the_row(p
 
 
 def test_every_preset_set_through_the_api_matches_the_native_module(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     index = json.loads((PRESETS / "index.json").read_text())
     assert index, "no presets were built"
     for entry in index:
@@ -224,7 +212,7 @@ def test_every_preset_set_through_the_api_matches_the_native_module(page, site_u
 
 
 def test_set_scene_with_a_bad_scene_rejects_with_the_module_message_and_changes_nothing(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     before = page.evaluate("window.attentionPlayground.getScene()")
     result_before = page.evaluate("window.attentionPlayground.result()")
 
@@ -249,7 +237,7 @@ def test_set_scene_with_a_bad_scene_rejects_with_the_module_message_and_changes_
 
 
 def test_editing_the_sentence_features_and_dims_keeps_every_matrix_consistent(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     sentence = page.locator(sel("sentence-input"))
     type_into(page, sentence, "the dog chased the cat")
     expect(page.locator(sel("token-name"))).to_have_count(5)
@@ -284,7 +272,7 @@ def test_editing_the_sentence_features_and_dims_keeps_every_matrix_consistent(pa
 
 def test_the_layout_holds_at_900_pixels(page, site_url, artifacts):
     page.set_viewport_size({"width": 900, "height": 1000})
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 900, f"the page scrolls sideways ({width} px)"
     page.screenshot(path=str(artifacts / "page-900px.png"), full_page=True)

@@ -20,10 +20,9 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from conftest import DEFAULT_TIMEOUT_MS, LOCAL_HOST
-from page_helpers import module_error, preset_scene, sel
+from page_helpers import module_error, open_live, preset_scene, sel, type_into, wait_live
 
 ROOT = Path(__file__).resolve().parents[2]
-PRESETS = ROOT / "generated" / "presets"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DEFAULT_PRESET = "it-animal-noun"
 STORAGE_PREFIX = "attention-playground/v1/page"
@@ -35,20 +34,7 @@ PRONOUN, NOUN_DIM = 2, 1
 pytestmark = pytest.mark.browser
 
 
-def wait_live(page):
-    page.evaluate("window.attentionPlayground.ready")
-    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
-
-def open_live(page, url):
-    page.goto(url)
-    wait_live(page)
-
-
-def type_into(page, locator, text):
-    locator.click()
-    locator.press("Control+a")
-    locator.press_sequentially(text)
 
 
 def expect_cell(page, selector, text):

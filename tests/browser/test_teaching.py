@@ -12,23 +12,19 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute, load_preset, scaling_experiment
-from page_helpers import sel
+from page_helpers import open_live, sel
 
 pytestmark = pytest.mark.browser
 
 IT, CAT = 7, 1  # in "the cat sat on the mat because it was tired"
 DOG, BITES, MAN = 0, 1, 2  # in "dog bites man"
+#: Wide enough that the worked steps sit beside each other.
+WIDE = {"width": 1400, "height": 1000}
 
 
 def stage_cell(page, stage, row, column):
     return page.locator(f'[data-testid="step-matrix"][data-stage="{stage}"] td[data-row="{row}"][data-column="{column}"]')
 
-
-def open_live(page, site_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
-    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
 
 def pick(page, preset_id):
@@ -59,7 +55,7 @@ def open_steps(page):
 
 
 def test_every_step_is_worked_by_hand_on_hover_and_focus(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     # The main view stays calm: the stages appear only when asked for.
     expect(page.locator(sel("step-matrix")).first).to_be_hidden()
     pick(page, "dog-bites-man")
@@ -106,7 +102,7 @@ def test_every_step_is_worked_by_hand_on_hover_and_focus(page, site_url, artifac
 
 
 def test_step_view_follows_the_mask_and_scaling_off(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     pick(page, "dog-bites-man")
     open_steps(page)
     page.locator(sel("mask-causal")).check()
@@ -130,7 +126,7 @@ def test_step_view_follows_the_mask_and_scaling_off(page, site_url, artifacts):
 
 
 def test_step_view_draws_only_the_first_tokens_of_a_big_scene(page, site_url):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     pick(page, "causal-exercise")  # 6 tokens, 32 features, 32 dims
     open_steps(page)
     expect(page.locator(sel("step-cap-note"))).to_contain_text("first 16 rows and columns")
@@ -148,7 +144,7 @@ def test_step_view_draws_only_the_first_tokens_of_a_big_scene(page, site_url):
      ("strength-8", "99.6%", "[8, 8]"), ("original", "92.0%", "[4, 4]")],
 )
 def test_try_changing_one_thing_is_one_click(page, site_url, artifacts, button, percent, row):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     expect(page.locator(sel("variation-cat-weight"))).to_contain_text("92.0%")
     page.locator(sel(f"variation-{button}")).click()
     expect(page.locator(sel("variation-said"))).to_contain_text(f"row “pronoun” = {row}")
@@ -160,7 +156,7 @@ def test_try_changing_one_thing_is_one_click(page, site_url, artifacts, button, 
 
 
 def test_softmax_trap_note_comes_and_goes_with_the_shift(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     pick(page, "softmax-trap")
     note = page.locator(sel("softmax-trap-note"))
     expect(note).to_be_visible()
@@ -175,7 +171,7 @@ def test_softmax_trap_note_comes_and_goes_with_the_shift(page, site_url, artifac
 
 
 def test_scaling_experiment_runs_in_the_browser_and_follows_the_learner(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     page.locator(sel("experiment-tab-scaling")).click()
     page.locator(sel("scaling-run")).click()
     table = page.locator(sel("scaling-table"))
@@ -213,7 +209,7 @@ def moved_difference(page):
 
 
 def test_shuffle_moves_each_output_with_its_word_until_positions_are_added(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     pick(page, "dog-bites-man")
     page.locator(sel("experiment-tab-order")).click()
     before = page.evaluate("window.attentionPlayground.result()")
@@ -242,7 +238,7 @@ def test_shuffle_moves_each_output_with_its_word_until_positions_are_added(page,
 
 
 def test_knocking_a_word_out_measures_what_its_weight_did(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     page.locator(sel("experiment-tab-knockout")).click()
     page.locator(sel("knockout-token")).select_option(str(CAT))
     page.locator(sel("knockout-run")).click()
@@ -275,7 +271,7 @@ def test_knocking_a_word_out_measures_what_its_weight_did(page, site_url, artifa
 
 
 def test_two_heads_side_by_side_with_their_joined_output(page, site_url, artifacts):
-    open_live(page, site_url)
+    open_live(page, f"{site_url}/", viewport=WIDE)
     expect(page.locator(sel("load-two-heads"))).to_be_visible()
     page.locator(sel("load-two-heads")).click()
     expect(page.locator(sel("scene-title"))).to_have_text(load_preset("two-heads")["title"])

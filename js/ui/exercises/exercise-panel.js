@@ -64,8 +64,9 @@ export function mountExercisePanel(host, { store, actions }) {
   showExercises(store.state.view.exercises);
 }
 
-/** Build the open panel: fetch the exercises from Python, load the editor, wire everything. */
-async function startExercises(body, store, actions) {
+/** Every element of the open panel, made once. The status sits below the buttons, so its changing text never
+ * moves them under the pointer. */
+function buildBody(body) {
   const status = withTestid(make("p", "exercise-status", "Loading the editor and starting Python for your code…"), "exercise-status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
@@ -75,7 +76,6 @@ async function startExercises(body, store, actions) {
   const text = withTestid(make("p", "exercise-text"), "exercise-text");
   const editorHost = withTestid(make("div", "exercise-editor"), "code-editor");
   const keysNote = make("p", "panel-note", "Ctrl+Enter runs your code. Tab indents; press Escape, then Tab, to leave the editor.");
-
   const run = button("Run the checks", "exercise-run", "primary-button");
   const stop = button("Stop", "exercise-stop");
   stop.disabled = true;
@@ -84,14 +84,12 @@ async function startExercises(body, store, actions) {
   const reset = button("Start again", "exercise-reset");
   const controls = make("div", "exercise-controls");
   controls.append(run, stop, hint, showSolution, reset);
-
   const drawLabel = make("label", "exercise-draw");
   const draw = withTestid(make("input"), "exercise-draw");
   draw.type = "checkbox";
   drawLabel.append(draw, document.createTextNode(" Draw the heatmap with my function"));
   const drawNote = withTestid(make("p", "exercise-draw-note"), "exercise-draw-note");
   drawNote.setAttribute("aria-live", "polite");
-
   const error = withTestid(make("pre", "exercise-error"), "exercise-error");
   error.hidden = true;
   const checks = withTestid(make("ul", "exercise-checks"), "exercise-checks");
@@ -105,174 +103,76 @@ async function startExercises(body, store, actions) {
   const solutionCode = withTestid(make("pre", "exercise-solution-code"), "exercise-solution-code");
   const useSolution = button("Put the solution in the editor", "exercise-use-solution", "link-button");
   solution.append(make("h3", "", "A solution"), solutionCode, useSolution);
-
-  // The status sits below the buttons, so its changing text never moves them under the pointer.
   body.append(tabs, text, editorHost, keysNote, controls, status, drawLabel, drawNote, error, checks, printed, hints, solution);
+  return { status, tabs, text, editorHost, run, stop, hint, showSolution, reset, draw, drawNote, error, checks, printed, hints, solution, solutionCode, useSolution };
+}
 
-  const [listing, editorModules] = await Promise.allSettled([
-    actions.exercises(),
-    loadCodeMirror(),
-  ]);
-  if (listing.status === "rejected" || listing.value.status !== "done" || editorModules.status === "rejected") {
-    const why = editorModules.status === "rejected"
-      ? `the editor could not load (${editorModules.reason?.message}); run python3 build.py`
-      : listing.value?.message ?? listing.reason?.message;
-    status.textContent = `The exercises could not start: ${why}`;
+/** The checks as a list: a mark, the title, what a screen reader hears, and the message of a failing one. */
+function showChecks(list, results) {
+  list.replaceChildren(...results.map((check) => {
+    const item = make("li", "exercise-check");
+    item.dataset.checkId = check.id;
+    item.dataset.passed = check.passed === true ? "true" : check.passed === false ? "false" : "none";
+    const mark = make("span", "check-mark", check.passed === true ? "✓" : check.passed === false ? "✗" : "–");
+    mark.setAttribute("aria-hidden", "true");
+    const state = check.passed === true ? "passes" : check.passed === false ? "fails" : "not run";
+    item.append(mark, make("span", "check-title", check.title), make("span", "visually-hidden", ` (${state})`));
+    if (check.message) item.append(make("span", "check-message", check.message));
+    return item;
+  }));
+}
+
+/** The checks of `exercise`, none run yet. */
+const notRun = (exercise) => exercise.checks.map((check) => ({ ...check, passed: null, message: "" }));
+
+/** What a run came back with, on the panel: the status line, the checks, the error (once) and what was printed. */
+function showOutcome(parts, editor, exercise, outcome) {
+  const { status, error, printed, checks } = parts;
+  error.hidden = true;
+  printed.hidden = true;
+  if (outcome.status === "stopped") {
+    status.textContent = outcome.message;
+    status.dataset.outcome = "stopped";
+    if (outcome.recoveryMs !== null && outcome.recoveryMs !== undefined) status.dataset.recoveryMs = String(outcome.recoveryMs);
+    showChecks(checks, notRun(exercise));
     return;
   }
-  const exercises = listing.value.result;
-  // The tab a link or saved work names, else the one the learner had last in this browser.
-  const chosen = (id) => exercises.find((exercise) => exercise.id === id);
-  let current = chosen(store.state.view.exercise) ?? chosen(loadSelected()) ?? exercises[0];
-  let hintsShown = 0;
-
-  // Drawing with the learner's function: the controller says what it is doing (state.learnerDrawing).
-  const drawing = () => store.state.learnerDrawing?.drawing === true;
-  store.subscribe((state, changes) => {
-    if (!changes.has("learner") || !state.learnerDrawing) return;
-    const { drawing: on, message } = state.learnerDrawing;
-    draw.checked = on;
-    drawNote.textContent = message || (on ? `Drawing the heatmap with your ${current.function}()…` : "");
-  });
-
-  const editor = await createCodeEditor(editorHost, {
-    text: loadCode(current.id) ?? current.starter,
-    label: "Your Python code",
-    onChange: (code) => saveCode(current.id, code),
-    onRun: () => runChecks(),
-  });
-
-  const tabButtons = exercises.map((exercise) => {
-    const tab = button(exercise.title, `exercise-tab-${exercise.id}`, "exercise-tab");
-    tab.addEventListener("click", () => actions.setView({ exercise: exercise.id }));
-    tabs.append(tab);
-    return tab;
-  });
-
-  function showChecks(results) {
-    checks.replaceChildren(...results.map((check) => {
-      const item = make("li", "exercise-check");
-      item.dataset.checkId = check.id;
-      item.dataset.passed = check.passed === true ? "true" : check.passed === false ? "false" : "none";
-      const mark = make("span", "check-mark", check.passed === true ? "✓" : check.passed === false ? "✗" : "–");
-      mark.setAttribute("aria-hidden", "true");
-      const state = check.passed === true ? "passes" : check.passed === false ? "fails" : "not run";
-      const title = make("span", "check-title", check.title);
-      const spoken = make("span", "visually-hidden", ` (${state})`);
-      item.append(mark, title, spoken);
-      if (check.message) item.append(make("span", "check-message", check.message));
-      return item;
-    }));
+  if (outcome.status === "failed") {
+    status.textContent = `The checks could not run: ${outcome.message}`;
+    status.dataset.outcome = "failed";
+    return;
   }
-
-  function select(exercise) {
-    current = exercise;
-    saveSelected(exercise.id);
-    if (store.state.view.exercise !== exercise.id) actions.setView({ exercise: exercise.id });
-    tabButtons.forEach((tab, index) => tab.setAttribute("aria-pressed", String(exercises[index] === exercise)));
-    text.textContent = exercise.text;
-    editor.setText(loadCode(exercise.id) ?? exercise.starter);
-    editor.markLine(null);
-    hintsShown = 0;
-    hints.replaceChildren();
-    hints.hidden = true;
-    hint.disabled = false;
-    hint.textContent = "Show a hint";
-    solution.hidden = true;
-    solutionCode.textContent = exercise.solution;
-    error.hidden = true;
-    printed.hidden = true;
-    showChecks(exercise.checks.map((check) => ({ ...check, passed: null, message: "" })));
-    status.textContent = `Write ${exercise.function}() in the editor, then run the checks.`;
-    if (drawing()) actions.drawWithLearnerCode(exercise.id, editor.getText());
+  const result = outcome.result;
+  showChecks(checks, result.checks);
+  if (result.printed) {
+    printed.textContent = `What your code printed:\n${result.printed}`;
+    printed.hidden = false;
   }
-
-  async function runChecks() {
-    if (run.disabled) return;
-    run.disabled = true;
-    const exercise = current;
-    const code = editor.getText();
-    const scene = store.state.draft && !store.state.error ? sceneFromDraft(store.state.draft) : null;
-    editor.markLine(null);
-    delete status.dataset.recoveryMs;
-    let outcome;
-    try {
-      outcome = await actions.runExercise({ exerciseId: exercise.id, code, scene });
-    } finally {
-      run.disabled = false;
-    }
-    if (exercise !== current) return;
-    error.hidden = true;
-    printed.hidden = true;
-    if (outcome.status === "stopped") {
-      status.textContent = outcome.message;
-      status.dataset.outcome = "stopped";
-      if (outcome.recoveryMs !== null && outcome.recoveryMs !== undefined) status.dataset.recoveryMs = String(outcome.recoveryMs);
-      showChecks(exercise.checks.map((check) => ({ ...check, passed: null, message: "" })));
-      return;
-    }
-    if (outcome.status === "failed") {
-      status.textContent = `The checks could not run: ${outcome.message}`;
-      status.dataset.outcome = "failed";
-      return;
-    }
-    const result = outcome.result;
-    showChecks(result.checks);
-    if (result.printed) {
-      printed.textContent = `What your code printed:\n${result.printed}`;
-      printed.hidden = false;
-    }
-    // One error shown once, with the line it points at: the code's own failure, or the first error its
-    // function raised in a check (the checks it broke say only that it is shown above).
-    const shown = result.error ?? result.raised;
-    if (shown) {
-      error.textContent = shown.traceback || shown.summary;
-      error.hidden = false;
-      editor.markLine(shown.line);
-    } else {
-      const lines = result.checks.map((check) => /^line (\d+):/.exec(check.message)).filter(Boolean);
-      if (lines.length) editor.markLine(Number(lines[0][1]));
-    }
-    const failed = result.checks.filter((check) => check.passed === false).length;
-    const total = result.checks.length;
-    if (result.interrupted) status.textContent = result.error.summary;
-    else if (result.error?.kind === "signature") status.textContent = "The checks cannot call your function: see why below.";
-    else if (result.error) status.textContent = `Your code did not run: ${result.error.summary}`;
-    else if (result.passed) status.textContent = `All ${total} checks pass. Well done!`;
-    else if (result.raised) status.textContent = `${failed} of ${total} checks fail; your ${exercise.function}() raised an error (below, with its line).`;
-    else status.textContent = `${failed} of ${total} checks fail: read why below, change your code, and run again.`;
-    status.dataset.outcome = result.passed ? "passed" : "failed";
-    if (drawing()) actions.drawWithLearnerCode(exercise.id, code);
+  // One error shown once, with the line it points at: the code's own failure, or the first error its
+  // function raised in a check (the checks it broke say only that it is shown above).
+  const shown = result.error ?? result.raised;
+  if (shown) {
+    error.textContent = shown.traceback || shown.summary;
+    error.hidden = false;
+    editor.markLine(shown.line);
+  } else {
+    const lines = result.checks.map((check) => /^line (\d+):/.exec(check.message)).filter(Boolean);
+    if (lines.length) editor.markLine(Number(lines[0][1]));
   }
+  const failed = result.checks.filter((check) => check.passed === false).length;
+  const total = result.checks.length;
+  if (result.interrupted) status.textContent = result.error.summary;
+  else if (result.error?.kind === "signature") status.textContent = "The checks cannot call your function: see why below.";
+  else if (result.error) status.textContent = `Your code did not run: ${result.error.summary}`;
+  else if (result.passed) status.textContent = `All ${total} checks pass. Well done!`;
+  else if (result.raised) status.textContent = `${failed} of ${total} checks fail; your ${exercise.function}() raised an error (below, with its line).`;
+  else status.textContent = `${failed} of ${total} checks fail: read why below, change your code, and run again.`;
+  status.dataset.outcome = result.passed ? "passed" : "failed";
+}
 
-  run.addEventListener("click", () => runChecks());
-  stop.addEventListener("click", () => actions.stopLearnerCode());
-  hint.addEventListener("click", () => {
-    if (hintsShown >= current.hints.length) return;
-    hints.append(make("li", "", current.hints[hintsShown]));
-    hintsShown += 1;
-    hints.hidden = false;
-    hint.disabled = hintsShown >= current.hints.length;
-    hint.textContent = hint.disabled ? "No more hints" : "Show another hint";
-  });
-  showSolution.addEventListener("click", () => {
-    solution.hidden = !solution.hidden;
-    showSolution.textContent = solution.hidden ? "Show the solution" : "Hide the solution";
-  });
-  useSolution.addEventListener("click", () => {
-    editor.setText(current.solution);
-    editor.focus();
-  });
-  reset.addEventListener("click", () => {
-    forgetCode(current.id);
-    editor.setText(current.starter);
-    saveCode(current.id, current.starter);
-  });
-  draw.addEventListener("change", () => {
-    if (draw.checked) actions.drawWithLearnerCode(current.id, editor.getText());
-    else actions.stopDrawingWithLearnerCode();
-  });
-
+/** Follow the learner's runs on the status line: starting, a countdown once a run takes a while, stopping. */
+function followRuns(parts, actions) {
+  const { status, stop } = parts;
   let countdown = null;
   actions.followLearnerRuns(({ running, deadline, starting, stopping }) => {
     stop.disabled = !running || stopping !== null;
@@ -297,8 +197,120 @@ async function startExercises(body, store, actions) {
     // Quick runs finish before anyone could read a countdown; show it only once a run takes a while.
     countdown = setInterval(tick, 250);
   });
+}
 
+/** The editor and the exercises, or why they could not start (said on the status line); null then. */
+async function loadExercises(parts, actions) {
+  const [listing, editorModules] = await Promise.allSettled([actions.exercises(), loadCodeMirror()]);
+  if (listing.status === "rejected" || listing.value.status !== "done" || editorModules.status === "rejected") {
+    const why = editorModules.status === "rejected"
+      ? `the editor could not load (${editorModules.reason?.message}); run python3 build.py`
+      : listing.value?.message ?? listing.reason?.message;
+    parts.status.textContent = `The exercises could not start: ${why}`;
+    return null;
+  }
+  return listing.value.result;
+}
+
+/** Build the open panel: fetch the exercises from Python, load the editor, wire everything. */
+async function startExercises(body, store, actions) {
+  const parts = buildBody(body);
+  const exercises = await loadExercises(parts, actions);
+  if (!exercises) return;
+  // The tab a link or saved work names, else the one the learner had last in this browser.
+  const chosen = (id) => exercises.find((exercise) => exercise.id === id);
+  let current = chosen(store.state.view.exercise) ?? chosen(loadSelected()) ?? exercises[0];
+  let hintsShown = 0;
+  const drawing = () => store.state.learnerDrawing?.drawing === true;
+  const editor = await createCodeEditor(parts.editorHost, {
+    text: loadCode(current.id) ?? current.starter,
+    label: "Your Python code",
+    onChange: (code) => saveCode(current.id, code),
+    onRun: () => runChecks(),
+  });
+  const tabButtons = exercises.map((exercise) => {
+    const tab = button(exercise.title, `exercise-tab-${exercise.id}`, "exercise-tab");
+    tab.addEventListener("click", () => actions.setView({ exercise: exercise.id }));
+    parts.tabs.append(tab);
+    return tab;
+  });
+
+  function select(exercise) {
+    current = exercise;
+    saveSelected(exercise.id);
+    if (store.state.view.exercise !== exercise.id) actions.setView({ exercise: exercise.id });
+    tabButtons.forEach((tab, index) => tab.setAttribute("aria-pressed", String(exercises[index] === exercise)));
+    parts.text.textContent = exercise.text;
+    editor.setText(loadCode(exercise.id) ?? exercise.starter);
+    editor.markLine(null);
+    hintsShown = 0;
+    parts.hints.replaceChildren();
+    parts.hints.hidden = true;
+    parts.hint.disabled = false;
+    parts.hint.textContent = "Show a hint";
+    parts.solution.hidden = true;
+    parts.solutionCode.textContent = exercise.solution;
+    parts.error.hidden = true;
+    parts.printed.hidden = true;
+    showChecks(parts.checks, notRun(exercise));
+    parts.status.textContent = `Write ${exercise.function}() in the editor, then run the checks.`;
+    if (drawing()) actions.drawWithLearnerCode(exercise.id, editor.getText());
+  }
+
+  async function runChecks() {
+    if (parts.run.disabled) return;
+    parts.run.disabled = true;
+    const exercise = current;
+    const code = editor.getText();
+    const scene = store.state.draft && !store.state.error ? sceneFromDraft(store.state.draft) : null;
+    editor.markLine(null);
+    delete parts.status.dataset.recoveryMs;
+    let outcome;
+    try {
+      outcome = await actions.runExercise({ exerciseId: exercise.id, code, scene });
+    } finally {
+      parts.run.disabled = false;
+    }
+    if (exercise !== current) return;
+    showOutcome(parts, editor, exercise, outcome);
+    if (outcome.status === "done" && drawing()) actions.drawWithLearnerCode(exercise.id, code);
+  }
+
+  parts.run.addEventListener("click", () => runChecks());
+  parts.stop.addEventListener("click", () => actions.stopLearnerCode());
+  parts.hint.addEventListener("click", () => {
+    if (hintsShown >= current.hints.length) return;
+    parts.hints.append(make("li", "", current.hints[hintsShown]));
+    hintsShown += 1;
+    parts.hints.hidden = false;
+    parts.hint.disabled = hintsShown >= current.hints.length;
+    parts.hint.textContent = parts.hint.disabled ? "No more hints" : "Show another hint";
+  });
+  parts.showSolution.addEventListener("click", () => {
+    parts.solution.hidden = !parts.solution.hidden;
+    parts.showSolution.textContent = parts.solution.hidden ? "Show the solution" : "Hide the solution";
+  });
+  parts.useSolution.addEventListener("click", () => {
+    editor.setText(current.solution);
+    editor.focus();
+  });
+  parts.reset.addEventListener("click", () => {
+    forgetCode(current.id);
+    editor.setText(current.starter);
+    saveCode(current.id, current.starter);
+  });
+  parts.draw.addEventListener("change", () => {
+    if (parts.draw.checked) actions.drawWithLearnerCode(current.id, editor.getText());
+    else actions.stopDrawingWithLearnerCode();
+  });
+  followRuns(parts, actions);
   store.subscribe((state, changes) => {
+    // Drawing with the learner's function: the controller says what it is doing (state.learnerDrawing).
+    if (changes.has("learner") && state.learnerDrawing) {
+      const { drawing: on, message } = state.learnerDrawing;
+      parts.draw.checked = on;
+      parts.drawNote.textContent = message || (on ? `Drawing the heatmap with your ${current.function}()…` : "");
+    }
     const picked = changes.has("view") ? chosen(state.view.exercise) : null;
     if (picked && picked !== current) select(picked);
   });

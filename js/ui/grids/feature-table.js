@@ -16,15 +16,55 @@ import { quoted } from "../shared/format.js";
 
 const MESSAGE_ID = "x-error";
 
+/** The table afresh for `draft`: feature names across (each removable), token names down, X's cells. */
+function drawTable(table, draft, { cells, tokenNames, featureNames }) {
+  cells.clear();
+  tokenNames.clear();
+  featureNames.clear();
+  const head = make("thead");
+  const headRow = make("tr");
+  const corner = make("th", "corner", "token \\ feature");
+  corner.scope = "col";
+  headRow.append(corner);
+  draft.features.forEach((feature, j) => {
+    const th = make("th", "column-head");
+    th.scope = "col";
+    const wrap = make("div", "head-cell");
+    const input = featureNames.createLabel(j, { testId: "feature-name", edit: "feature-name", value: feature, label: `name of feature ${j + 1}`, column: j });
+    wrap.append(input, iconButton({ testId: "remove-feature", edit: "remove-feature", symbol: "×", label: `remove feature ${quoted(feature)}`, column: j }));
+    th.append(wrap);
+    headRow.append(th);
+  });
+  head.append(headRow);
+  const body = make("tbody");
+  draft.tokens.forEach((token, i) => {
+    const tr = make("tr");
+    tr.dataset.row = String(i);
+    const th = make("th", "row-head");
+    th.scope = "row";
+    const wrap = make("div", "head-cell");
+    const input = tokenNames.createLabel(i, { testId: "token-name", edit: "token-name", value: token, label: `token ${i + 1}`, row: i });
+    wrap.append(iconButton({ testId: "remove-token", edit: "remove-token", symbol: "×", label: `remove token ${quoted(token)}`, row: i }), input);
+    th.append(wrap);
+    tr.append(th);
+    draft.features.forEach((feature, j) => {
+      const td = make("td");
+      td.append(cells.create({ testId: "x-cell", edit: "cell", matrix: "X", value: draft.X[i]?.[j] ?? "", label: `${feature} of ${quoted(token)}`, row: i, column: j }));
+      tr.append(td);
+    });
+    body.append(tr);
+  });
+  table.replaceChildren(head, body);
+}
+
 /**
- * Mount the feature table in `host`.
- * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * The sentence box: typing a sentence replaces the tokens (each known word keeps its features, looked up in
+ * the words on screen when the box got focus); leaving it writes the tokens back as a sentence.
  */
-export function mountFeatureTable(host, { store, actions }) {
-  const sentenceForm = make("form", "sentence-form");
-  const sentenceLabel = make("label", "", "Type a sentence");
-  sentenceLabel.htmlFor = "sentence-input";
+function mountSentenceBox({ store, actions }) {
+  const form = make("form", "sentence-form");
+  const label = make("label", "", "Type a sentence");
+  label.htmlFor = "sentence-input";
   const sentence = make("input", "sentence-input");
   sentence.id = "sentence-input";
   sentence.type = "text";
@@ -32,9 +72,36 @@ export function mountFeatureTable(host, { store, actions }) {
   markEdit(sentence, "sentence");
   sentence.autocomplete = "off";
   sentence.spellcheck = false;
-  const sentenceHint = make("span", "hint", "known words keep their features; new words start at 0");
-  sentenceForm.append(sentenceLabel, sentence, sentenceHint);
-  sentenceForm.addEventListener("submit", (event) => event.preventDefault());
+  form.append(label, sentence, make("span", "hint", "known words keep their features; new words start at 0"));
+  form.addEventListener("submit", (event) => event.preventDefault());
+  let lexicon = null;
+  sentence.addEventListener("focus", () => {
+    lexicon = lexiconOf(store.state.draft);
+  });
+  sentence.addEventListener("input", () => {
+    const words = wordsOf(sentence.value);
+    if (words.length) actions.edit({ kind: "sentence", words, lexicon: lexicon ?? lexiconOf(store.state.draft) });
+  });
+  sentence.addEventListener("blur", () => {
+    lexicon = null;
+    sentence.value = store.state.draft.tokens.join(" ");
+  });
+  return {
+    element: form,
+    /** Show the tokens as a sentence, unless the learner is typing one. */
+    show(tokens) {
+      if (document.activeElement !== sentence) sentence.value = tokens.join(" ");
+    },
+  };
+}
+
+/**
+ * Mount the feature table in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ */
+export function mountFeatureTable(host, { store, actions }) {
+  const sentence = mountSentenceBox({ store, actions });
 
   const scroller = make("div", "grid-scroll");
   const table = make("table", "grid feature-grid");
@@ -47,7 +114,7 @@ export function mountFeatureTable(host, { store, actions }) {
   );
   const errorLine = createErrorLine("x-error");
   errorLine.element.id = MESSAGE_ID;
-  host.append(sentenceForm, scroller, gridActions, errorLine.element);
+  host.append(sentence.element, scroller, gridActions, errorLine.element);
 
   const cells = new CellGrid({ lazy: true });
   const tokenNames = new CellGrid(); // one row: the token-name inputs
@@ -57,19 +124,6 @@ export function mountFeatureTable(host, { store, actions }) {
   let builtShape = "";
   let shownTokens = [];
   let shownFeatures = [];
-  let lexicon = null;
-
-  sentence.addEventListener("focus", () => {
-    lexicon = lexiconOf(store.state.draft);
-  });
-  sentence.addEventListener("input", () => {
-    const words = wordsOf(sentence.value);
-    if (words.length) actions.edit({ kind: "sentence", words, lexicon: lexicon ?? lexiconOf(store.state.draft) });
-  });
-  sentence.addEventListener("blur", () => {
-    lexicon = null;
-    sentence.value = store.state.draft.tokens.join(" ");
-  });
 
   table.addEventListener("input", (event) => {
     const input = event.target;
@@ -113,44 +167,7 @@ export function mountFeatureTable(host, { store, actions }) {
   }
 
   function build(draft) {
-    cells.clear();
-    tokenNames.clear();
-    featureNames.clear();
-    const head = make("thead");
-    const headRow = make("tr");
-    const corner = make("th", "corner", "token \\ feature");
-    corner.scope = "col";
-    headRow.append(corner);
-    draft.features.forEach((feature, j) => {
-      const th = make("th", "column-head");
-      th.scope = "col";
-      const wrap = make("div", "head-cell");
-      const input = featureNames.createLabel(j, { testId: "feature-name", edit: "feature-name", value: feature, label: `name of feature ${j + 1}`, column: j });
-      wrap.append(input, iconButton({ testId: "remove-feature", edit: "remove-feature", symbol: "×", label: `remove feature ${quoted(feature)}`, column: j }));
-      th.append(wrap);
-      headRow.append(th);
-    });
-    head.append(headRow);
-
-    const body = make("tbody");
-    draft.tokens.forEach((token, i) => {
-      const tr = make("tr");
-      tr.dataset.row = String(i);
-      const th = make("th", "row-head");
-      th.scope = "row";
-      const wrap = make("div", "head-cell");
-      const input = tokenNames.createLabel(i, { testId: "token-name", edit: "token-name", value: token, label: `token ${i + 1}`, row: i });
-      wrap.append(iconButton({ testId: "remove-token", edit: "remove-token", symbol: "×", label: `remove token ${quoted(token)}`, row: i }), input);
-      th.append(wrap);
-      tr.append(th);
-      draft.features.forEach((feature, j) => {
-        const td = make("td");
-        td.append(cells.create({ testId: "x-cell", edit: "cell", matrix: "X", value: draft.X[i]?.[j] ?? "", label: `${feature} of ${quoted(token)}`, row: i, column: j }));
-        tr.append(td);
-      });
-      body.append(tr);
-    });
-    table.replaceChildren(head, body);
+    drawTable(table, draft, { cells, tokenNames, featureNames });
     shownTokens = [...draft.tokens];
     shownFeatures = [...draft.features];
   }
@@ -168,7 +185,7 @@ export function mountFeatureTable(host, { store, actions }) {
     });
     shownTokens = [...draft.tokens];
     shownFeatures = [...draft.features];
-    if (document.activeElement !== sentence) sentence.value = draft.tokens.join(" ");
+    sentence.show(draft.tokens);
   }
 
   function showError(state) {
@@ -203,7 +220,7 @@ export function mountFeatureTable(host, { store, actions }) {
     if (shape !== builtShape) {
       build(state.draft);
       builtShape = shape;
-      if (document.activeElement !== sentence) sentence.value = state.draft.tokens.join(" ");
+      sentence.show(state.draft.tokens);
       showError(state);
       highlightRows(state);
       return;

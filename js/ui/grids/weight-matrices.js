@@ -33,13 +33,143 @@ function matrixTitle({ sub, role }) {
 }
 
 /**
+ * The head tabs (one per head, marked ⚠ where the error is) with "+ head" and "remove this head" beside them
+ * (a tablist holds only tabs).
+ */
+function drawTabs(tabs, tabList, state) {
+  const { heads } = state.draft;
+  const target = errorTarget(state.error);
+  const buttons = heads.map((head, h) => {
+    const button = make("button", "head-tab", head.name || `head ${h + 1}`);
+    button.type = "button";
+    button.dataset.testid = "head-tab";
+    button.dataset.head = String(h);
+    button.setAttribute("role", "tab");
+    button.setAttribute("aria-selected", String(h === state.activeHead));
+    if (target?.head === h) button.append(make("span", "tab-warning", " ⚠"));
+    return button;
+  });
+  const add = iconButton({ testId: "add-head", edit: "add-head", symbol: "+ head", label: "add a head", className: "add-button" });
+  add.disabled = heads.length >= LIMITS.heads;
+  const remove = iconButton({ testId: "remove-head", edit: "remove-head", symbol: "remove this head", label: "remove the selected head", className: "link-button" });
+  remove.hidden = heads.length <= 1;
+  tabList.replaceChildren(...buttons);
+  tabs.replaceChildren(tabList, add, remove);
+}
+
+/** Wv's switch between a matrix and one-hot position markers (then it has no matrix: returns true). */
+function drawOneHotSwitch(section, head) {
+  const toggle = make("label", "toggle");
+  const box = make("input");
+  box.type = "checkbox";
+  box.dataset.testid = "wv-onehot";
+  markEdit(box, "one-hot");
+  box.checked = head.Wv === null;
+  toggle.append(box, make("span", "", "one-hot markers"));
+  section.append(toggle);
+  if (head.Wv !== null) return false;
+  section.append(make("p", "panel-note onehot-note",
+    "Each token’s value is a 1 at its own position and 0 elsewhere, so a token’s output is exactly its row of weights: where its attention went."));
+  return true;
+}
+
+/** One column header: Wq names the dims (inputs, with a remove button), Wk shows them, Wv names its own. */
+function drawColumnHead(spec, name, j, editor) {
+  const th = make("th", "column-head");
+  th.scope = "col";
+  if (spec.key === "Wk") {
+    const label = make("span", "dim-label", name);
+    editor.dimLabels.push(label);
+    th.append(label);
+    return th;
+  }
+  const nameRow = spec.key === "Wq" ? editor.dimNames : editor.valueDimNames;
+  const nameKind = spec.key === "Wq" ? "dim-name" : "value-dim-name";
+  const input = nameRow.createLabel(j, {
+    testId: nameKind, edit: nameKind, value: name, column: j,
+    label: `name of ${spec.key === "Wq" ? "query/key" : "value"} dim ${j + 1}`,
+  });
+  const removeKind = spec.key === "Wq" ? "remove-dim" : "remove-value-dim";
+  const wrap = make("div", "head-cell");
+  wrap.append(input, iconButton({ testId: removeKind, edit: removeKind, symbol: "×", label: `remove dim ${quoted(name)}`, column: j }));
+  th.append(wrap);
+  return th;
+}
+
+/** One of Wq, Wk, Wv as a titled grid: rows are features, columns the head's dims (or value dims). */
+function drawMatrix(spec, head, features, valueNames, editor) {
+  const section = make("section", "matrix");
+  section.dataset.matrix = spec.key;
+  section.append(matrixTitle(spec));
+  if (spec.key === "Wv" && drawOneHotSwitch(section, head)) return section;
+  const names = spec.key === "Wv" ? valueNames : head.dims;
+  const table = make("table", "grid weight-grid");
+  table.dataset.testid = `${spec.key.toLowerCase()}-grid`;
+  const headRow = make("tr");
+  const corner = make("th", "corner", "feature \\ dim");
+  corner.scope = "col";
+  headRow.append(corner, ...names.map((name, j) => drawColumnHead(spec, name, j, editor)));
+  if (spec.key !== "Wk") {
+    const addCell = make("th", "add-cell");
+    const addKind = spec.key === "Wq" ? "add-dim" : "add-value-dim";
+    addCell.append(iconButton({ testId: addKind, edit: addKind, symbol: "+", label: `add a ${spec.key === "Wq" ? "query/key" : "value"} dim`, className: "add-button" }));
+    headRow.append(addCell);
+  }
+  const thead = make("thead");
+  thead.append(headRow);
+  const body = make("tbody");
+  features.forEach((feature, i) => {
+    const tr = make("tr");
+    const th = make("th", "row-head feature-label", feature);
+    th.scope = "row";
+    editor.featureLabels.push([i, th]);
+    tr.append(th);
+    names.forEach((name, j) => {
+      const td = make("td");
+      td.append(editor.grids[spec.key].create({
+        testId: spec.testId, edit: "cell", matrix: spec.key, value: head[spec.key][i]?.[j] ?? "", label: `${spec.key} row ${feature}, column ${name}`, row: i, column: j,
+      }));
+      tr.append(td);
+    });
+    body.append(tr);
+  });
+  table.append(thead, body);
+  const scroller = make("div", "grid-scroll");
+  scroller.append(table);
+  section.append(scroller);
+  if (spec.key === "Wk") section.append(make("p", "panel-note", "Shares its dims with Wq."));
+  return section;
+}
+
+/** The edit an input event in the matrices makes, or null (the grids' own bookkeeping is done here too). */
+function editFromInput(input, head, editor) {
+  const row = Number(input.dataset.row);
+  const column = Number(input.dataset.column);
+  const text = input.value;
+  switch (input.dataset.edit) {
+    case "cell":
+      editor.grids[input.dataset.matrix].typed(row, column, text);
+      return { kind: "cell", matrix: input.dataset.matrix, head, row, column, text };
+    case "dim-name":
+      editor.dimNames.typed(0, column, text);
+      return { kind: "dim-name", head, column, text };
+    case "value-dim-name":
+      editor.valueDimNames.typed(0, column, text);
+      return { kind: "value-dim-name", head, column, text };
+    case "one-hot":
+      return { kind: "one-hot", head, oneHot: input.checked };
+    default:
+      return null;
+  }
+}
+
+/**
  * Mount the weight editor in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
  */
 export function mountWeightMatrices(host, { store, actions }) {
   const tabs = make("div", "head-tabs");
-  // The tabs alone form the tablist; the add and remove buttons sit beside it (a tablist holds only tabs).
   const tabList = make("div", "head-tab-list");
   tabList.setAttribute("role", "tablist");
   tabList.setAttribute("aria-label", "Attention heads");
@@ -48,48 +178,32 @@ export function mountWeightMatrices(host, { store, actions }) {
   errorLine.element.id = MESSAGE_ID;
   host.append(tabs, matrices, errorLine.element);
 
-  /** Inputs by matrix key ("Wq", "Wk", "Wv"), plus the dim-name and value-dim-name rows. */
-  const grids = { Wq: new CellGrid({ lazy: true }), Wk: new CellGrid({ lazy: true }), Wv: new CellGrid({ lazy: true }) };
-  const dimNames = new CellGrid();
-  const valueDimNames = new CellGrid();
-  for (const grid of Object.values(grids)) grid.attach(matrices);
-  let dimLabels = []; // Wk's column headers: text, not inputs (the dims are named in Wq)
-  let featureLabels = []; // the row headers of every grid
+  /** The inputs by matrix key, the dim-name rows, and the headers that follow renamed features and dims. */
+  const editor = {
+    grids: { Wq: new CellGrid({ lazy: true }), Wk: new CellGrid({ lazy: true }), Wv: new CellGrid({ lazy: true }) },
+    dimNames: new CellGrid(),
+    valueDimNames: new CellGrid(),
+    dimLabels: [], // Wk's column headers: text, not inputs (the dims are named in Wq)
+    featureLabels: [], // the row headers of every grid
+  };
+  for (const grid of Object.values(editor.grids)) grid.attach(matrices);
   const marks = createInvalidMarks(MESSAGE_ID, matrices);
   let builtKey = "";
   let tabsKey = "";
-
   const activeHead = () => store.state.draft.heads[store.state.activeHead];
 
   matrices.addEventListener("input", (event) => {
-    const input = event.target;
-    markNonZero(input);
-    const row = Number(input.dataset.row);
-    const column = Number(input.dataset.column);
-    const head = store.state.activeHead;
-    const text = input.value;
-    const kind = input.dataset.edit;
-    if (kind === "cell") {
-      grids[input.dataset.matrix].typed(row, column, text);
-      actions.edit({ kind: "cell", matrix: input.dataset.matrix, head, row, column, text });
-    } else if (kind === "dim-name") {
-      dimNames.typed(0, column, text);
-      actions.edit({ kind: "dim-name", head, column, text });
-    } else if (kind === "value-dim-name") {
-      valueDimNames.typed(0, column, text);
-      actions.edit({ kind: "value-dim-name", head, column, text });
-    } else if (kind === "one-hot") {
-      actions.edit({ kind: "one-hot", head, oneHot: input.checked });
-    }
+    markNonZero(event.target);
+    const edit = editFromInput(event.target, store.state.activeHead, editor);
+    if (edit) actions.edit(edit);
   });
   matrices.addEventListener("click", (event) => {
     const button = event.target.closest("button");
     if (!button) return;
     const head = store.state.activeHead;
-    const column = Number(button.dataset.column);
     const kind = button.dataset.edit;
     if (kind === "add-dim" || kind === "add-value-dim") actions.edit({ kind, head });
-    else if (kind === "remove-dim" || kind === "remove-value-dim") actions.edit({ kind, head, column });
+    else if (kind === "remove-dim" || kind === "remove-value-dim") actions.edit({ kind, head, column: Number(button.dataset.column) });
   });
   tabs.addEventListener("click", (event) => {
     const button = event.target.closest("button");
@@ -99,132 +213,30 @@ export function mountWeightMatrices(host, { store, actions }) {
     else if (button.dataset.edit === "remove-head") actions.edit({ kind: "remove-head", head: store.state.activeHead });
   });
 
-  function buildTabs(state) {
-    const { heads } = state.draft;
-    const target = errorTarget(state.error);
-    const buttons = heads.map((head, h) => {
-      const button = make("button", "head-tab", head.name || `head ${h + 1}`);
-      button.type = "button";
-      button.dataset.testid = "head-tab";
-      button.dataset.head = String(h);
-      button.setAttribute("role", "tab");
-      button.setAttribute("aria-selected", String(h === state.activeHead));
-      if (target?.head === h) button.append(make("span", "tab-warning", " ⚠"));
-      return button;
-    });
-    const add = iconButton({ testId: "add-head", edit: "add-head", symbol: "+ head", label: "add a head", className: "add-button" });
-    add.disabled = heads.length >= LIMITS.heads;
-    const remove = iconButton({ testId: "remove-head", edit: "remove-head", symbol: "remove this head", label: "remove the selected head", className: "link-button" });
-    remove.hidden = heads.length <= 1;
-    tabList.replaceChildren(...buttons);
-    tabs.replaceChildren(tabList, add, remove);
-  }
-
-  function buildMatrix(spec, head, features, valueNames) {
-    const section = make("section", "matrix");
-    section.dataset.matrix = spec.key;
-    section.append(matrixTitle(spec));
-    if (spec.key === "Wv") {
-      const toggle = make("label", "toggle");
-      const box = make("input");
-      box.type = "checkbox";
-      box.dataset.testid = "wv-onehot";
-      markEdit(box, "one-hot");
-      box.checked = head.Wv === null;
-      toggle.append(box, make("span", "", "one-hot markers"));
-      section.append(toggle);
-      if (head.Wv === null) {
-        section.append(
-          make("p", "panel-note onehot-note",
-            "Each token’s value is a 1 at its own position and 0 elsewhere, so a token’s output is exactly its row of weights: where its attention went."),
-        );
-        return section;
-      }
-    }
-    const names = spec.key === "Wv" ? valueNames : head.dims;
-    const grid = head[spec.key];
-    const scroller = make("div", "grid-scroll");
-    const table = make("table", "grid weight-grid");
-    table.dataset.testid = `${spec.key.toLowerCase()}-grid`;
-    const headRow = make("tr");
-    const corner = make("th", "corner", "feature \\ dim");
-    corner.scope = "col";
-    headRow.append(corner);
-    names.forEach((name, j) => {
-      const th = make("th", "column-head");
-      th.scope = "col";
-      if (spec.key === "Wk") {
-        const label = make("span", "dim-label", name);
-        dimLabels.push(label);
-        th.append(label);
-      } else {
-        const nameRow = spec.key === "Wq" ? dimNames : valueDimNames;
-        const nameKind = spec.key === "Wq" ? "dim-name" : "value-dim-name";
-        const input = nameRow.createLabel(j, {
-          testId: nameKind, edit: nameKind, value: name, column: j,
-          label: `name of ${spec.key === "Wq" ? "query/key" : "value"} dim ${j + 1}`,
-        });
-        const wrap = make("div", "head-cell");
-        const removeKind = spec.key === "Wq" ? "remove-dim" : "remove-value-dim";
-        wrap.append(input, iconButton({ testId: removeKind, edit: removeKind, symbol: "×", label: `remove dim ${quoted(name)}`, column: j }));
-        th.append(wrap);
-      }
-      headRow.append(th);
-    });
-    if (spec.key !== "Wk") {
-      const addCell = make("th", "add-cell");
-      const kind = spec.key === "Wq" ? "query/key" : "value";
-      const addKind = spec.key === "Wq" ? "add-dim" : "add-value-dim";
-      addCell.append(iconButton({ testId: addKind, edit: addKind, symbol: "+", label: `add a ${kind} dim`, className: "add-button" }));
-      headRow.append(addCell);
-    }
-    const thead = make("thead");
-    thead.append(headRow);
-    const body = make("tbody");
-    features.forEach((feature, i) => {
-      const tr = make("tr");
-      const th = make("th", "row-head feature-label", feature);
-      th.scope = "row";
-      featureLabels.push([i, th]);
-      tr.append(th);
-      names.forEach((name, j) => {
-        const td = make("td");
-        td.append(grids[spec.key].create({ testId: spec.testId, edit: "cell", matrix: spec.key, value: grid[i]?.[j] ?? "", label: `${spec.key} row ${feature}, column ${name}`, row: i, column: j }));
-        tr.append(td);
-      });
-      body.append(tr);
-    });
-    table.append(thead, body);
-    scroller.append(table);
-    section.append(scroller);
-    if (spec.key === "Wk") section.append(make("p", "panel-note", "Shares its dims with Wq."));
-    return section;
-  }
-
   function build(state) {
-    for (const grid of [...Object.values(grids), dimNames, valueDimNames]) grid.clear();
-    dimLabels = [];
-    featureLabels = [];
+    for (const grid of [...Object.values(editor.grids), editor.dimNames, editor.valueDimNames]) grid.clear();
+    editor.dimLabels = [];
+    editor.featureLabels = [];
     const head = activeHead();
     const valueNames = shownValueDims(head, state.result?.heads?.[state.activeHead]);
-    matrices.replaceChildren(...MATRICES.map((spec) => buildMatrix(spec, head, state.draft.features, valueNames)));
+    matrices.replaceChildren(...MATRICES.map((spec) => drawMatrix(spec, head, state.draft.features, valueNames, editor)));
   }
 
   /** Put the draft's numbers into the inputs (after a scene or preset replaced the draft). */
   function syncValues() {
     const head = activeHead();
-    for (const spec of MATRICES) if (head[spec.key]) grids[spec.key].sync(head[spec.key]);
+    for (const spec of MATRICES) if (head[spec.key]) editor.grids[spec.key].sync(head[spec.key]);
   }
 
   /** Put the names of features and dims into the headers, touching only what changed. */
   function syncLabels(state) {
     const head = activeHead();
-    dimNames.sync([head.dims]);
-    valueDimNames.sync([shownValueDims(head, state.result?.heads?.[state.activeHead])]);
-    dimLabels.forEach((label, j) => {
+    editor.dimNames.sync([head.dims]);
+    editor.valueDimNames.sync([shownValueDims(head, state.result?.heads?.[state.activeHead])]);
+    editor.dimLabels.forEach((label, j) => {
       if (label.textContent !== (head.dims[j] ?? "")) label.textContent = head.dims[j] ?? "";
     });
-    for (const [i, th] of featureLabels) {
+    for (const [i, th] of editor.featureLabels) {
       if (th.textContent !== (state.draft.features[i] ?? "")) th.textContent = state.draft.features[i] ?? "";
     }
   }
@@ -237,12 +249,10 @@ export function mountWeightMatrices(host, { store, actions }) {
     errorLine.show(mine ? `${state.error.message}${elsewhere}` : null);
     if (!mine || target.head !== h) {
       marks.set([]);
-      return;
-    }
-    if (grids[target.field]) {
-      marks.set(inputsAt(target, target.field, h, grids[target.field].inputs));
+    } else if (editor.grids[target.field]) {
+      marks.set(inputsAt(target, target.field, h, editor.grids[target.field].inputs));
     } else if (target.field === "dims" || target.field === "value_dims") {
-      const names = target.field === "dims" ? dimNames : valueDimNames;
+      const names = target.field === "dims" ? editor.dimNames : editor.valueDimNames;
       const index = target.column ?? target.row;
       marks.set(index === null || !names.inputs[0]?.[index] ? [] : [names.inputs[0][index]]);
     } else {
@@ -255,7 +265,7 @@ export function mountWeightMatrices(host, { store, actions }) {
     const heads = state.draft.heads;
     const nextTabsKey = JSON.stringify([heads.map((head) => head.name), state.activeHead, errorTarget(state.error)?.head ?? null]);
     if (nextTabsKey !== tabsKey) {
-      buildTabs(state);
+      drawTabs(tabs, tabList, state);
       tabsKey = nextTabsKey;
     }
     const head = activeHead();

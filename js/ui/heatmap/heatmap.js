@@ -39,6 +39,157 @@ function layoutFor(tokens, compact) {
 /** The tail of a long label, cut to fit. */
 const shortLabel = (token) => (token.length > 16 ? `${token.slice(0, 15)}…` : token);
 
+/** The axis titles and the token labels along the top (answering) and the left (asking, each a button). */
+function drawLabels(svg, tokens, layout) {
+  const { cell, left, top } = layout;
+  const answers = el("text", { x: left, y: 14, class: "axis-title" });
+  answers.textContent = "answers →";
+  const asks = el("text", { x: left - 10, y: top - 8, class: "axis-title", "text-anchor": "end" });
+  asks.textContent = "asks ↓";
+  svg.append(answers, asks);
+  const columnLabels = tokens.map((token, j) => {
+    const x = left + j * cell + cell / 2;
+    const y = top - 8;
+    const label = el("text", {
+      class: "column-label", "data-column": j, "font-size": layout.labelFont,
+      x, y, "text-anchor": layout.rotate ? "start" : "middle",
+      transform: layout.rotate ? `rotate(-45 ${x} ${y})` : "",
+    });
+    label.textContent = shortLabel(token);
+    svg.append(label);
+    return label;
+  });
+  const rowLabels = tokens.map((token, i) => {
+    const group = el("g", {
+      class: "row-label", "data-row": i, "data-testid": "row-label", tabindex: 0, role: "button",
+      "aria-label": `Show where ${quoted(token)} pays attention`,
+    });
+    group.append(el("rect", { x: 0, y: top + i * cell, width: left - 4, height: cell, class: "row-label-hit" }));
+    const label = el("text", { x: left - 10, y: top + i * cell + cell / 2, "text-anchor": "end", "dominant-baseline": "central", "font-size": layout.labelFont });
+    label.textContent = shortLabel(token);
+    group.append(label);
+    svg.append(group);
+    return group;
+  });
+  return { rowLabels, columnLabels };
+}
+
+/** One rect per weight (and its number, where there is room): cells[i][j] = {rect, text, what it last showed}. */
+function drawCells(svg, tokens, layout, compact) {
+  const { cell, left, top } = layout;
+  const grid = el("g", { class: "cells" });
+  const cells = tokens.map((_, i) =>
+    tokens.map((__, j) => {
+      const rect = el("rect", {
+        x: left + j * cell, y: top + i * cell, width: cell, height: cell,
+        class: "cell", "data-row": i, "data-column": j, "data-testid": compact ? "thumb-cell" : "heatmap-cell",
+      });
+      grid.append(rect);
+      let text = null;
+      if (layout.showValues) {
+        text = el("text", {
+          x: left + j * cell + cell / 2, y: top + i * cell + cell / 2,
+          class: "cell-value", "text-anchor": "middle", "dominant-baseline": "central", "font-size": layout.valueFont,
+        });
+        grid.append(text);
+      }
+      return { rect, text, weight: undefined, masked: undefined, kind: "", painted: false };
+    }),
+  );
+  svg.append(grid);
+  return cells;
+}
+
+/**
+ * Draw the whole heatmap for `tokens` into `svg` (emptied first): its size, the hatch for masked cells, the
+ * labels, the cells and the two outlines (the focused row's, the hovered cell's).
+ */
+function drawHeatmap(svg, tokens, layout, { hatchId, compact }) {
+  const { cell, left, width, height } = layout;
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
+  const defs = el("defs");
+  defs.append(hatchPattern(hatchId));
+  svg.append(defs);
+  const labels = layout.showLabels ? drawLabels(svg, tokens, layout) : { rowLabels: [], columnLabels: [] };
+  const cells = drawCells(svg, tokens, layout, compact);
+  const focusOutline = el("rect", { class: "focus-outline", x: left - 2, width: tokens.length * cell + 4, height: cell, rx: 3, visibility: "hidden" });
+  const hoverOutline = el("rect", { class: "hover-outline", width: cell, height: cell, visibility: "hidden" });
+  svg.append(focusOutline, hoverOutline);
+  return { ...labels, cells, focusOutline, hoverOutline };
+}
+
+/**
+ * Draw one cell; only what changed is written, so a redraw of 64 × 64 stays cheap. A weight of `undefined`
+ * is a cell still being computed: drawn plain, at its place, so nothing moves when the number arrives.
+ */
+function paintCell(slot, weight, masked, hatchId) {
+  if (slot.weight === weight && slot.masked === masked && slot.painted) return;
+  const { rect, text } = slot;
+  const kind = weight === undefined ? "pending" : masked ? "masked" : weight === null ? "nan" : "weight";
+  if (kind !== slot.kind) {
+    rect.setAttribute("class", kind === "weight" ? "cell" : `cell ${kind}`);
+    rect.dataset.masked = String(masked);
+    if (kind === "masked") rect.setAttribute("fill", `url(#${hatchId})`);
+    if (kind === "nan") rect.setAttribute("fill", "#c9c9c9");
+    if (kind === "pending") rect.removeAttribute("fill"); // the style sheet's quiet fill
+    if (text) text.setAttribute("class", masked ? "cell-value masked-symbol" : "cell-value");
+  }
+  if (kind === "weight") rect.setAttribute("fill", weightColour(weight));
+  if (text) {
+    text.textContent = kind === "pending" ? "" : masked ? "×" : formatWeight(weight);
+    if (kind !== "pending") text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
+  }
+  Object.assign(slot, { weight, masked, kind, painted: true });
+}
+
+/** Put an outline on row `row` (and column `column`, for a cell), or hide it. */
+function placeOutline(outline, layout, rows, row, column) {
+  if (row === null || row === undefined || row >= rows) {
+    outline.setAttribute("visibility", "hidden");
+    return;
+  }
+  outline.setAttribute("y", String(layout.top + row * layout.cell));
+  if (column !== undefined) outline.setAttribute("x", String(layout.left + column * layout.cell));
+  outline.setAttribute("visibility", "visible");
+}
+
+/** What the tooltip says about the hovered cell: [text, class name] per line. */
+function tooltipLines({ hover, tokens, head, mask, maskEditable, scale }) {
+  const { row, column } = hover;
+  const masked = Boolean(mask?.[row]?.[column]);
+  const lines = [[`${quoted(tokens[row])} asks, ${quoted(tokens[column])} answers`, "tooltip-title"]];
+  if (masked) {
+    lines.push([`masked: ${quoted(tokens[row])} may not read ${quoted(tokens[column])}`, ""], ["weight 0", ""]);
+  } else {
+    const weight = head.weights[row][column];
+    lines.push([`weight ${formatWeight(weight)} (${formatPercent(weight)})`, "tooltip-weight"]);
+    const score = head.stages.scores[row][column];
+    const scaled = head.stages.masked[row][column];
+    lines.push([
+      scale ? `score q·k = ${formatScore(score)}, ÷ √${head.d_k} = ${formatScore(scaled)}` : `score q·k = ${formatScore(score)} (not scaled)`,
+      "",
+    ]);
+  }
+  if (maskEditable) lines.push([masked ? "click to let it read again" : "click to forbid this read", "tooltip-hint"]);
+  return lines;
+}
+
+/** Put the tooltip above the cell (below it where there is no room), inside the heatmap's width. */
+function placeTooltip(tooltip, wrapper, cellRect) {
+  const cellBox = cellRect.getBoundingClientRect();
+  const box = wrapper.getBoundingClientRect();
+  const tipBox = tooltip.getBoundingClientRect();
+  let x = cellBox.left - box.left + cellBox.width / 2 - tipBox.width / 2;
+  x = Math.max(0, Math.min(x, box.width - tipBox.width));
+  let y = cellBox.top - box.top - tipBox.height - 8;
+  if (y < 0) y = cellBox.bottom - box.top + 8;
+  tooltip.style.left = `${Math.round(x)}px`;
+  tooltip.style.top = `${Math.round(y)}px`;
+}
+
 /**
  * Create a heatmap.
  * @param {object} options
@@ -49,7 +200,7 @@ const shortLabel = (token) => (token.length > 16 ? `${token.slice(0, 15)}…` : 
  * @returns {{element: HTMLElement, update: (view: object) => void}}
  */
 export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel = () => {}, onHover = () => {} } = {}) {
-  const id = `heatmap${++instances}`;
+  const hatchId = `heatmap${++instances}-hatch`;
   const wrapper = document.createElement("div");
   wrapper.className = compact ? "heatmap-wrap compact" : "heatmap-wrap";
   const svg = el("svg", { class: compact ? "heatmap compact" : "heatmap", "data-testid": compact ? "heatmap-thumb" : "heatmap" });
@@ -63,159 +214,36 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
 
   let layout = null;
   let layoutKey = "";
-  let cells = []; // cells[i][j] = {rect, text, and what it last showed}
-  let rowLabels = [];
-  let columnLabels = [];
-  let focusOutline = null;
-  let hoverOutline = null;
+  let drawn = { cells: [], rowLabels: [], columnLabels: [], focusOutline: null, hoverOutline: null };
   let lastView = null;
 
-  function build(tokens) {
-    layout = layoutFor(tokens, compact);
-    const { cell, left, top, width, height } = layout;
-    svg.replaceChildren();
-    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg.setAttribute("width", String(width));
-    svg.setAttribute("height", String(height));
-    const defs = el("defs");
-    defs.append(hatchPattern(`${id}-hatch`));
-    svg.append(defs);
-
-    rowLabels = [];
-    columnLabels = [];
-    if (layout.showLabels) {
-      const answers = el("text", { x: left, y: 14, class: "axis-title" });
-      answers.textContent = "answers →";
-      const asks = el("text", { x: left - 10, y: top - 8, class: "axis-title", "text-anchor": "end" });
-      asks.textContent = "asks ↓";
-      svg.append(answers, asks);
-      tokens.forEach((token, j) => {
-        const x = left + j * cell + cell / 2;
-        const y = top - 8;
-        const label = el("text", {
-          class: "column-label", "data-column": j, "font-size": layout.labelFont,
-          x, y, "text-anchor": layout.rotate ? "start" : "middle",
-          transform: layout.rotate ? `rotate(-45 ${x} ${y})` : "",
-        });
-        label.textContent = shortLabel(token);
-        svg.append(label);
-        columnLabels.push(label);
-      });
-      tokens.forEach((token, i) => {
-        const group = el("g", {
-          class: "row-label", "data-row": i, "data-testid": "row-label", tabindex: 0, role: "button",
-          "aria-label": `Show where ${quoted(token)} pays attention`,
-        });
-        group.append(el("rect", { x: 0, y: top + i * cell, width: left - 4, height: cell, class: "row-label-hit" }));
-        const label = el("text", { x: left - 10, y: top + i * cell + cell / 2, "text-anchor": "end", "dominant-baseline": "central", "font-size": layout.labelFont });
-        label.textContent = shortLabel(token);
-        group.append(label);
-        svg.append(group);
-        rowLabels.push(group);
-      });
-    }
-
-    const grid = el("g", { class: "cells" });
-    cells = tokens.map((_, i) =>
-      tokens.map((__, j) => {
-        const rect = el("rect", {
-          x: left + j * cell, y: top + i * cell, width: cell, height: cell,
-          class: "cell", "data-row": i, "data-column": j, "data-testid": compact ? "thumb-cell" : "heatmap-cell",
-        });
-        grid.append(rect);
-        let text = null;
-        if (layout.showValues) {
-          text = el("text", {
-            x: left + j * cell + cell / 2, y: top + i * cell + cell / 2,
-            class: "cell-value", "text-anchor": "middle", "dominant-baseline": "central", "font-size": layout.valueFont,
-          });
-          grid.append(text);
-        }
-        return { rect, text, weight: undefined, masked: undefined, kind: "", painted: false };
-      }),
-    );
-    svg.append(grid);
-    focusOutline = el("rect", { class: "focus-outline", x: left - 2, width: tokens.length * cell + 4, height: cell, rx: 3, visibility: "hidden" });
-    hoverOutline = el("rect", { class: "hover-outline", width: cell, height: cell, visibility: "hidden" });
-    svg.append(focusOutline, hoverOutline);
-  }
-
-  /**
-   * Draw one cell; only what changed is written, so a redraw of 64 × 64 stays cheap. A weight of `undefined`
-   * is a cell still being computed: drawn plain, at its place, so nothing moves when the number arrives.
-   */
-  function paintCell(slot, weight, masked) {
-    if (slot.weight === weight && slot.masked === masked && slot.painted) return;
-    const { rect, text } = slot;
-    const kind = weight === undefined ? "pending" : masked ? "masked" : weight === null ? "nan" : "weight";
-    if (kind !== slot.kind) {
-      rect.setAttribute("class", kind === "weight" ? "cell" : `cell ${kind}`);
-      rect.dataset.masked = String(masked);
-      if (kind === "masked") rect.setAttribute("fill", `url(#${id}-hatch)`);
-      if (kind === "nan") rect.setAttribute("fill", "#c9c9c9");
-      if (kind === "pending") rect.removeAttribute("fill"); // the style sheet's quiet fill
-      if (text) text.setAttribute("class", masked ? "cell-value masked-symbol" : "cell-value");
-    }
-    if (kind === "weight") rect.setAttribute("fill", weightColour(weight));
-    if (text) {
-      text.textContent = kind === "pending" ? "" : masked ? "×" : formatWeight(weight);
-      if (kind !== "pending") text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
-    }
-    Object.assign(slot, { weight, masked, kind, painted: true });
-  }
-
-  function placeOutline(outline, row, column) {
-    if (row === null || row === undefined || row >= cells.length) {
-      outline.setAttribute("visibility", "hidden");
-      return;
-    }
-    outline.setAttribute("y", String(layout.top + row * layout.cell));
-    if (column !== undefined) outline.setAttribute("x", String(layout.left + column * layout.cell));
-    outline.setAttribute("visibility", "visible");
-  }
-
   function showTooltip(view) {
-    const { hover, tokens, head, mask, maskEditable } = view;
+    const { hover, tokens } = view;
     if (compact || view.pending || !hover || hover.row >= tokens.length || hover.column >= tokens.length) {
       tooltip.hidden = true;
       return;
     }
-    const { row, column } = hover;
-    const masked = Boolean(mask?.[row]?.[column]);
-    const weight = head.weights[row][column];
-    const lines = [[`${quoted(tokens[row])} asks, ${quoted(tokens[column])} answers`, "tooltip-title"]];
-    if (masked) {
-      lines.push([`masked: ${quoted(tokens[row])} may not read ${quoted(tokens[column])}`, ""], ["weight 0", ""]);
-    } else {
-      lines.push([`weight ${formatWeight(weight)} (${formatPercent(weight)})`, "tooltip-weight"]);
-      const score = head.stages.scores[row][column];
-      const scaled = head.stages.masked[row][column];
-      lines.push([
-        view.scale
-          ? `score q·k = ${formatScore(score)}, ÷ √${head.d_k} = ${formatScore(scaled)}`
-          : `score q·k = ${formatScore(score)} (not scaled)`,
-        "",
-      ]);
-    }
-    if (maskEditable) lines.push([masked ? "click to let it read again" : "click to forbid this read", "tooltip-hint"]);
-    tooltip.replaceChildren(
-      ...lines.map(([text, className]) => {
-        const line = document.createElement("div");
-        line.textContent = text;
-        if (className) line.className = className;
-        return line;
-      }),
-    );
+    tooltip.replaceChildren(...tooltipLines(view).map(([text, className]) => {
+      const line = document.createElement("div");
+      line.textContent = text;
+      if (className) line.className = className;
+      return line;
+    }));
     tooltip.hidden = false;
-    const cellBox = cells[row][column].rect.getBoundingClientRect();
-    const box = wrapper.getBoundingClientRect();
-    const tipBox = tooltip.getBoundingClientRect();
-    let x = cellBox.left - box.left + cellBox.width / 2 - tipBox.width / 2;
-    x = Math.max(0, Math.min(x, box.width - tipBox.width));
-    let y = cellBox.top - box.top - tipBox.height - 8;
-    if (y < 0) y = cellBox.bottom - box.top + 8;
-    tooltip.style.left = `${Math.round(x)}px`;
-    tooltip.style.top = `${Math.round(y)}px`;
+    placeTooltip(tooltip, wrapper, drawn.cells[hover.row][hover.column].rect);
+  }
+
+  /** Rename the labels in place (the same number of tokens, other words). */
+  function relabel(tokens) {
+    tokens.forEach((token, i) => {
+      const text = shortLabel(token);
+      if (drawn.columnLabels[i].textContent !== text) drawn.columnLabels[i].textContent = text;
+      const rowText = drawn.rowLabels[i].lastChild;
+      if (rowText.textContent !== text) {
+        rowText.textContent = text;
+        drawn.rowLabels[i].setAttribute("aria-label", `Show where ${quoted(token)} pays attention`);
+      }
+    });
   }
 
   /**
@@ -226,25 +254,20 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
   function update(view) {
     lastView = view;
     const { tokens, head, mask } = view;
-    const key = `${tokens.length}|${JSON.stringify(layoutFor(tokens, compact))}`;
+    const nextLayout = layoutFor(tokens, compact);
+    const key = `${tokens.length}|${JSON.stringify(nextLayout)}`;
     if (key !== layoutKey) {
-      build(tokens);
+      layout = nextLayout;
+      drawn = drawHeatmap(svg, tokens, layout, { hatchId, compact });
       layoutKey = key;
     } else if (layout.showLabels) {
-      tokens.forEach((token, i) => {
-        const text = shortLabel(token);
-        if (columnLabels[i].textContent !== text) columnLabels[i].textContent = text;
-        const rowText = rowLabels[i].lastChild;
-        if (rowText.textContent !== text) {
-          rowText.textContent = text;
-          rowLabels[i].setAttribute("aria-label", `Show where ${quoted(token)} pays attention`);
-        }
-      });
+      relabel(tokens);
     }
+    const { cells, rowLabels, columnLabels, focusOutline, hoverOutline } = drawn;
     for (let i = 0; i < cells.length; i += 1) {
       const weights = view.pending ? [] : head.weights[i];
       const maskRow = mask?.[i];
-      for (let j = 0; j < cells[i].length; j += 1) paintCell(cells[i][j], weights[j], Boolean(maskRow?.[j]));
+      for (let j = 0; j < cells[i].length; j += 1) paintCell(cells[i][j], weights[j], Boolean(maskRow?.[j]), hatchId);
     }
     svg.classList.toggle("mask-editable", Boolean(view.maskEditable));
     svg.classList.toggle("dense", layout.cell < 24);
@@ -255,8 +278,8 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       if (label.getAttribute("aria-pressed") !== pressed) label.setAttribute("aria-pressed", pressed);
     });
     columnLabels.forEach((label, j) => label.classList.toggle("hovered", j === view.hover?.column));
-    placeOutline(focusOutline, view.focusRow);
-    placeOutline(hoverOutline, view.hover?.row ?? null, view.hover?.column);
+    placeOutline(focusOutline, layout, cells.length, view.focusRow);
+    placeOutline(hoverOutline, layout, cells.length, view.hover?.row ?? null, view.hover?.column);
     const label = view.pending
       ? `Attention weights, being computed: ${tokens.length} rows ask, ${tokens.length} columns answer`
       : `Attention weights of ${head.name}: ${tokens.length} rows ask, ${tokens.length} columns answer`;

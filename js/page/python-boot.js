@@ -1,0 +1,64 @@
+/**
+ * Python's boot, as the page follows it: the stages into the state (`state.boot`, part "boot"), computing
+ * switched on once Python is live, and a fresh worker when the old one died or could not start.
+ */
+
+/** The boot state before Python has said anything. */
+export const BOOTING = Object.freeze({ stage: "downloading", detail: "", live: false, failed: false, message: "" });
+
+/** The sentence for a boot that failed, whichever way the failure was worded. */
+export function bootFailureMessage(error) {
+  const message = error?.message ?? String(error);
+  return message.startsWith("Python could not start") ? message : `Python could not start: ${message}`;
+}
+
+/**
+ * @param {object} options
+ * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
+ * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {() => import("./recompute.js").Recompute} options.recompute the recompute loop (asked for when needed:
+ *   the loop itself calls back here when Python dies)
+ * @returns {{restart: () => void, readonly failure: Error|null}} `failure`: why Python could not start, while it cannot
+ */
+export function followPythonBoot({ python, store, recompute }) {
+  let failure = null;
+  store.update({ boot: { ...BOOTING } }, "boot");
+
+  python.onProgress(({ stage, detail }) => {
+    const { boot } = store.state;
+    store.update({ boot: { ...boot, stage, detail: typeof detail === "string" ? detail : "", live: stage === "ready" || boot.live } }, "boot");
+  });
+
+  /** Follow the current worker's boot (after a restart, python.ready is a new promise). */
+  function follow() {
+    const ready = python.ready;
+    ready.then(
+      () => {
+        if (python.ready !== ready) return;
+        store.update({ boot: { ...store.state.boot, stage: "ready", live: true } }, "boot");
+        recompute().setLive(true);
+      },
+      (error) => {
+        if (python.ready !== ready) return;
+        failure = new Error(bootFailureMessage(error));
+        store.update({ boot: { ...store.state.boot, failed: true, message: failure.message } }, "boot");
+        recompute().refuseChecks(failure);
+      },
+    );
+  }
+  follow();
+
+  return {
+    get failure() {
+      return failure;
+    },
+    /** A fresh Python (the old one died, or could not start and the learner asked again); the page stays. */
+    restart() {
+      failure = null;
+      recompute().setLive(false);
+      python.restart();
+      store.update({ boot: { ...BOOTING } }, "boot");
+      follow();
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * Putting a whole scene on the page, and every way one gets there: the shipped preview, an example, a link,
+ * saved work, kept edits brought back, a scene file, a shuffle, a course page's setScene. All of them end in
+ * `showScene`, the one function that writes a new scene into the state.
+ *
+ * Some are shown at once and computed after (an example, a link, saved work: they keep exactly what was
+ * typed, mistakes included, and the module then says what is wrong); the others are checked first and shown
+ * only if the module accepts them, leaving the page as it was if not. A scene a learner brings in is refused
+ * when it would change what a course page locked.
+ */
+
+import { MODULE_FACTS } from "../../generated/module-facts.js";
+import { lockedSceneMessage } from "../embed/locks.js";
+import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
+import { clearHash, quotedName, readLink } from "../sharing/links.js";
+import { quoted } from "../ui/shared/format.js";
+import { PANEL_NAMES, cleanView } from "./view.js";
+
+const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
+
+/** The parts of the state a whole new scene changes (state.js). */
+const SCENE_PARTS = ["scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error"];
+
+/** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
+export function defaultFocus(tokens) {
+  const it = tokens.indexOf("it");
+  return it >= 0 ? it : tokens.length ? tokens.length - 1 : null;
+}
+
+/**
+ * @param {object} options
+ * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {import("./recompute.js").Recompute} options.recompute
+ * @param {ReturnType<import("../sharing/saved-work.js").createSavedWork>} options.savedWork
+ * @param {ReturnType<import("./presets.js").createPresetLibrary>} options.presets
+ * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
+ * @param {(before: object, after: object) => string[]} options.lockedChanges see controller.js
+ * @param {() => Error|null} options.bootFailure why Python could not start, if it could not
+ * @param {(text: string, options?: object) => void} options.notify
+ */
+export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify }) {
+  /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
+  function lockedBy(scene, what) {
+    const { draft } = store.state;
+    const fields = draft ? lockedChanges(sceneFromDraft(draft), scene) : [];
+    return fields.length ? lockedSceneMessage(fields, what) : null;
+  }
+
+  /** Say, and return true, when a course page's locks refuse `scene`. */
+  function refusedByLocks(scene, what) {
+    const reason = lockedBy(scene, what);
+    if (reason) notify(reason, { tone: "error" });
+    return Boolean(reason);
+  }
+
+  /** Write a whole new scene into the state, with how the page looks around it. */
+  function putOnPage({ draft, presetId = null, edited = false, result = null, isPreview = false, focus = null, head = 0, view = null, restoredAs = null }) {
+    savedWork.flush(); // what the old scene still owes is written first
+    if (restoredAs) savedWork.restoring(draft, restoredAs);
+    const tokens = draft.tokens.length;
+    store.update(
+      {
+        draft,
+        presetId,
+        edited,
+        activeHead: Math.min(Math.max(0, head), Math.max(0, draft.heads.length - 1)),
+        focusToken: Number.isInteger(focus) && focus >= 0 && focus < tokens ? focus : defaultFocus(draft.tokens),
+        hover: null,
+        error: null,
+        ...(result ? { result, resultIsPreview: isPreview } : {}),
+        ...(view ? { view: cleanView(view) } : {}),
+      },
+      ...SCENE_PARTS, ...(result ? ["result"] : []), ...(view ? ["view"] : []),
+    );
+    if (!result || isPreview) recompute.requestDraft();
+  }
+
+  /**
+   * Put a whole new scene on the page: the only way one gets there.
+   * @param {object} source
+   * @param {object} [source.scene] the scene (scene format); or
+   * @param {object} [source.draft] a draft (saved work keeps the cells as typed)
+   * @param {string|null} [source.presetId] the example it is, or started from
+   * @param {boolean} [source.edited] changed since it was that example
+   * @param {object} [source.result] its result, computed in advance (the preview); `isPreview` says so
+   * @param {number|null} [source.focus] the focused token; [source.head] the head edited; [source.view] the view
+   * @param {string} [source.restoredAs] saved work: the id it is saved under
+   * @param {boolean} [source.checkFirst] compute it first; show it only if the module accepts it
+   * @param {string} [source.by] "learner" (the default: a course page's locks apply) or "author"
+   * @param {string} [source.what] how to name it in a message ("the example “dog bites man”")
+   * @returns {Promise<object|null>} with checkFirst, the result (or a rejection with the module's error, the
+   *   page as it was); otherwise null
+   */
+  async function showScene(source) {
+    const { checkFirst = false, by = "learner", what = "this scene" } = source;
+    const scene = source.scene ?? sceneFromDraft(source.draft);
+    const refusal = by === "learner" ? lockedBy(scene, what) : null;
+    if (refusal) {
+      notify(refusal, { tone: "error" });
+      throw Object.assign(new Error(refusal), { detail: { type: "Locked", message: refusal } });
+    }
+    if (!checkFirst) {
+      putOnPage({ ...source, draft: source.draft ?? draftFromScene(scene, source.result) });
+      return null;
+    }
+    if (bootFailure()) throw bootFailure();
+    // A checked scene keeps the head being edited where it can (setScene of the same scene, edited by a script).
+    return recompute.check(scene, (result) => putOnPage({
+      presetId: null, edited: false, head: store.state.activeHead, ...source, draft: draftFromScene(scene, result), result,
+    }));
+  }
+
+  /** Example `id`: the learner's saved edits of it if there are, else as shipped. */
+  async function openPreset(id, { by = "learner" } = {}) {
+    const scene = await presets.scene(id);
+    const what = `the example ${quoted(scene.title ?? id)}`;
+    const saved = savedWork.record(id);
+    if (saved) await showRecord(saved, { by, what });
+    else await showScene({ scene, presetId: id, by, what });
+  }
+
+  function showRecord(record, { by = "learner", what = "your saved work" } = {}) {
+    return showScene({
+      draft: record.draft, presetId: record.presetId ?? null, edited: true, focus: record.view?.focus, head: record.view?.head,
+      view: record.view ?? null, restoredAs: record.sceneId, by, what,
+    });
+  }
+
+  /** Show what a link holds; resolves to {opened, problem}. A link in the page's own address is the author's. */
+  async function openLink(hash, { by }) {
+    const { link, problem } = await readLink(hash);
+    if (!link) return { opened: false, problem };
+    if (link.kind === "preset") {
+      try {
+        await openPreset(link.id, { by });
+        return { opened: true, problem: null };
+      } catch {
+        return { opened: false, problem: `This link names an example, ${quotedName(link.id)}, that this page does not have.` };
+      }
+    }
+    const { payload } = link;
+    try {
+      await showScene({
+        draft: draftFromScene(payload.scene), presetId: payload.preset, edited: payload.edited || !payload.preset,
+        focus: payload.view.focus, head: payload.view.head, view: payload.view, by, what: "this link",
+      });
+    } catch (error) {
+      return { opened: false, problem: error.message };
+    }
+    if (payload.view.panels.length < PANEL_NAMES.length) {
+      const showAll = () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice");
+      notify("This link shows only some of the panels.", { action: { label: "show all panels", run: showAll } });
+    }
+    return { opened: true, problem: null };
+  }
+
+  /**
+   * The page's first scene: the link in the address, else the saved work, else the default example as saved,
+   * else the shipped preview of the default example.
+   */
+  async function openFirstScene() {
+    let problem = null;
+    const { hash } = location;
+    if (hash && hash !== "#") {
+      const opened = await openLink(hash, { by: "author" }); // the address of a course page's frame is the author's
+      clearHash();
+      if (opened.opened) return;
+      problem = opened.problem;
+    }
+    const fellBack = (what) => problem && notify(`${problem} Showing ${what} instead.`, { tone: "error" });
+    const { id, record } = savedWork.current();
+    if (record) {
+      await showRecord(record, { by: "author" });
+      fellBack("your saved work");
+      return;
+    }
+    if (id && id !== DEFAULT_PRESET && !id.startsWith("scene-")) {
+      try {
+        await openPreset(id, { by: "author" });
+        fellBack("the example you had open");
+        return;
+      } catch {
+        // that example is gone: the default one, below
+      }
+    }
+    const saved = savedWork.record(DEFAULT_PRESET);
+    fellBack(saved ? "your saved work" : "the first example");
+    if (saved) {
+      await showRecord(saved, { by: "author" });
+      return;
+    }
+    try {
+      const { preset, scene, result } = await preview;
+      if (!store.state.draft) await showScene({ scene, presetId: preset, result, isPreview: true, by: "author" });
+    } catch {
+      // No preview shipped: the default example, which Python draws as soon as it is live.
+      if (!store.state.draft) await openPreset(DEFAULT_PRESET, { by: "author" }).catch(() => {});
+    }
+  }
+
+  /** Swap the kept edits of the scene on screen with what is saved, and show them. */
+  async function restoreKept() {
+    savedWork.flush();
+    const kept = savedWork.kept(savedWork.shownId);
+    if (!kept) {
+      notify("There are no kept edits to bring back.", { tone: "error" });
+      return;
+    }
+    if (refusedByLocks(sceneFromDraft(kept.draft), "your kept edits")) return;
+    await showRecord(savedWork.swapKept(savedWork.shownId));
+    notify("Your edits are back. What was showing before is kept in their place.", { action: { label: "swap again", run: () => restoreKept() } });
+  }
+
+  /** "Reset to example": the example as shipped; the learner's edits of it are kept aside, not deleted. */
+  async function resetToPreset(id) {
+    savedWork.flush();
+    let scene;
+    try {
+      scene = await presets.scene(id);
+    } catch (error) {
+      notify(`Could not load the example ${quotedName(id)}: ${error.message}`, { tone: "error" });
+      return;
+    }
+    if (refusedByLocks(scene, "the example as shipped")) return;
+    const had = savedWork.keep(id);
+    await showScene({ scene, presetId: id, by: "author" });
+    if (had) notify("The example is back as it was. Your edits are kept in this browser.", { action: { label: "bring my edits back", run: () => restoreKept() } });
+  }
+
+  /** A link pasted into the address of an open page. */
+  window.addEventListener("hashchange", async () => {
+    const { hash } = location;
+    if (!hash || hash === "#") return;
+    const { problem } = await openLink(hash, { by: "learner" });
+    clearHash();
+    if (problem) notify(`${problem} The page is as it was.`, { tone: "error" });
+  });
+
+  return { showScene, openPreset, openFirstScene, restoreKept, resetToPreset, refusedByLocks };
+}
