@@ -22,8 +22,17 @@ const GRID_CELL = "table .cell-input, table .label-input";
 const valueOnArrival = new WeakMap();
 /** Cells clicked since they got focus: the next click places the caret instead of selecting. */
 const clickedSinceFocus = new WeakSet();
-/** True from a pointer press until the page has handled the focus it gives, so that focus counts as a click. */
-let pointerPressed = false;
+/** Where the pointer is pressed, from pointerdown to pointerup: focus arriving there counts as a click. */
+let pressed = null;
+
+/** The same cell of the same grid: a drawn cell and the input that replaced it when it took focus count as one. */
+function samePlace(press, cell) {
+  if (press.target === cell) return true;
+  const a = press.target.dataset;
+  const b = cell.dataset;
+  return press.table === cell.closest("table") && a.edit === b.edit && a.matrix === b.matrix &&
+    a.row === b.row && a.column === b.column;
+}
 
 /** The cell of the same table and kind (the same edit, of the same matrix) at (row, column), or null. */
 function cellAt(from, row, column) {
@@ -127,16 +136,19 @@ export function installGridKeyboard(root) {
     const cell = event.target;
     if (!(cell instanceof HTMLInputElement) || !cell.matches(GRID_CELL)) return;
     valueOnArrival.set(cell, cell.value);
-    // Focus by a click (a drawn cell becomes an input and arrives selected) counts as the first click.
-    if (pointerPressed) clickedSinceFocus.add(cell);
+    // Focus by a click (a drawn cell becomes an input and arrives selected) counts as the first click;
+    // focus by a key (Tab, Enter, an arrow) does not, even while a press elsewhere is still being handled.
+    if (pressed && samePlace(pressed, cell)) clickedSinceFocus.add(cell);
     else clickedSinceFocus.delete(cell);
   });
+  for (const type of ["pointerup", "pointercancel"]) {
+    root.addEventListener(type, () => {
+      pressed = null;
+    });
+  }
   root.addEventListener("pointerdown", (event) => {
-    pointerPressed = true;
-    setTimeout(() => {
-      pointerPressed = false;
-    }, 0);
     const cell = event.target;
+    pressed = cell instanceof HTMLElement ? { target: cell, table: cell.closest("table") } : null;
     if (!(cell instanceof HTMLInputElement) || !cell.matches(GRID_CELL) || event.button !== 0) return;
     if (document.activeElement === cell && !clickedSinceFocus.has(cell)) {
       // Keep the focus and the selection where they are (the browser would put the caret at the pointer).
