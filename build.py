@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from sitebuild import csp, editor, generated, runtime, server, site, variants
+from sitebuild import csp, editor, generated, runtime, server, site, variants, wheels
 from sitebuild.downloads import BuildError
 from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT
 
@@ -80,7 +80,8 @@ def build(report=print, zip_site=False, cdn_site=False):
     """Every step (and the variants asked for). Returns a one-line summary."""
     started = time.perf_counter()
     ensure_numpy()
-    vendored = runtime.vendor_runtime(report)
+    vendored = runtime.vendor_runtime(report, packages=runtime.INSTALLER_PACKAGES)
+    wheels.vendor_wheels(wheels.TRAINING_REQUIREMENTS, wheels.TRAINING_WHEELS_DIR, report)
     editor.vendor_editor(report)
     presets = generated.write_presets_and_preview()
     generated.write_facts_module()

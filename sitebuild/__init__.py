@@ -3,6 +3,8 @@
     paths       where everything is: the project, vendor/, generated/, dist/, the download cache
     downloads   fetching a pinned file from the first source that has it, checked against its hash
     runtime     vendor/pyodide/: Pyodide 0.27.7 and NumPy 2.0.2, every file verified
+    wheels      vendor/wheels/ (autograd, for training in the page) and the tests' wheels: pinned, fetched with
+                pip, listed for micropip
     editor      vendor/codemirror/: CodeMirror 6 from the npm registry, every tarball verified
     generated   generated/: the presets, the preview, the module as a zip, the facts the JavaScript shares
     csp         the Content-Security-Policy, defined once

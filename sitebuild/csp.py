@@ -17,7 +17,8 @@ CSP_DIRECTIVES = {
     "worker-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:", "blob:"],
-    "connect-src": ["'self'"],
+    # data: only for the one-link package indexes js/runtime/wheels.js hands micropip (it explains why).
+    "connect-src": ["'self'", "data:"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'none'"],

@@ -10,6 +10,8 @@ DIST_DIR = ROOT / "dist"
 CDN_DIR = ROOT / "dist-cdn"
 PY_DIR = ROOT / "py"
 PACKAGE_NAME = "attention_playground"
+#: What only the tests need, fetched and kept out of the site (never copied into dist/).
+TEST_CACHE_DIR = ROOT / "tests" / ".cache"
 
 #: The page's own files, copied into dist/ beside generated/ and vendor/.
 SITE_ENTRIES = ["index.html", "js", "static", "sw.js"]

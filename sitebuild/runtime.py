@@ -37,6 +37,9 @@ LOCKFILE_NAME = "pyodide-lock.json"
 
 # Packages loaded from the lockfile; their sha256 comes from the (pinned) lockfile itself.
 LOCKFILE_PACKAGES = ["numpy"]
+#: micropip (the official 0.9.0 wheel) and its dependency, Pyodide's patched packaging 24.2: loaded by name
+#: only when wheels are installed (training in the page, the tests inside Pyodide), never at boot.
+INSTALLER_PACKAGES = ["micropip", "packaging"]
 
 CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 CDN_TIMEOUT_SECONDS = 5

@@ -40,7 +40,7 @@ def test_the_meta_policy_is_the_one_the_server_sends(site_url):
 def test_a_cdn_host_is_added_only_where_asked():
     policy = csp.content_security_policy(runtime_hosts=["https://cdn.example"])
     assert "script-src 'self' 'wasm-unsafe-eval' https://cdn.example" in policy
-    assert "connect-src 'self' https://cdn.example" in policy
+    assert "connect-src 'self' data: https://cdn.example" in policy
     assert "cdn.example" not in csp.content_security_policy()
 
 

@@ -1,0 +1,144 @@
+"""Pure-Python wheels for Pyodide, pinned by hash: fetched with pip, verified, and listed for micropip.
+
+Two requirements files under requirements/ say what is needed and pin each wheel's sha256:
+
+    pyodide-training.txt   autograd, for training the model in the page: into vendor/wheels/ (part of the site)
+    pyodide-tests.txt      pytest, hypothesis and their dependencies: into tests/.cache/pyodide-wheels/ (never
+                           part of the site)
+
+Each folder gets the wheels and a manifest, wheels.json, naming every wheel with its version, size and sha256.
+The worker reads the manifest and installs the wheels with micropip through an index whose links carry those
+hashes, so micropip checks every wheel it installs (js/runtime/wheels.js). Files are kept in the download
+cache between builds; a cached or downloaded file whose hash is wrong stops the build with its name.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .downloads import BuildError, check_sha256, sha256_of, write_atomically
+from .paths import ROOT, TEST_CACHE_DIR, VENDOR_DIR, cache_root
+
+REQUIREMENTS_DIR = ROOT / "requirements"
+TRAINING_REQUIREMENTS = REQUIREMENTS_DIR / "pyodide-training.txt"
+TEST_REQUIREMENTS = REQUIREMENTS_DIR / "pyodide-tests.txt"
+TRAINING_WHEELS_DIR = VENDOR_DIR / "wheels"
+TEST_WHEELS_DIR = TEST_CACHE_DIR / "pyodide-wheels"
+MANIFEST_NAME = "wheels.json"
+
+#: The interpreter the wheels are for: Pyodide 0.27.7's Python. Only pure-Python wheels qualify.
+PIP_TARGET = ["--python-version", "3.12", "--platform", "any", "--implementation", "py", "--abi", "none"]
+
+PIN_PATTERN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s\\;]+)")
+HASH_PATTERN = re.compile(r"--hash=sha256:([0-9a-f]{64})")
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One line of a requirements file: a project at one version, and the sha256 of its wheel."""
+
+    name: str
+    version: str
+    sha256: str
+
+    @property
+    def file_prefix(self):
+        """How its wheel's file name starts (PEP 427: the name with runs of -_. as one underscore); the tags
+        that follow are the wheel's own (py3-none-any, py2.py3-none-any, ...)."""
+        return f"{normalized(self.name)}-{self.version}-"
+
+
+def normalized(name):
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def read_pins(requirements_file):
+    """The pins of a requirements file written as `name==version \\ --hash=sha256:...` (continuation lines joined)."""
+    text = Path(requirements_file).read_text(encoding="utf-8")
+    logical_lines = re.sub(r"\\\n", " ", text).splitlines()
+    pins = []
+    for line in logical_lines:
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        pin, hashes = PIN_PATTERN.match(line), HASH_PATTERN.findall(line)
+        if not pin or len(hashes) != 1:
+            raise BuildError(f"{requirements_file.name}: expected `name==version --hash=sha256:...`, got {line!r}")
+        pins.append(Pin(pin.group(1).lower(), pin.group(2), hashes[0]))
+    return pins
+
+
+def wheel_cache_dir():
+    return cache_root() / "wheels"
+
+
+def pip_download(requirements_file, into):
+    """Run pip download for every pin of `requirements_file` into the folder `into`, checking the hashes."""
+    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+               "--only-binary=:all:", *PIP_TARGET, "--dest", str(into), "-r", str(requirements_file)]
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise BuildError(f"could not run pip for {requirements_file.name}: {error}") from None
+    if completed.returncode != 0:
+        reason = (completed.stderr or completed.stdout).strip().splitlines()
+        if any("No module named pip" in line for line in reason):
+            raise BuildError(f"{sys.executable} has no pip, which fetches {requirements_file.name}'s wheels: "
+                             "run the build in the project's .venv (./test.sh makes it) or install python3-pip")
+        raise BuildError(f"pip could not fetch the wheels of {requirements_file.name}: " + " ".join(reason[-6:]))
+
+
+def vendor_wheels(requirements_file, target_dir, report=print):
+    """Make `target_dir` hold exactly the wheels `requirements_file` pins, verified, and their manifest.
+
+    Returns the manifest (also written to target_dir/wheels.json).
+    """
+    pins = read_pins(requirements_file)
+    cache = wheel_cache_dir()
+    missing = [pin for pin in pins if _cached(cache, pin) is None]
+    if missing:
+        with tempfile.TemporaryDirectory() as downloads:
+            pip_download(requirements_file, downloads)
+            for pin in missing:
+                path = _wheel_in(Path(downloads), pin)
+                if path is None:
+                    raise BuildError(f"pip did not deliver {pin.name} {pin.version} for {requirements_file.name}")
+                data = path.read_bytes()
+                check_sha256(path.name, data, pin.sha256, "PyPI")
+                write_atomically(cache / path.name, data)
+                report(f"{path.name}: {len(data) / 1e3:.0f} KB, cached in {cache}")
+    shutil.rmtree(target_dir, ignore_errors=True)
+    target_dir.mkdir(parents=True)
+    wheels = []
+    for pin in pins:
+        cached = _cached(cache, pin)
+        if cached is None:
+            raise BuildError(f"{pin.name} {pin.version} is missing from the cache ({cache})")
+        path, data = cached
+        (target_dir / path.name).write_bytes(data)
+        wheels.append({"name": pin.name, "version": pin.version, "file": path.name, "sha256": pin.sha256, "size": len(data)})
+    manifest = {"requirements": requirements_file.relative_to(ROOT).as_posix(), "wheels": wheels}
+    write_atomically(target_dir / MANIFEST_NAME, json.dumps(manifest, indent=1).encode())
+    return manifest
+
+
+def _wheel_in(folder, pin):
+    """The pure-Python wheel of `pin` in `folder`, or None."""
+    return next((path for path in sorted(folder.glob("*.whl"))
+                 if path.name.lower().startswith(pin.file_prefix) and path.name.endswith("-none-any.whl")), None)
+
+
+def _cached(cache, pin):
+    """(path, bytes) of the cached wheel, or None; a cached file whose hash is wrong stops the build, naming it."""
+    path = _wheel_in(cache, pin) if cache.is_dir() else None
+    if path is None:
+        return None
+    data = path.read_bytes()
+    if sha256_of(data) != pin.sha256:
+        check_sha256(path.name, data, pin.sha256, f"the cache ({path}; delete it to download again)")
+    return path, data
