@@ -1,44 +1,52 @@
-"""The native test suite, run again inside Pyodide in Chromium: "the page runs the same module", checked.
+"""The native test suite, run again inside Pyodide in Chromium with the real pytest and hypothesis: "the page
+runs the same module", checked with the same tests and the same test runner.
 
-A module worker (tests/in_pyodide/worker.js) boots the runtime exactly as the page does, from vendor/pyodide/ with
-NumPy and the module's zip from generated/, rebuilds the repository's layout in Pyodide's file system and runs
-tests/native/ there with a small runner (tests/in_pyodide/runner.py). pytest itself is not in the vendored
-runtime; the runner provides the few parts of it the suite uses.
+A module worker (tests/in_pyodide/worker.js) boots the runtime exactly as the page does, from vendor/pyodide/
+with NumPy and the module's zip from generated/; installs pytest 9.0.3, hypothesis 6.155.2 and their
+dependencies with micropip from tests/.cache/pyodide-wheels/ (pinned in requirements/pyodide-tests.txt, each
+wheel checked against its sha256 by micropip), served by the test server and never part of the site; rebuilds
+the repository's layout in Pyodide's file system and calls pytest.main once on tests/native
+(tests/in_pyodide/suite.py).
 
-The test passes only if every test run in Pyodide passed, and the tests run there are exactly the tests
-`pytest -m "not hypothesis"` collects natively (the same count for every test function), and the ones left
-out are exactly those `pytest -m hypothesis` collects. So a test that the runner fails to find, or finds
-twice, fails this test, as does a failing one.
+The test passes only if pytest in Pyodide collected exactly the node ids pytest collects natively (the
+hypothesis tests and the model's included), every one of them passed, and nothing was asked of another host
+(the `page` fixture's request guard).
 """
 
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
-from sitebuild import runtime  # noqa: E402
+import pytest
+
+from sitebuild import runtime, wheels
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
 WORKER = "/tests/in_pyodide/worker.js"
-#: The folders whose Python files the worker writes into Pyodide: the suite and the runner.
-SUITE_FOLDERS = ["tests/native", "tests/in_pyodide"]
-#: Stops a hung runtime from hanging the test run; not a limit on speed (the suite takes seconds).
-HANG_GUARD_MS = 15 * 60 * 1000
+#: What the worker writes into Pyodide's file system besides the module: pytest's settings, the suite, and
+#: the in-Pyodide helpers.
+SUITE_FILES = ["pyproject.toml", "tests/native/*.py", "tests/in_pyodide/*.py"]
+#: Stops a hung runtime from hanging the test run; not a limit on speed.
+HANG_GUARD_MS = 20 * 60 * 1000
 
-# Start the worker, send it the files, and wait for its one reply.
-RUN_IN_WORKER = """async ({ workerUrl, files, hangGuardMs }) => {
+# Start the worker, send it the files, and wait for its one report (progress messages are kept, not shown).
+RUN_IN_WORKER = """async ({ workerUrl, files, wheels, hangGuardMs }) => {
   const worker = new Worker(workerUrl, { type: "module" });
   try {
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no report after ${hangGuardMs} ms`)), hangGuardMs);
-      worker.addEventListener("message", (event) => { clearTimeout(timer); resolve(event.data); });
+      worker.addEventListener("message", (event) => {
+        if ("progress" in event.data) return;
+        clearTimeout(timer);
+        resolve(event.data);
+      });
       worker.addEventListener("error", (event) => {
         clearTimeout(timer);
         reject(new Error(`the worker failed to start: ${event.message ?? "no message"}`));
       });
-      worker.postMessage({ files });
+      worker.postMessage({ files, wheels });
     });
   } finally {
     worker.terminate();
@@ -46,38 +54,29 @@ RUN_IN_WORKER = """async ({ workerUrl, files, hangGuardMs }) => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def test_wheels():
+    """pytest, hypothesis and their dependencies for Pyodide, fetched (or taken from the cache) and verified."""
+    return wheels.vendor_wheels(wheels.TEST_REQUIREMENTS, wheels.TEST_WHEELS_DIR, report=lambda _: None)
+
+
 def suite_files():
-    """Every Python file of the suite and the runner, by its path in the repository."""
+    """The files the run needs, by their path in the repository."""
     files = {}
-    for folder in SUITE_FOLDERS:
-        for path in sorted((ROOT / folder).glob("*.py")):
+    for pattern in SUITE_FILES:
+        for path in sorted(ROOT.glob(pattern)):
             files[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
     return files
 
 
-def collect_natively(marker_expression):
-    """The node ids `pytest --collect-only -m <marker_expression> tests/native` gives, run as a separate process."""
+def collect_natively():
+    """The node ids `pytest --collect-only tests/native` gives, run as a separate process."""
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-m", marker_expression,
-         "tests/native"],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/native"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )
-    # Exit status 5 means nothing matched, a valid answer for "-m hypothesis".
-    assert completed.returncode in (0, 5), completed.stdout + completed.stderr
+    assert completed.returncode == 0, completed.stdout + completed.stderr
     return [line for line in completed.stdout.splitlines() if "::" in line]
-
-
-def per_function(test_ids):
-    """How many tests each test function gives ("module::function" -> count), parametrize cases counted."""
-    return Counter(test_id.split("[", 1)[0] for test_id in test_ids)
-
-
-def count_differences(in_pyodide, natively):
-    """{"module::function": (count in Pyodide, count natively)} for every function whose counts differ."""
-    pyodide_counts, native_counts = per_function(in_pyodide), per_function(natively)
-    return {function: (pyodide_counts[function], native_counts[function])
-            for function in sorted(pyodide_counts.keys() | native_counts.keys())
-            if pyodide_counts[function] != native_counts[function]}
 
 
 def pinned_runtime():
@@ -85,42 +84,43 @@ def pinned_runtime():
     return lockfile["info"]["python"], lockfile["packages"]["numpy"]["version"]
 
 
-def describe_failures(tests):
-    return "\n\n".join(f"{test['id']} {test['outcome']}:\n{test['traceback']}{test['output']}" for test in tests)
+def describe_failures(report):
+    return "\n\n".join(f"{failure['nodeid']} ({failure['when']}):\n{failure['longrepr']}" for failure in report["failures"])
 
 
-def test_the_native_suite_passes_inside_pyodide(page, site_url, artifacts, capsys):
-    native_run = collect_natively("not hypothesis")
-    native_left_out = collect_natively("hypothesis")
+def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, artifacts, capsys):
+    native = collect_natively()
+    manifest_url = "/" + (wheels.TEST_WHEELS_DIR / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()
 
     page.goto(site_url + HARNESS)
-    reply = page.evaluate(RUN_IN_WORKER, {"workerUrl": WORKER, "files": suite_files(), "hangGuardMs": HANG_GUARD_MS})
+    reply = page.evaluate(RUN_IN_WORKER, {"workerUrl": WORKER, "files": suite_files(), "wheels": manifest_url,
+                                          "hangGuardMs": HANG_GUARD_MS})
     assert reply["ok"], reply["message"]
-    report, timings = reply["report"], reply["timings"]
     (artifacts / "pyodide-native-suite.json").write_text(json.dumps(reply, indent=1), encoding="utf-8")
-
-    tests = report["tests"]
-    failed = [test for test in tests if test["outcome"] != "passed"]
+    report, timings, installed = reply["report"], reply["timings"], reply["installed"]
+    outcomes = report["outcomes"]
+    passed = sum(outcome == "passed" for outcome in outcomes.values())
     environment = report["environment"]
     with capsys.disabled():
         print(
-            f"\nnative suite in Pyodide (Python {environment['python']}, NumPy {environment['numpy']}): "
-            f"{len(tests) - len(failed)} passed, {len(failed)} failed, {len(report['left_out'])} hypothesis tests "
-            f"left out; natively collected {len(native_run)} without hypothesis, {len(native_left_out)} with it. "
-            f"Boot {timings['boot'] / 1000:.1f} s, layout {timings['layout'] / 1000:.2f} s, "
-            f"run {timings['run'] / 1000:.1f} s (the tests alone {report['seconds']:.1f} s)."
+            f"\nnative suite in Pyodide (Python {environment['python']}, NumPy {environment['numpy']}, pytest "
+            f"{environment['pytest']}, hypothesis {environment['hypothesis']}): {passed} of {len(outcomes)} passed, "
+            f"{len(native)} collected natively. Boot {timings['boot'] / 1000:.1f} s; {len(installed['wheels'])} test "
+            f"wheels ({installed['bytes'] / 1e6:.2f} MB) installed in {timings['install'] / 1000:.1f} s; "
+            f"collection {report['seconds']['collection']:.1f} s, tests {report['seconds']['run']:.1f} s."
         )
 
     assert report["collection_errors"] == [], "\n\n".join(
-        f"{error['module']} did not import:\n{error['traceback']}" for error in report["collection_errors"])
-    assert not failed, describe_failures(failed)
-    run_in_pyodide, collected_natively = len(tests), len(native_run)
-    assert run_in_pyodide == collected_natively, "Pyodide must run exactly the tests pytest collects natively"
-    assert count_differences([test["id"] for test in tests], native_run) == {}
-    assert count_differences([test["id"] for test in report["left_out"]], native_left_out) == {}
+        f"{error['nodeid']} did not collect:\n{error['longrepr']}" for error in report["collection_errors"])
+    assert report["failures"] == [], describe_failures(report)
+    assert report["exit_code"] == 0, reply["output"][-3000:]
+    assert sorted(report["collected"]) == sorted(native), "Pyodide must run exactly the tests pytest collects natively"
+    assert sorted(outcomes) == sorted(native) and set(outcomes.values()) == {"passed"}
 
     python_version, numpy_version = pinned_runtime()
     assert environment["platform"] == "emscripten"
     assert (environment["python"], environment["numpy"]) == (python_version, numpy_version)
+    pins = {pin.name: pin.version for pin in wheels.read_pins(wheels.TEST_REQUIREMENTS)}
+    assert (environment["pytest"], environment["hypothesis"]) == (pins["pytest"], pins["hypothesis"])
     # Imported from the zip the page loads, unpacked into the rebuilt py/ folder.
     assert environment["module_file"].endswith("/py/attention_playground/__init__.py")

@@ -1,27 +1,31 @@
 /**
- * A module worker that runs the native test suite inside Pyodide, booted as the page's worker boots it.
+ * A module worker that runs the native test suite inside Pyodide with the real pytest, booted as the page's
+ * worker boots it.
  *
  * It loads the runtime from vendor/pyodide/ with NumPy, and the module from generated/attention_playground.zip,
- * the very files the page uses (js/runtime/worker.js). It then lays the repository out in Pyodide's file
- * system (the module unpacked into py/, the test files it is sent into their own paths) and runs
- * tests/in_pyodide/runner.py there.
+ * the very files the page uses (js/runtime/worker.js); installs pytest, hypothesis and their dependencies with
+ * micropip from the wheels the test server serves (js/runtime/wheels.js: pinned, each checked against its
+ * sha256); lays the repository out in Pyodide's file system and calls pytest.main once (suite.py). pytest's
+ * output arrives through setStdout in whole chunks (the default handler would split it per line or, for its
+ * progress dots, per character) and goes to the page as it comes, so a slow run shows where it is.
  *
- * Message in:  {files: {"tests/native/test_entry.py": "<source>", ...}}  (paths relative to the repository)
- * Message out: {ok: true, report, timings} where report is runner.py's report and timings are milliseconds
- *              {boot, layout, run}; or {ok: false, message} if the runtime or the runner could not start.
+ * Message in:  {files: {"tests/native/test_entry.py": "<source>", ...}, wheels: "<url of wheels.json>"}
+ * Messages out: {progress: "<text>"} while pytest prints; then {ok: true, report, output, timings} where
+ *               report is suite.py's and timings are milliseconds {boot, install, layout, run}; or
+ *               {ok: false, message} if the runtime, the wheels or pytest could not start.
  */
+import { installWheels } from "../../js/runtime/wheels.js";
 
 const RUNTIME_URL = new URL("../../vendor/pyodide/", import.meta.url);
 const MODULE_ZIP_URL = new URL("../../generated/attention_playground.zip", import.meta.url);
 /** Where the repository is rebuilt in Pyodide's file system. */
 const ROOT = "/home/pyodide/attention-playground";
 
-/** Python run once everything is in place: the runner's JSON report. */
 const RUN_SUITE = `
 import sys
 sys.path.insert(0, ${JSON.stringify(`${ROOT}/tests/in_pyodide`)})
-import runner
-runner.run_suite(${JSON.stringify(ROOT)})
+import suite
+suite.run(${JSON.stringify(ROOT)})
 `;
 
 async function fetchModuleZip() {
@@ -41,35 +45,52 @@ function writeFiles(pyodide, files) {
   }
 }
 
-async function runSuite(files) {
-  const stray = [];
+/** Python's stdout and stderr as text, decoded in whole chunks, kept and passed on as progress. */
+function outputSink() {
+  const decoder = new TextDecoder();
+  let text = "";
+  return {
+    write(bytes) {
+      const chunk = decoder.decode(bytes, { stream: true });
+      text += chunk;
+      postMessage({ progress: chunk });
+      return bytes.length;
+    },
+    text: () => text,
+  };
+}
+
+async function runSuite({ files, wheels }) {
   const started = performance.now();
   const moduleZip = fetchModuleZip();
   moduleZip.catch(() => {}); // awaited below; only stops an "unhandled rejection" while the runtime loads
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME_URL).href);
-  const pyodide = await loadPyodide({
-    indexURL: RUNTIME_URL.href,
-    packages: ["numpy"],
-    // Output outside a test (the runner captures each test's own) is kept for the report, not the console.
-    stdout: (line) => stray.push(line),
-    stderr: (line) => stray.push(line),
-  });
+  const pyodide = await loadPyodide({ indexURL: RUNTIME_URL.href, packages: ["numpy"] });
+  const output = outputSink();
+  pyodide.setStdout(output);
+  pyodide.setStderr(output);
   const booted = performance.now();
+  const installed = await installWheels(pyodide, new URL(wheels, import.meta.url).href);
+  const ready = performance.now();
   pyodide.FS.mkdirTree(`${ROOT}/py`);
   pyodide.unpackArchive(await moduleZip, "zip", { extractDir: `${ROOT}/py` });
   writeFiles(pyodide, files);
   const laidOut = performance.now();
   const reportJson = pyodide.runPython(RUN_SUITE); // a Python str arrives as a JS string: no proxy to destroy
   const finished = performance.now();
-  const report = JSON.parse(reportJson);
-  report.stray_output = stray;
-  return { ok: true, report, timings: { boot: booted - started, layout: laidOut - booted, run: finished - laidOut } };
+  return {
+    ok: true,
+    report: JSON.parse(reportJson),
+    installed,
+    output: output.text(),
+    timings: { boot: booted - started, install: ready - booted, layout: laidOut - ready, run: finished - laidOut },
+  };
 }
 
 addEventListener("message", async (event) => {
   let reply;
   try {
-    reply = await runSuite(event.data.files);
+    reply = await runSuite(event.data);
   } catch (error) {
     reply = { ok: false, message: error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error) };
   }
