@@ -2,8 +2,9 @@
 runs the same module", checked with the same tests and the same test runner.
 
 A module worker (tests/in_pyodide/worker.js) boots the runtime exactly as the page does, from vendor/pyodide/
-with NumPy and the module's zip from generated/; installs pytest 9.0.3, hypothesis 6.155.2 and their
-dependencies with micropip from tests/.cache/pyodide-wheels/ (pinned in requirements/pyodide-tests.txt, each
+with NumPy and the module's zip from generated/; installs with micropip the wheels the page installs to train
+the model (vendor/wheels/), and pytest 9.0.3, hypothesis 6.155.2 and their dependencies from
+tests/.cache/pyodide-wheels/ (pinned in requirements/pyodide-tests.txt, each
 wheel checked against its sha256 by micropip), served by the test server and never part of the site; rebuilds
 the repository's layout in Pyodide's file system and calls pytest.main once on tests/native
 (tests/in_pyodide/suite.py).
@@ -90,10 +91,11 @@ def describe_failures(report):
 
 def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, artifacts, capsys):
     native = collect_natively()
-    manifest_url = "/" + (wheels.TEST_WHEELS_DIR / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()
+    manifests = ["/" + (folder / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()
+                 for folder in (wheels.TRAINING_WHEELS_DIR, wheels.TEST_WHEELS_DIR)]
 
     page.goto(site_url + HARNESS)
-    reply = page.evaluate(RUN_IN_WORKER, {"workerUrl": WORKER, "files": suite_files(), "wheels": manifest_url,
+    reply = page.evaluate(RUN_IN_WORKER, {"workerUrl": WORKER, "files": suite_files(), "wheels": manifests,
                                           "hangGuardMs": HANG_GUARD_MS})
     assert reply["ok"], reply["message"]
     (artifacts / "pyodide-native-suite.json").write_text(json.dumps(reply, indent=1), encoding="utf-8")
@@ -105,7 +107,7 @@ def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, art
         print(
             f"\nnative suite in Pyodide (Python {environment['python']}, NumPy {environment['numpy']}, pytest "
             f"{environment['pytest']}, hypothesis {environment['hypothesis']}): {passed} of {len(outcomes)} passed, "
-            f"{len(native)} collected natively. Boot {timings['boot'] / 1000:.1f} s; {len(installed['wheels'])} test "
+            f"{len(native)} collected natively. Boot {timings['boot'] / 1000:.1f} s; {len(installed['wheels'])} "
             f"wheels ({installed['bytes'] / 1e6:.2f} MB) installed in {timings['install'] / 1000:.1f} s; "
             f"collection {report['seconds']['collection']:.1f} s, tests {report['seconds']['run']:.1f} s."
         )

@@ -3,15 +3,16 @@
  * worker boots it.
  *
  * It loads the runtime from vendor/pyodide/ with NumPy, and the module from generated/attention_playground.zip,
- * the very files the page uses (js/runtime/worker.js); installs pytest, hypothesis and their dependencies with
- * micropip from the wheels the test server serves (js/runtime/wheels.js: pinned, each checked against its
- * sha256); lays the repository out in Pyodide's file system and calls pytest.main once (suite.py). pytest's
+ * the very files the page uses (js/runtime/worker.js); installs with micropip the wheels the page installs
+ * for training (vendor/wheels/) and pytest, hypothesis and their dependencies from the test server
+ * (js/runtime/wheels.js: pinned, each checked against its sha256); lays the repository out in Pyodide's file system and calls pytest.main once (suite.py). pytest's
  * output arrives through setStdout in whole chunks (the default handler would split it per line or, for its
  * progress dots, per character) and goes to the page as it comes, so a slow run shows where it is.
  *
- * Message in:  {files: {"tests/native/test_entry.py": "<source>", ...}, wheels: "<url of wheels.json>"}
+ * Message in:  {files: {"tests/native/test_entry.py": "<source>", ...}, wheels: ["<url of a wheels.json>", ...]}
  * Messages out: {progress: "<text>"} while pytest prints; then {ok: true, report, output, timings} where
- *               report is suite.py's and timings are milliseconds {boot, install, layout, run}; or
+ *               report is suite.py's, installed lists the wheels installed with their sizes, and timings are
+ *               milliseconds {boot, install, layout, run}; or
  *               {ok: false, message} if the runtime, the wheels or pytest could not start.
  */
 import { installWheels } from "../../js/runtime/wheels.js";
@@ -70,7 +71,12 @@ async function runSuite({ files, wheels }) {
   pyodide.setStdout(output);
   pyodide.setStderr(output);
   const booted = performance.now();
-  const installed = await installWheels(pyodide, new URL(wheels, import.meta.url).href);
+  const installed = { wheels: [], bytes: 0 };
+  for (const manifest of wheels) {
+    const { wheels: some, bytes } = await installWheels(pyodide, new URL(manifest, import.meta.url).href);
+    installed.wheels.push(...some);
+    installed.bytes += bytes;
+  }
   const ready = performance.now();
   pyodide.FS.mkdirTree(`${ROOT}/py`);
   pyodide.unpackArchive(await moduleZip, "zip", { extractDir: `${ROOT}/py` });
