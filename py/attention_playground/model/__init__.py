@@ -1,0 +1,85 @@
+"""A tiny transformer that learned its own attention, small enough to train in a browser in seconds.
+
+Two layers of two attention heads, no MLP, trained on repeated random runs and simple sentences. It grows
+the heads the interpretability literature describes: a previous-token head in layer 0, induction heads in
+layer 1, and attention parked on the first token when there is nothing to find.
+
+    from attention_playground.model import load_model, run, head_scene
+    model = load_model()                                  # the shipped checkpoint
+    result = run(model, "the fox met a crow and the fox smiled")
+    result.weights[1][0]                                  # layer 1, head 0: (10, 10), <bos> first
+    scene = head_scene(model, "the fox met a crow and the fox smiled", 1, 0)   # for compute()
+
+One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transformer` (parameters and the
+forward pass), `training` (autograd, Adam), `evaluation` (the fixed evaluation set), `analysis` (head
+scores, roles, knock-outs), `head_scene`, `checkpoint`, `errors`, `report` (the README section), and
+`train` (`python3 -m attention_playground.model.train` writes the checkpoint).
+
+Only training needs autograd: `train` and `StopTraining` import it when first used, so loading, running
+and analysing the model need nothing but NumPy.
+"""
+
+from .analysis import (
+    ROLE_THRESHOLDS,
+    HeadScores,
+    KnockOut,
+    NextWordChange,
+    describe,
+    head_roles,
+    head_scores,
+    knock_out,
+    knock_out_table,
+    next_word_change,
+    role,
+    top_predictions,
+)
+from .checkpoint import load_model
+from .config import TrainConfig
+from .corpus import BOS, VOCABULARY
+from .errors import ModelInputError
+from .evaluation import Metrics, evaluate
+from .head_scene import head_scene, layer_scene
+from .transformer import Model, Run, run, vocabulary, with_head_weights
+
+_TRAINING_NAMES = ("train", "StopTraining")
+
+
+def __getattr__(name: str):
+    """`train` and `StopTraining` come from `training`, which needs autograd: imported only when asked for."""
+    if name in _TRAINING_NAMES:
+        from . import training
+
+        return getattr(training, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "BOS",
+    "VOCABULARY",
+    "ROLE_THRESHOLDS",
+    "HeadScores",
+    "KnockOut",
+    "Metrics",
+    "Model",
+    "ModelInputError",
+    "NextWordChange",
+    "Run",
+    "StopTraining",
+    "TrainConfig",
+    "describe",
+    "evaluate",
+    "head_roles",
+    "head_scene",
+    "head_scores",
+    "knock_out",
+    "knock_out_table",
+    "layer_scene",
+    "load_model",
+    "next_word_change",
+    "role",
+    "run",
+    "top_predictions",
+    "train",
+    "vocabulary",
+    "with_head_weights",
+]

@@ -1,0 +1,201 @@
+"""What each head does, measured: attention scores per head, roles, and knock-outs.
+
+Every score is an average of attention weights over the evaluation set's repeated runs (evaluation.py),
+so each is a number between 0 and 1. In a run of length L, the token at position t > L is a repeat: it
+occurred before at t - L (and at t - 2L, ... if the run has been round more than once).
+
+- **previous-token score**: the mean, over every position t ≥ 1, of the weight on position t - 1.
+- **induction score**: the mean, over every repeated position t > L, of the total weight on the tokens
+  that came right after the earlier occurrences of the same token (positions t - kL + 1, k ≥ 1). An
+  induction head looks there because that token is the best guess for what comes next.
+- **duplicate-token score**: the same, but the weight on the earlier occurrences themselves (t - kL).
+- **first-token score** (the "sink"): the mean, over the first run's positions 1 ≤ t ≤ L, where there is
+  nothing to copy yet, of the weight on position 0 (`<bos>`). A head with nothing to find parks its
+  weight there, because the weights of a row must add up to 1 somewhere.
+
+A **knock-out** zeroes a head's output (its z @ W_O is replaced by 0 before it is added to the residual
+stream); the head is still run, but nothing it computed reaches the prediction. The change in loss and
+accuracy then says whether the head mattered, which its weights alone cannot say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import check_knocked_out
+from .evaluation import Metrics, evaluate, model_evaluation_set
+from .transformer import Model, forward, run
+
+#: Head roles, tested in this order; a head gets the first whose score reaches its threshold.
+#: For comparison: weight spread evenly over the tokens a row may read gives a previous-token score of
+#: about 0.1 (the mean of 1 / (t + 1) over the positions), so 0.4 is four times that.
+ROLE_THRESHOLDS: dict[str, tuple[str, float]] = {
+    "previous-token": ("previous_token", 0.4),
+    "induction": ("induction", 0.5),
+    "duplicate-token": ("duplicate_token", 0.5),
+    "first-token": ("first_token", 0.5),
+}
+#: The role of a head that reaches none of the thresholds: its weight is spread out.
+DIFFUSE = "diffuse"
+SCORE_NAMES = ("previous_token", "induction", "duplicate_token", "first_token")
+
+
+@dataclass(frozen=True)
+class HeadScores:
+    """Each score for every head, as an (n_layers, n_heads) array (see the module docstring)."""
+
+    previous_token: np.ndarray
+    induction: np.ndarray
+    duplicate_token: np.ndarray
+    first_token: np.ndarray
+
+    def of(self, layer: int, head: int) -> dict[str, float]:
+        return {name: float(getattr(self, name)[layer, head]) for name in SCORE_NAMES}
+
+
+def head_scores(model: Model) -> HeadScores:
+    """Measure every head's scores on the evaluation set's repeated runs."""
+    L, H = model.config.n_layers, model.config.n_heads
+    sums = {name: np.zeros((L, H)) for name in SCORE_NAMES}
+    counts = dict.fromkeys(SCORE_NAMES, 0)
+    for sequence in model_evaluation_set(model):
+        if not sequence.is_repeated:
+            continue
+        inputs = np.array(sequence.ids[:-1])  # (n,)
+        n, period = len(inputs), sequence.run_length
+        weights = np.array(forward(model, inputs).weights)  # (L, H, n, n)
+        t = np.arange(1, n)  # (n - 1,)
+        sums["previous_token"] += weights[:, :, t, t - 1].sum(axis=-1)  # (L, H)
+        counts["previous_token"] += len(t)
+        for repeat in range(period + 1, n):
+            earlier = np.arange(repeat - period, 0, -period)  # earlier occurrences of this token
+            sums["induction"] += weights[:, :, repeat, earlier + 1].sum(axis=-1)  # (L, H)
+            sums["duplicate_token"] += weights[:, :, repeat, earlier].sum(axis=-1)  # (L, H)
+        counts["induction"] += n - period - 1
+        counts["duplicate_token"] += n - period - 1
+        first_run = np.arange(1, period + 1)  # positions with nothing to copy yet
+        sums["first_token"] += weights[:, :, first_run, 0].sum(axis=-1)  # (L, H)
+        counts["first_token"] += period
+    return HeadScores(**{name: sums[name] / counts[name] for name in SCORE_NAMES})
+
+
+def role(scores: dict[str, float]) -> str:
+    """A head's role from its scores: the first of ROLE_THRESHOLDS it reaches, else "diffuse"."""
+    for name, (score, threshold) in ROLE_THRESHOLDS.items():
+        if scores[score] >= threshold:
+            return name
+    return DIFFUSE
+
+
+def head_roles(model: Model, scores: HeadScores | None = None) -> dict[tuple[int, int], str]:
+    """Every head's role, by (layer, head)."""
+    scores = head_scores(model) if scores is None else scores
+    return {(layer, head): role(scores.of(layer, head)) for layer, head in model.heads}
+
+
+def heads_with_role(roles: dict[tuple[int, int], str], name: str) -> list[tuple[int, int]]:
+    return [pair for pair, head_role in roles.items() if head_role == name]
+
+
+@dataclass(frozen=True)
+class KnockOut:
+    """The evaluation metrics with some heads knocked out, and their change from the intact model."""
+
+    label: str  # "L0H1", or a group such as "all induction heads"
+    heads: tuple[tuple[int, int], ...]
+    metrics: Metrics
+    change: Metrics  # knocked-out minus intact, field by field
+
+
+def knock_out(model: Model, heads: Sequence[tuple[int, int]], label: str | None = None,
+              baseline: Metrics | None = None) -> KnockOut:
+    """Evaluate the model with `heads` knocked out (each head's output zeroed)."""
+    pairs = check_knocked_out(list(heads), model.config.n_layers, model.config.n_heads)
+    baseline = evaluate(model) if baseline is None else baseline
+    metrics = evaluate(model, pairs)
+    change = Metrics(**{key: value - getattr(baseline, key) for key, value in metrics.to_dict().items()})
+    label = label or ", ".join(head_label(layer, head) for layer, head in sorted(pairs))
+    return KnockOut(label, tuple(sorted(pairs)), metrics, change)
+
+
+def head_label(layer: int, head: int) -> str:
+    """A head's short name: layer 1, head 0 is "L1H0"."""
+    return f"L{layer}H{head}"
+
+
+def knock_out_table(model: Model, roles: dict[tuple[int, int], str] | None = None) -> list[KnockOut]:
+    """Each head knocked out alone, then every induction head together."""
+    roles = head_roles(model) if roles is None else roles
+    baseline = evaluate(model)
+    table = [knock_out(model, [pair], baseline=baseline) for pair in model.heads]
+    induction = heads_with_role(roles, "induction")
+    if len(induction) > 1:
+        table.append(knock_out(model, induction, "all induction heads", baseline))
+    return table
+
+
+@dataclass(frozen=True)
+class NextWordChange:
+    """For one sentence: the probability of each actual next word, intact and with heads knocked out.
+
+    Position i of each array is about the word after token i (`tokens[i + 1]`), so each has n - 1 entries.
+    """
+
+    tokens: list[str]
+    knocked_out: tuple[tuple[int, int], ...]
+    intact: np.ndarray  # (n - 1,)
+    knocked: np.ndarray  # (n - 1,)
+
+    @property
+    def change(self) -> np.ndarray:
+        return self.knocked - self.intact  # (n - 1,)
+
+
+def next_word_change(model: Model, words, knocked_out: Sequence[tuple[int, int]]) -> NextWordChange:
+    """How knocking out `knocked_out` changes the probability the model gives each next word of `words`."""
+    intact, knocked = run(model, words), run(model, words, knocked_out)
+    positions = np.arange(len(intact.tokens) - 1)  # (n - 1,)
+    following = intact.ids[1:]  # (n - 1,)
+    return NextWordChange(
+        tokens=intact.tokens,
+        knocked_out=tuple(sorted(knocked.knocked_out)),
+        intact=intact.probabilities[positions, following],
+        knocked=knocked.probabilities[positions, following],
+    )
+
+
+def top_predictions(model: Model, words, position: int, k: int = 3, knocked_out=()) -> list[tuple[str, float]]:
+    """The k words the model finds likeliest after the token at `position` (0 is `<bos>`), with probabilities."""
+    probabilities = run(model, words, knocked_out).probabilities[position]  # (d_vocab,)
+    best = np.argsort(-probabilities, kind="stable")[:k]
+    return [(model.vocabulary[i], float(probabilities[i])) for i in best]
+
+
+def describe(model: Model) -> dict:
+    """A JSON-ready summary for the page: config, vocabulary, training, metrics, every head's scores,
+    role and knock-out effect."""
+    scores = head_scores(model)
+    roles = head_roles(model, scores)
+    metrics = evaluate(model)
+    knock_outs = knock_out_table(model, roles)
+    return {
+        "config": model.config.to_dict(),
+        "vocabulary": list(model.vocabulary),
+        "steps": model.steps,
+        "metrics": metrics.to_dict(),
+        "role_thresholds": {name: {"score": score, "at_least": threshold}
+                            for name, (score, threshold) in ROLE_THRESHOLDS.items()},
+        "heads": [
+            {"layer": layer, "head": head, "label": head_label(layer, head), "role": roles[(layer, head)],
+             "scores": scores.of(layer, head)}
+            for layer, head in model.heads
+        ],
+        "knock_outs": [
+            {"label": entry.label, "heads": [list(pair) for pair in entry.heads],
+             "metrics": entry.metrics.to_dict(), "change": entry.change.to_dict()}
+            for entry in knock_outs
+        ],
+    }

@@ -1,0 +1,122 @@
+"""How well the model does, measured on a fixed evaluation set.
+
+The evaluation set is drawn once, from its own seed (`EVAL_SEED`, not the training seed), so every model
+is measured on the same sequences: `EVAL_REPEATED` repeated runs and `EVAL_SENTENCES` sequences of
+sentences, each of the model's full length (`<bos>` + max_words words, and the word after that as the
+last target).
+
+In a repeated run of length L (`<bos>` at position 0, the first copy at 1..L), position t predicts the
+token at t + 1:
+
+- the **repeated part** is every position t > L: the token there has occurred before, at t - L, so the
+  next token can be copied from what followed it then. Copying is the only way to predict it.
+- the **first run** is every position t < L: the next token is a fresh random word, so the best possible
+  accuracy is chance (about 1 in 51, less what the model can rule out, such as a word already in the run).
+- position L (the last word of the first copy) is in neither: nothing has repeated yet, yet the next token
+  is the run's first word again, which the model has no way to know.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+from functools import cache
+
+import numpy as np
+
+from .corpus import Sequence, repeated_run, sentences
+from .transformer import Model, forward
+
+EVAL_SEED = 20_240_601
+EVAL_REPEATED = 64
+EVAL_SENTENCES = 32
+
+
+@cache
+def evaluation_set(n_tokens: int) -> tuple[Sequence, ...]:
+    """The fixed evaluation sequences of n_tokens tokens: the repeated runs first, then the sentences."""
+    rng = random.Random(EVAL_SEED)
+    repeated = [repeated_run(rng, n_tokens) for _ in range(EVAL_REPEATED)]
+    prose = [sentences(rng, n_tokens) for _ in range(EVAL_SENTENCES)]
+    return tuple(repeated + prose)
+
+
+def model_evaluation_set(model: Model) -> tuple[Sequence, ...]:
+    """The evaluation set at the model's length: its inputs fill all n_ctx positions, plus one target."""
+    return evaluation_set(model.config.n_ctx + 1)
+
+
+def repeated_positions(sequence: Sequence, n_inputs: int) -> np.ndarray:
+    """The input positions t whose token has occurred before (t > L): the repeated part."""
+    return np.arange(sequence.run_length + 1, n_inputs)
+
+
+def first_run_positions(sequence: Sequence) -> np.ndarray:
+    """The input positions t < L, where the next token is a fresh random word."""
+    return np.arange(0, sequence.run_length)
+
+
+def log_probabilities(logits: np.ndarray) -> np.ndarray:
+    """log softmax of each row, (n, d_vocab)."""
+    shifted = logits - logits.max(axis=-1, keepdims=True)  # (n, d_vocab)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # (n, d_vocab)
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Next-token cross-entropy (in nats) and argmax accuracy on the evaluation set.
+
+    - `loss`: mean over every position of every sequence
+    - `repeat_loss`, `repeat_accuracy`: over the repeated part of the repeated runs
+    - `first_run_accuracy`: over the first run of the repeated runs (near chance for any model)
+    - `sentence_loss`: mean over every position of the sentence sequences
+    """
+
+    loss: float
+    repeat_loss: float
+    repeat_accuracy: float
+    first_run_accuracy: float
+    sentence_loss: float
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def per_position(model: Model, sequence: Sequence, knocked_out=frozenset()) -> tuple[np.ndarray, np.ndarray]:
+    """(loss, correct) at every input position of one sequence, each (n_ctx,)."""
+    ids = np.array(sequence.ids)  # (n_ctx + 1,)
+    inputs, targets = ids[:-1], ids[1:]  # (n_ctx,) each
+    logits = forward(model, inputs, knocked_out).logits  # (n_ctx, d_vocab)
+    positions = np.arange(len(inputs))  # (n_ctx,)
+    loss = -log_probabilities(logits)[positions, targets]  # (n_ctx,)
+    correct = logits.argmax(axis=-1) == targets  # (n_ctx,)
+    return loss, correct
+
+
+def evaluate(model: Model, knocked_out=frozenset(), repeated_only: bool = False) -> Metrics:
+    """The model's `Metrics` on the evaluation set, optionally with heads knocked out (their output zeroed).
+
+    `repeated_only` skips the sentences (their losses come back as nan): quicker, for early stopping.
+    """
+    all_loss, repeat_loss, repeat_correct, first_correct, sentence_loss = [], [], [], [], []
+    for sequence in model_evaluation_set(model):
+        if repeated_only and not sequence.is_repeated:
+            continue
+        loss, correct = per_position(model, sequence, knocked_out)
+        all_loss.append(loss)
+        if sequence.is_repeated:
+            repeated = repeated_positions(sequence, len(loss))
+            first = first_run_positions(sequence)
+            repeat_loss.append(loss[repeated])
+            repeat_correct.append(correct[repeated])
+            first_correct.append(correct[first])
+        else:
+            sentence_loss.append(loss)
+    mean = lambda parts: float(np.concatenate(parts).mean()) if parts else float("nan")  # noqa: E731
+    return Metrics(
+        loss=mean(all_loss) if not repeated_only else float("nan"),
+        repeat_loss=mean(repeat_loss),
+        repeat_accuracy=mean(repeat_correct),
+        first_run_accuracy=mean(first_correct),
+        sentence_loss=mean(sentence_loss),
+    )

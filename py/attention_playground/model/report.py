@@ -1,0 +1,250 @@
+"""What the shipped model learned, measured and written out: the README's "The trained model" section.
+
+    cd py && python3 -m attention_playground.model.report     # prints the section's markdown
+
+Every number in the section is computed here from the shipped checkpoint; a test checks the README holds
+exactly this output, so nothing in it is typed by hand. The preset script (presets/
+make_trained_repeated_noun.py) uses the same sentence facts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .analysis import (
+    ROLE_THRESHOLDS,
+    head_label,
+    head_roles,
+    head_scores,
+    heads_with_role,
+    knock_out_table,
+    next_word_change,
+    top_predictions,
+)
+from .checkpoint import SIGNIFICANT_DIGITS, shipped_text
+from .corpus import RUN_LENGTHS, VOCABULARY
+from .evaluation import EVAL_REPEATED, EVAL_SENTENCES, evaluate, model_evaluation_set
+from .transformer import Model, forward, run
+
+#: The tutorial's sentence with a repeated noun.
+SENTENCE = "the fox met a crow and the fox smiled"
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def previous_token_by_half(model: Model, layer: int, head: int) -> tuple[float, float]:
+    """The head's previous-token score over positions 1..n_ctx // 2 and over the positions after that."""
+    half = model.config.n_ctx // 2
+    early, late = [], []
+    for sequence in model_evaluation_set(model):
+        if not sequence.is_repeated:
+            continue
+        weights = forward(model, np.array(sequence.ids[:-1])).weights[layer][head]  # (n, n)
+        t = np.arange(1, weights.shape[0])  # (n - 1,)
+        reads_previous = weights[t, t - 1]  # (n - 1,)
+        early.append(reads_previous[t <= half])
+        late.append(reads_previous[t > half])
+    return float(np.concatenate(early).mean()), float(np.concatenate(late).mean())
+
+
+def strongest_read(weights: np.ndarray, tokens: list[str], position: int) -> tuple[int, str, float]:
+    """(key position, key token, weight) of the largest weight in row `position`."""
+    key = int(np.argmax(weights[position]))
+    return key, tokens[key], float(weights[position, key])
+
+
+def describe_token(tokens: list[str], position: int) -> str:
+    """`"fox"`, or `the first "fox"` / `the second "fox"` when the token repeats, or `<bos>`."""
+    token = tokens[position]
+    if token == tokens[0] and position == 0:
+        return "`<bos>`"
+    occurrences = [i for i, other in enumerate(tokens) if other == token]
+    if len(occurrences) == 1:
+        return f'"{token}"'
+    ordinal = ("first", "second", "third", "fourth")[occurrences.index(position)]
+    return f'the {ordinal} "{token}"'
+
+
+def sentence_facts(model: Model, words: str = SENTENCE) -> dict:
+    """What the model does on `words` at the second occurrence of its repeated noun and the word before it.
+
+    For each of those two positions: where each induction head reads most, the model's top three guesses
+    for the next word, and the probability of the actual next word, intact and with every induction head
+    knocked out.
+    """
+    result = run(model, words)
+    tokens = result.tokens
+    roles = head_roles(model)
+    induction = heads_with_role(roles, "induction")
+    seen, repeat = {}, None
+    for i, token in enumerate(tokens[1:], start=1):
+        if token in seen and repeat is None and token not in ("the", "a"):
+            repeat = i
+        seen.setdefault(token, i)
+    positions = [repeat - 1, repeat]
+    change = next_word_change(model, words, induction)
+    first = tokens.index(tokens[repeat])
+    copy_word = model.vocabulary.index(tokens[first + 1])
+    facts = {"tokens": tokens, "induction_heads": induction, "positions": [],
+             # what copying would predict at the repeat: the word after the first occurrence
+             "p_copy": float(result.probabilities[repeat, copy_word])}
+    for position in positions:
+        reads = []
+        for layer, head in induction:
+            key, _, weight = strongest_read(result.weights[layer][head], tokens, position)
+            reads.append({"head": head_label(layer, head), "key": key, "weight": weight})
+        facts["positions"].append({
+            "position": position,
+            "token": describe_token(tokens, position),
+            "next": tokens[position + 1] if position + 1 < len(tokens) else None,
+            "reads": reads,
+            "top": top_predictions(model, words, position, 3),
+            "p_next": float(change.intact[position]) if position + 1 < len(tokens) else None,
+            "p_next_knocked": float(change.knocked[position]) if position + 1 < len(tokens) else None,
+        })
+    return facts
+
+
+def sentence_sentences(model: Model, words: str = SENTENCE) -> list[str]:
+    """The sentence facts as plain sentences (markdown), one per position looked at."""
+    facts = sentence_facts(model, words)
+    tokens = facts["tokens"]
+    induction = " and ".join(head_label(*pair) for pair in facts["induction_heads"])
+    lines = []
+    for entry in facts["positions"]:
+        reads = "; ".join(f"{read['head']} puts {read['weight']:.2f} on {describe_token(tokens, read['key'])}"
+                          for read in entry["reads"])
+        top = ", ".join(f'"{word}" {p:.2f}' for word, p in entry["top"])
+        line = f"At {entry['token']} (row {entry['position'] + 1}): {reads}. The model's top guesses: {top}."
+        if entry["next"] is not None:
+            line += (f' The actual next word, "{entry["next"]}", gets {entry["p_next"]:.2f}; with {induction} '
+                     f"knocked out, {entry['p_next_knocked']:.2f}.")
+        lines.append(line)
+    return lines + interpretation(facts)
+
+
+def interpretation(facts: dict) -> list[str]:
+    """What the two positions add up to, said only where the measurements show it."""
+    tokens = facts["tokens"]
+    before, at = facts["positions"]
+    noun = tokens[at["position"]]
+    first = tokens.index(noun)
+    after_first = tokens[first + 1]
+    lines = []
+    if any(read["key"] == first for read in before["reads"]) and before["p_next"] - before["p_next_knocked"] > 0.5:
+        lines.append(f'So the first "{noun}" is read one word early, from {before["token"]}, where copying it '
+                     f'predicts "{noun}" (the knock-out shows that read is what decides it).')
+    if any(read["key"] == first + 1 for read in at["reads"]):
+        predicted = at["top"][0][0] == after_first
+        lines.append(f'At {at["token"]} an induction head reads "{after_first}", the word after the first '
+                     f'"{noun}"' + (f', and the model predicts "{after_first}".' if predicted else
+                                     f', yet the model does not predict it: it gives "{after_first}" {facts["p_copy"]:.2f}.'))
+    elif not any(read["key"] == first for read in at["reads"]):
+        lines.append(f'At {at["token"]} no induction head reads the first "{noun}" or the word after it.')
+    return lines
+
+
+def readme_section(model: Model | None = None) -> str:
+    """The README's "## The trained model" section, as markdown."""
+    from .checkpoint import load_model
+
+    model = load_model() if model is None else model
+    c = model.config
+    scores = head_scores(model)
+    roles = head_roles(model, scores)
+    metrics = evaluate(model)
+    knock_outs = knock_out_table(model, roles)
+    n_words = len(VOCABULARY) - 1
+    size = len(shipped_text().encode("utf-8"))
+    previous = heads_with_role(roles, "previous-token")
+    induction = heads_with_role(roles, "induction")
+    lines = [
+        "## The trained model",
+        "",
+        "`py/attention_playground/model/` is a tiny transformer that learned its own attention: "
+        f"{c.n_layers} layers × {c.n_heads} heads (d_model {c.d_model}, d_head {c.d_head}), attention only "
+        "(no MLP, no LayerNorm), a learned positional embedding and an untied unembedding. It reads `<bos>` and "
+        f"up to {c.max_words} words from a vocabulary of {n_words} words. Every head of its forward pass is the "
+        "playground's own `attention_stages` (causal mask, ÷√d_k), so what the page shows is what the model "
+        "computed; only training needs `autograd` (`pip install .[model]`).",
+        "",
+        "```python",
+        "from attention_playground.model import load_model, run, head_scene, with_head_weights, describe",
+        "model = load_model()",
+        f'result = run(model, "{SENTENCE}")     # tokens, weights[layer][head], logits, stages',
+        f'scene = head_scene(model, "{SENTENCE}", 1, 0)   # a scene for compute()',
+        "```",
+        "",
+        f"**Data** (`corpus.py`): {percent(c.repeat_fraction)} of the training sequences are `<bos>` and a run of "
+        f"{RUN_LENGTHS[0]}–{RUN_LENGTHS[1]} distinct random words repeated to the end; the rest are sentences of a "
+        'small grammar in which nouns and phrases recur ("the fox met a crow and the fox smiled", "the old owl saw '
+        'the wolf then the old owl ran"). **Training** (`training.py`): Adam (lr '
+        f"{c.lr}, batch {c.batch_size}), next-token cross-entropy, {model.steps} steps from seed {c.seed}: "
+        "`cd py && python3 -m attention_playground.model.train` writes the checkpoint, `checkpoint.json` "
+        f"({size} bytes: the config, the vocabulary, the loss curve, this summary, and every parameter as "
+        f'`{{"shape": [...], "data": [...]}}` in row-major order, rounded to {SIGNIFICANT_DIGITS} significant '
+        "digits; the model is exactly those decimals). `python3 bench/model.py` measures training speed.",
+        "",
+        f"**Measured** on a fixed evaluation set ({EVAL_REPEATED} repeated runs, {EVAL_SENTENCES} sequences of "
+        "sentences, its own seed). The *repeated part* is every word that occurred before in its run; there the "
+        "next word can be copied. In the first run the next word is random.",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| repeated-part accuracy | {metrics.repeat_accuracy:.3f} |",
+        f"| first-run accuracy (chance is about 1/{n_words} = {1 / n_words:.3f}) | {metrics.first_run_accuracy:.3f} |",
+        f"| loss (nats): all positions / repeated part / sentences | {metrics.loss:.3f} / {metrics.repeat_loss:.3f}"
+        f" / {metrics.sentence_loss:.3f} |",
+        "",
+        "Each head's scores (`analysis.py` defines them): the mean weight on the previous token; on the token "
+        "after an earlier occurrence of the current one (induction); on that earlier occurrence itself "
+        "(duplicate); and on `<bos>` over the first run, where there is nothing to copy (first token). A head's "
+        "role is the first of "
+        + ", ".join(f"{name} (score ≥ {threshold})" for name, (_, threshold) in ROLE_THRESHOLDS.items())
+        + " that it reaches, else diffuse.",
+        "",
+        "| head | role | previous token | induction | duplicate token | first token |",
+        "|---|---|---|---|---|---|",
+    ]
+    for layer, head in model.heads:
+        s = scores.of(layer, head)
+        lines.append(f"| {head_label(layer, head)} | {roles[(layer, head)]} | {s['previous_token']:.2f} | "
+                     f"{s['induction']:.2f} | {s['duplicate_token']:.2f} | {s['first_token']:.2f} |")
+    lines += [
+        "",
+        "Knocking a head out (zeroing its output) shows whether what it reads matters. Changes from the intact "
+        "model:",
+        "",
+        "| knocked out | repeated-part accuracy | repeated-part loss | sentence loss |",
+        "|---|---|---|---|",
+    ]
+    for entry in knock_outs:
+        ch = entry.change
+        lines.append(f"| {entry.label} | {ch.repeat_accuracy:+.3f} (to {entry.metrics.repeat_accuracy:.3f}) | "
+                     f"{ch.repeat_loss:+.3f} | {ch.sentence_loss:+.3f} |")
+    lines += ["", f'**On "{SENTENCE}"** (the preset `trained-repeated-noun` shows layer 1 on it):', ""]
+    lines += [f"- {line}" for line in sentence_sentences(model)]
+    lines += ["", "**What it did not learn**, measured the same way:", ""]
+    duplicate = float(scores.duplicate_token.max())
+    lines.append(f"- No duplicate-token head: the largest duplicate-token score of any head is {duplicate:.2f}.")
+    for layer, head in previous:
+        early, late = previous_token_by_half(model, layer, head)
+        half = c.n_ctx // 2
+        lines.append(
+            f"- {head_label(layer, head)} reads the previous token only early in the context: its previous-token "
+            f"score is {early:.2f} over positions 1–{half} and {late:.2f} after position {half}. Copying still "
+            "works there, by a route these scores do not name."
+        )
+    if not induction:
+        lines.append("- No induction head formed.")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    print(readme_section(), end="")
+
+
+if __name__ == "__main__":
+    main()
