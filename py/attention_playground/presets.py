@@ -23,6 +23,7 @@ PRESET_IDS: tuple[str, ...] = (
     "causal-exercise",
     "softmax-trap",
     "two-heads",
+    "trained-repeated-noun",
 )
 
 #: The scene the page opens with.

@@ -31,7 +31,7 @@ def test_every_preset_file_is_listed_under_its_own_id():
 def test_the_stable_ids():
     assert set(PRESET_IDS) == {
         "dog-bites-man", "it-animal-noun", "it-no-noun-match", "it-strength-1", "it-strength-5",
-        "it-strength-8", "causal-exercise", "repeated-noun", "softmax-trap", "two-heads",
+        "it-strength-8", "causal-exercise", "repeated-noun", "softmax-trap", "two-heads", "trained-repeated-noun",
     }
     assert DEFAULT_PRESET_ID == "it-animal-noun"
 

@@ -9,6 +9,8 @@ make_trained_repeated_noun.py) uses the same sentence facts.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .analysis import (
@@ -239,7 +241,22 @@ def readme_section(model: Model | None = None) -> str:
         )
     if not induction:
         lines.append("- No induction head formed.")
-    return "\n".join(lines) + "\n"
+    return "\n".join(wrap(lines)) + "\n"
+
+
+def wrap(lines: list[str], width: int = 115) -> list[str]:
+    """Prose and list items wrapped at `width`, as the rest of the README is; tables and code left alone."""
+    wrapped, in_code = [], False
+    for line in lines:
+        if line.startswith("```"):
+            in_code = not in_code
+        if in_code or line.startswith(("|", "#", "```")) or len(line) <= width:
+            wrapped.append(line)
+            continue
+        indent = "  " if line.startswith("- ") else ""
+        wrapped += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                 break_on_hyphens=False)
+    return wrapped
 
 
 def main() -> None:
