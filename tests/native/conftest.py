@@ -27,3 +27,40 @@ def make_causal_exercise():
 # a failing example is printed in full, so it can be replayed with @reproduce_failure.
 settings.register_profile("native", deadline=None, database=None, print_blob=True)
 settings.load_profile("native")
+
+
+# --- The trained model (tests/native/test_model_*.py) ----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def shipped_model():
+    """The shipped checkpoint, loaded once (tests treat it as read-only)."""
+    from attention_playground.model import load_model
+
+    return load_model()
+
+
+@pytest.fixture(scope="session")
+def retrained_model():
+    """A model trained from scratch with the shipped checkpoint's config, once per session (a few seconds)."""
+    from attention_playground.model import train
+    from attention_playground.model.checkpoint import rounded
+
+    return rounded(train(load_shipped_config()))
+
+
+def load_shipped_config():
+    from attention_playground.model import TrainConfig
+    from attention_playground.model.checkpoint import shipped_checkpoint
+
+    return TrainConfig.from_dict(shipped_checkpoint()["config"])
+
+
+@pytest.fixture(scope="session")
+def make_trained_repeated_noun():
+    """The script that regenerates trained-repeated-noun.json, imported from its file."""
+    spec = importlib.util.spec_from_file_location("make_trained_repeated_noun",
+                                                  PRESETS_DIR / "make_trained_repeated_noun.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

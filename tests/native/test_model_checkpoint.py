@@ -1,0 +1,130 @@
+"""The shipped checkpoint: small, in the documented format, loaded as a package resource (also from a zip
+and without autograd), and described in the README by the generator's current output."""
+
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import attention_playground
+from attention_playground.model import load_model, run
+from attention_playground.model.checkpoint import (
+    FORMAT,
+    SIGNIFICANT_DIGITS,
+    checkpoint_dict,
+    checkpoint_text,
+    model_from_dict,
+    rounded,
+    shipped_checkpoint,
+    shipped_text,
+)
+from attention_playground.model.transformer import PARAM_NAMES, param_shapes
+
+PACKAGE_DIR = Path(attention_playground.__file__).parent
+README = PACKAGE_DIR.parents[1] / "README.md"
+MAX_BYTES = 200_000
+
+
+def test_the_checkpoint_is_small_and_in_the_documented_format(shipped_model):
+    assert len(shipped_text().encode("utf-8")) <= MAX_BYTES
+    data = shipped_checkpoint()
+    assert data["format"] == FORMAT and data["version"] == 1 and data["significant_digits"] == SIGNIFICANT_DIGITS
+    assert data["vocabulary"][0] == "<bos>" and len(data["loss_curve"]) == data["steps"]
+    shapes = param_shapes(shipped_model.config, len(data["vocabulary"]))
+    assert list(data["params"]) == list(PARAM_NAMES)
+    for name, entry in data["params"].items():
+        assert tuple(entry["shape"]) == shapes[name]
+        assert len(entry["data"]) == int(np.prod(entry["shape"]))
+        # Every number is stored with at most SIGNIFICANT_DIGITS significant digits.
+        assert all(float(f"{x:.{SIGNIFICANT_DIGITS}g}") == x for x in entry["data"])
+
+
+def test_loading_gives_exactly_the_stored_numbers(shipped_model):
+    data = shipped_checkpoint()
+    assert np.array_equal(shipped_model.params["W_U"].ravel(), np.array(data["params"]["W_U"]["data"]))
+    assert np.array_equal(shipped_model.params["W_Q"][1, 0, 2], np.array(data["params"]["W_Q"]["data"][
+        (1 * 2 + 0) * 32 * 16 + 2 * 16:(1 * 2 + 0) * 32 * 16 + 3 * 16]))  # row-major order
+
+
+def test_saving_and_loading_round_trips(shipped_model, tmp_path):
+    data = checkpoint_dict(rounded(shipped_model), {"note": "test"})
+    path = tmp_path / "model.json"
+    path.write_text(checkpoint_text(data), encoding="utf-8")
+    again = model_from_dict(json.loads(path.read_text(encoding="utf-8")))
+    for name in PARAM_NAMES:
+        assert np.array_equal(again.params[name], shipped_model.params[name])
+    # The shipped file is exactly what the writer makes of the loaded model and its summary.
+    assert checkpoint_text(checkpoint_dict(shipped_model, shipped_checkpoint()["summary"])) == shipped_text()
+
+
+class FreshImport:
+    """Import attention_playground anew (from `path` first, with `blocked` modules unimportable), then put
+    every module back as it was. In-process, so it runs in Pyodide too."""
+
+    def __init__(self, path=None, blocked=()):
+        self.path, self.blocked = path, blocked
+
+    def __enter__(self):
+        self.saved_modules = {name: module for name, module in sys.modules.items()
+                              if name == "attention_playground" or name.startswith("attention_playground.")
+                              or name in self.blocked or name.split(".")[0] in self.blocked}
+        for name in self.saved_modules:
+            del sys.modules[name]
+        for name in self.blocked:
+            sys.modules[name] = None  # `import name` now raises ImportError
+        self.saved_path = list(sys.path)
+        if self.path is not None:
+            sys.path.insert(0, str(self.path))
+        import attention_playground.model
+
+        return attention_playground
+
+    def __exit__(self, *exc):
+        for name in list(sys.modules):
+            if name == "attention_playground" or name.startswith("attention_playground.") or name in self.blocked:
+                del sys.modules[name]
+        sys.modules.update(self.saved_modules)
+        sys.path[:] = self.saved_path
+        return False
+
+
+def test_the_model_loads_and_runs_from_a_zip(tmp_path, shipped_model):
+    archive = tmp_path / "attention_playground.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in PACKAGE_DIR.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zipped.write(path, path.relative_to(PACKAGE_DIR.parent).as_posix())
+    with FreshImport(archive) as fresh:
+        assert fresh.__file__.startswith(str(archive))
+        model = fresh.model.load_model()
+        logits = fresh.model.run(model, "the cat sat").logits
+    assert np.array_equal(logits, run(shipped_model, "the cat sat").logits)
+
+
+def test_loading_running_and_analysing_need_no_autograd(shipped_model):
+    with FreshImport(blocked=("autograd",)) as fresh:
+        model = fresh.model.load_model()
+        fresh.model.head_scene(model, "the cat sat", 1, 0)
+        roles = fresh.model.head_roles(model)
+        with pytest.raises(ImportError):
+            fresh.model.train  # noqa: B018 (asking for it is what imports autograd)
+    assert list(roles.values()) == [head["role"] for head in shipped_checkpoint()["summary"]["heads"]]
+
+
+def test_the_readme_section_is_the_generators_current_output():
+    from attention_playground.model.report import readme_section
+
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## The trained model\n")
+    end = text.index("\n## ", start + 1) + 1
+    assert text[start:end] == readme_section() + "\n"
+    assert text.index("## Presets") < start  # placed after the presets
+
+
+def test_load_model_returns_a_fresh_model_each_time():
+    first = load_model()
+    first.params["W_E"][0, 0] = 99.0
+    assert load_model().params["W_E"][0, 0] != 99.0

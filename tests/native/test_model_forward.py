@@ -1,0 +1,145 @@
+"""The trained model's forward pass: against an independent NumPy reference, against the autograd
+training forward, and autograd's gradient against finite differences."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attention_playground.model import Run, run, vocabulary, with_head_weights
+from attention_playground.model.corpus import BOS, VOCABULARY
+from attention_playground.model.transformer import forward
+
+SENTENCE = "the cat sat on the mat because it was tired"
+
+
+def reference_logits(params, ids, knocked_out=()):
+    """The model written out from its definition, token by token, with its own softmax (no shared code)."""
+    n = len(ids)
+    resid = np.array([params["W_E"][i] + params["W_pos"][t] for t, i in enumerate(ids)])  # (n, d_model)
+    n_layers, n_heads, _, d_head = params["W_Q"].shape
+    for layer in range(n_layers):
+        added = np.zeros_like(resid)
+        for head in range(n_heads):
+            if (layer, head) in knocked_out:
+                continue
+            Q = resid @ params["W_Q"][layer, head]
+            K = resid @ params["W_K"][layer, head]
+            V = resid @ params["W_V"][layer, head]
+            for t in range(n):  # token t reads tokens 0..t only
+                scores = [float(Q[t] @ K[s]) / math.sqrt(d_head) for s in range(t + 1)]
+                top = max(scores)
+                exps = [math.exp(score - top) for score in scores]
+                weights = [e / sum(exps) for e in exps]
+                z = sum(w * V[s] for s, w in enumerate(weights))
+                added[t] += z @ params["W_O"][layer, head]
+        resid = resid + added
+    return resid @ params["W_U"] + params["b_U"]  # (n, d_vocab)
+
+
+def test_vocabulary_starts_with_bos_and_holds_the_tutorials_words(shipped_model):
+    words = vocabulary(shipped_model)
+    assert words[0] == BOS and words == list(VOCABULARY) and len(set(words)) == len(words)
+    tutorial = "the cat sat on mat because it was tired dog bites man fox crow met smiled a and".split()
+    assert set(tutorial) <= set(words)
+
+
+def test_run_gives_tokens_weights_logits_and_stages(shipped_model):
+    result = run(shipped_model, SENTENCE)
+    assert isinstance(result, Run)
+    n = len(SENTENCE.split()) + 1
+    assert result.tokens == [BOS, *SENTENCE.split()]
+    c = shipped_model.config
+    assert len(result.weights) == c.n_layers and all(len(layer) == c.n_heads for layer in result.weights)
+    for layer in result.weights:
+        for weights in layer:
+            assert weights.shape == (n, n)
+            assert np.allclose(weights.sum(axis=1), 1.0)
+            assert (np.triu(weights, k=1) == 0).all()  # causal
+    assert result.logits.shape == (n, len(VOCABULARY))
+    assert result.stages[1][0].output.shape == (n, c.d_head)
+    assert np.allclose(result.probabilities.sum(axis=1), 1.0)
+    # A list of words and the same text give the same run.
+    assert np.array_equal(run(shipped_model, SENTENCE.split()).logits, result.logits)
+
+
+@pytest.mark.parametrize("knocked_out", [(), ((0, 1),), ((1, 0), (1, 1)), ((0, 0), (0, 1), (1, 0), (1, 1))])
+def test_the_forward_pass_matches_an_independent_reference(shipped_model, knocked_out):
+    result = run(shipped_model, SENTENCE, knocked_out)
+    expected = reference_logits(shipped_model.params, result.ids.tolist(), set(knocked_out))
+    assert np.allclose(result.logits, expected, rtol=0, atol=1e-10)
+
+
+def test_resid_pre_is_the_embedding_and_then_the_sum_of_what_the_layers_wrote(shipped_model):
+    result = run(shipped_model, SENTENCE)
+    p = shipped_model.params
+    n = len(result.tokens)
+    assert np.array_equal(result.resid_pre[0], p["W_E"][result.ids] + p["W_pos"][:n])
+    assert np.allclose(result.resid_pre[1], result.resid_pre[0] + result.attn_out[0], rtol=0, atol=1e-12)
+    assert np.allclose(result.resid_final, result.resid_pre[1] + result.attn_out[1], rtol=0, atol=1e-12)
+
+
+def test_a_knocked_out_head_still_shows_its_pattern_but_writes_nothing(shipped_model):
+    intact, knocked = run(shipped_model, SENTENCE), run(shipped_model, SENTENCE, [(1, 1)])
+    assert np.array_equal(intact.weights[1][1], knocked.weights[1][1])
+    head_write = intact.stages[1][1].output @ shipped_model.params["W_O"][1, 1]  # (n, d_model)
+    assert np.allclose(knocked.attn_out[1], intact.attn_out[1] - head_write, rtol=0, atol=1e-12)
+
+
+def test_the_training_forward_equals_the_display_forward(shipped_model):
+    from attention_playground.model.corpus import WORD_INDEX
+    from attention_playground.model.training import batched_logits, one_hot
+
+    sentences = [SENTENCE.split(), "the fox met a crow and the fox smiled".split(),
+                 "owl red sat queen fox owl red sat queen fox owl red".split()]
+    for words in sentences:
+        ids = np.array([0] + [WORD_INDEX[w] for w in words])  # (n,)
+        batched = batched_logits(shipped_model.params, one_hot(ids[None], len(VOCABULARY)), shipped_model.config)
+        assert np.allclose(batched[0], forward(shipped_model, ids).logits, rtol=0, atol=1e-10)
+    # A whole batch of full-length sequences at once.
+    from attention_playground.model.evaluation import model_evaluation_set
+
+    sequences = model_evaluation_set(shipped_model)[:8]
+    ids = np.array([sequence.ids[:-1] for sequence in sequences])  # (8, n_ctx)
+    batched = batched_logits(shipped_model.params, one_hot(ids, len(VOCABULARY)), shipped_model.config)
+    for row, sequence_ids in zip(batched, ids, strict=True):
+        assert np.allclose(row, forward(shipped_model, sequence_ids).logits, rtol=0, atol=1e-10)
+
+
+def test_autograds_gradient_matches_finite_differences(shipped_model):
+    from autograd import grad
+
+    from attention_playground.model.corpus import WORD_INDEX
+    from attention_playground.model.training import loss_fn, one_hot
+
+    words = "the fox met a crow and the fox smiled .".split()
+    ids = np.array([[0] + [WORD_INDEX[w] for w in words]])  # (1, n + 1)
+    inputs, targets = one_hot(ids[:, :-1], len(VOCABULARY)), one_hot(ids[:, 1:], len(VOCABULARY))
+    params = {name: value.copy() for name, value in shipped_model.params.items()}
+    gradient = grad(loss_fn)(params, inputs, targets, shipped_model.config)
+    h = 1e-6
+    for name, index in [("W_Q", (1, 0, 3, 5)), ("W_K", (0, 1, 2, 7)), ("W_pos", (4, 9)), ("W_E", (13, 2)),
+                        ("W_O", (1, 1, 4, 0)), ("b_U", (10,))]:
+        plus = {key: value.copy() for key, value in params.items()}
+        minus = {key: value.copy() for key, value in params.items()}
+        plus[name][index] += h
+        minus[name][index] -= h
+        numeric = (loss_fn(plus, inputs, targets, shipped_model.config)
+                   - loss_fn(minus, inputs, targets, shipped_model.config)) / (2 * h)
+        assert gradient[name][index] == pytest.approx(numeric, rel=1e-5, abs=1e-8), name
+
+
+def test_with_head_weights_replaces_one_head_and_leaves_the_model_alone(shipped_model):
+    c = shipped_model.config
+    before = run(shipped_model, SENTENCE)
+    Wk = np.zeros((c.d_model, c.d_head))  # every score 0: the head spreads its weight evenly
+    edited = with_head_weights(shipped_model, 1, 0, Wk=Wk)
+    after = run(edited, SENTENCE)
+    n = len(after.tokens)
+    expected = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    assert np.allclose(after.weights[1][0], expected)
+    assert np.array_equal(after.weights[1][1], before.weights[1][1])  # the other head reads as before
+    assert not np.allclose(after.logits, before.logits)  # and the prediction changed
+    assert np.array_equal(run(shipped_model, SENTENCE).logits, before.logits)  # the original is untouched
+    same = with_head_weights(shipped_model, 1, 0, Wq=shipped_model.params["W_Q"][1, 0])
+    assert np.array_equal(run(same, SENTENCE).logits, before.logits)
