@@ -31,7 +31,7 @@ class TrainConfig:
     lr: float = 0.02  # Adam's step size
     beta1: float = 0.9  # Adam's decay of the running mean of the gradient
     beta2: float = 0.99  # Adam's decay of the running mean of the squared gradient
-    init_scale: float = 0.5  # each matrix starts as normal noise of std init_scale / sqrt(rows)
+    init_scale: float = 1.0  # each matrix starts as normal noise of std init_scale / sqrt(rows)
 
     # Early stopping (used by the benchmark and the across-seeds test; None trains all `steps`).
     stop_at_accuracy: float | None = None  # stop once repeated-part accuracy reaches this

@@ -143,8 +143,15 @@ def interpretation(facts: dict) -> list[str]:
         lines.append(f'At {at["token"]} an induction head reads "{after_first}", the word after the first '
                      f'"{noun}"' + (f', and the model predicts "{after_first}".' if predicted else
                                      f', yet the model does not predict it: it gives "{after_first}" {facts["p_copy"]:.2f}.'))
-    elif not any(read["key"] == first for read in at["reads"]):
-        lines.append(f'At {at["token"]} no induction head reads the first "{noun}" or the word after it.')
+    else:
+        before_first = [read["head"] for read in at["reads"] if read["key"] == first - 1 and first > 1]
+        looked_at = (f'{" and ".join(before_first)} reads {describe_token(tokens, first - 1)}, the word before the '
+                     f'first "{noun}"; ' if before_first else "")
+        expected = ("" if any(read["key"] == first for read in at["reads"]) else
+                    f'The tutorial expects {at["token"]} to read the first "{noun}"; in this model it does not. ')
+        lines.append(f'{expected}At {at["token"]} {looked_at}no induction head reads the word after the first "{noun}" '
+                     f'("{after_first}"), where copying would look, and the model gives "{after_first}" '
+                     f'{facts["p_copy"]:.2f}.')
     return lines
 
 
