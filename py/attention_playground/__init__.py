@@ -5,6 +5,8 @@
 - `compute`: `compute(scene)`, the one call the page makes
 - `entry`: `handle(request_json)`, what the page's worker calls
 - `presets`, `experiments`: the worked examples and the experiments that are not one scene
+- `model` (a subpackage, imported on its own: `attention_playground.model`): a tiny transformer trained
+  to copy, with heads to look at as scenes; only its training needs autograd
 """
 
 from .attention import (

@@ -38,7 +38,8 @@ def layer_scene(model: Model, words, layer: int, heads: Sequence[int] | None = N
                 knocked_out: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
     """Several heads of one layer as one scene (they read the same X); every head of the layer by default.
 
-    `knocked_out` applies to the layers before `layer` (it changes what this layer reads).
+    `knocked_out` applies to the layers before `layer` (it changes what this layer reads). The words are
+    checked first, then the layer, then the heads, so the first message is about the first mistake.
     """
     ids = encode(model, words)
     layer, _ = check_head(layer, 0, model.config.n_layers, model.config.n_heads)
@@ -74,7 +75,4 @@ def head_scene(model: Model, words, layer: int, head: int,
     the same weights as `run(model, words).weights[layer][head]` (to 1e-12). Raises ModelInputError
     for unknown words, an empty or too long sentence, or a head that does not exist.
     """
-    encode(model, words)  # words first: their message is the most useful one
-    layer, head = check_head(layer, head, model.config.n_layers, model.config.n_heads)
-    scene = layer_scene(model, words, layer, [head], knocked_out)
-    return scene
+    return layer_scene(model, words, layer, [head], knocked_out)

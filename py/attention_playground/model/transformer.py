@@ -57,7 +57,7 @@ def init_params(config: TrainConfig, d_vocab: int, rng: np.random.Generator) -> 
     return params
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: its parameters are arrays
 class Model:
     """A trained model: its config, its parameters (float64 arrays, see `param_shapes`) and its vocabulary.
 
