@@ -26,9 +26,9 @@ from sitebuild import runtime, wheels
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
 WORKER = "/tests/in_pyodide/worker.js"
-#: What the worker writes into Pyodide's file system besides the module: pytest's settings, the suite, and
-#: the in-Pyodide helpers.
-SUITE_FILES = ["pyproject.toml", "tests/native/*.py", "tests/in_pyodide/*.py"]
+#: What the worker writes into Pyodide's file system besides the module: pytest's settings, the suite, the
+#: in-Pyodide helpers, and the README (a test checks the section the model's report writes into it).
+SUITE_FILES = ["pyproject.toml", "README.md", "tests/native/*.py", "tests/in_pyodide/*.py"]
 #: Stops a hung runtime from hanging the test run; not a limit on speed.
 HANG_GUARD_MS = 20 * 60 * 1000
 
