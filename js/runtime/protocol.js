@@ -17,7 +17,14 @@
  *     "exercises"           {}                            → the exercises: text, starter, hints, solution, checks
  *     "run_exercise"        {exercise_id, code, scene?}   → the learner's code run against the checks
  *     "learner_compute"     {exercise_id, code, scene}    → {result, error}: the scene drawn with the learner's code
- *   Only the Python service (js/python/service.js) makes requests; a test checks that this list is exactly the
+ *     "model_info"          {model?}                      → the trained model: config, vocabulary, heads and roles
+ *     "model_run"           {words, knocked_out?, edited_head?, metrics?, model?}
+ *                                                         → weights, predictions, effects, metrics on one sentence
+ *     "model_head_scene"    {words, layer, head, knocked_out?, model?} → {scene, source}: one head as a scene
+ *     "model_train_start"   {config?}                     → a training run started (the worker must have autograd)
+ *     "model_train_steps"   {steps, words?, max_seconds?} → the steps taken, their losses, the heads now
+ *   ("model" is "shipped" or "trained"; py/attention_playground/model/requests.py documents each result.)
+ *   Only the Python service (js/python/) makes requests; a test checks that this list is exactly the
  *   entry point's (attention_playground.entry.KINDS).
  *
  * Worker → page, exactly one reply per request, matched by `id`:
@@ -74,6 +81,11 @@ export const REQUEST_KINDS = Object.freeze({
   EXERCISES: "exercises",
   RUN_EXERCISE: "run_exercise",
   LEARNER_COMPUTE: "learner_compute",
+  MODEL_INFO: "model_info",
+  MODEL_RUN: "model_run",
+  MODEL_HEAD_SCENE: "model_head_scene",
+  MODEL_TRAIN_START: "model_train_start",
+  MODEL_TRAIN_STEPS: "model_train_steps",
 });
 
 /** `type` of the worker's messages that answer no request. */
@@ -90,9 +102,11 @@ export const MESSAGE_TYPES = Object.freeze({
  *   starting     the WebAssembly runtime has arrived and compiled; the Python interpreter is starting
  *   numpy        Python is running; NumPy is being installed
  *   module       NumPy is in; the attention module is being unpacked and imported
+ *   packages     only for a worker started to install wheels (worker.js?install=training): micropip is
+ *                installing them
  *   ready        Python is live and answers requests
  */
-export const BOOT_STAGES = Object.freeze(["downloading", "starting", "numpy", "module", "ready"]);
+export const BOOT_STAGES = Object.freeze(["downloading", "starting", "numpy", "module", "packages", "ready"]);
 
 /** `error.type` values the worker itself uses (the module uses its own, e.g. "SceneError"). */
 export const WORKER_ERROR_TYPES = Object.freeze({

@@ -14,6 +14,17 @@ A request is {"kind": ..., "payload": {...}}:
 | "run_exercise"       | {"exercise_id", "code", "scene"?}         | run_exercise(...): the checks       |
 | "learner_compute"    | {"exercise_id", "code", "scene"}          | {"result", "error"}, see            |
 |                      |                                           | learner_compute.py                  |
+| "model_info"         | {"model"?}                                | the trained model described         |
+| "model_run"          | {"words", "knocked_out"?, "edited_head"?, | weights, predictions, effects and   |
+|                      |  "metrics"?, "model"?}                    | metrics (model/requests.py)         |
+| "model_head_scene"   | {"words", "layer", "head", "knocked_out"?,| {"scene", "source"}: one head as a  |
+|                      |  "model"?}                                | scene                               |
+| "model_train_start"  | {"config"?: {seed, steps, n_heads,        | {"config"}: a run started (needs    |
+|                      |  repeat_fraction}}                        | autograd)                           |
+| "model_train_steps"  | {"steps", "words"?, "max_seconds"?}       | the steps taken, their losses, the  |
+|                      |                                           | heads now                           |
+
+"model" is "shipped" (the default) or "trained" (the run this interpreter is training).
 
 The response is {"ok": true, "result": ...} or {"ok": false, "error": {"type", "message", "field",
 "row", "column"}}. "type" is "SceneError" for a mistake in a scene (which adds "row_index" and
@@ -129,6 +140,20 @@ def _learner_request(kind: str, function: Callable[..., Any], required: tuple[st
     return run
 
 
+def _model_request(kind: str, function: str, required: tuple[str, ...] = (),
+                   optional: tuple[str, ...] = ()) -> Callable[[dict], Any]:
+    """Serve one of the trained model's requests: `function` of model/requests.py, imported on the first
+    such request (a page that never opens the model does not import it). Its mistakes are ModelInputErrors."""
+
+    def run(payload: dict) -> Any:
+        _payload_keys(kind, payload, required, ("model", *optional))
+        from .model import requests  # noqa: PLC0415
+
+        return getattr(requests, function)(payload)
+
+    return run
+
+
 #: What each request kind runs.
 KINDS: dict[str, Callable[[dict], Any]] = {
     "compute": _compute,
@@ -139,6 +164,14 @@ KINDS: dict[str, Callable[[dict], Any]] = {
     "exercises": _exercises,
     "run_exercise": _learner_request("run_exercise", run_exercise, ("exercise_id", "code"), ("scene",)),
     "learner_compute": _learner_request("learner_compute", compute_with_learner, ("exercise_id", "code", "scene")),
+    "model_info": _model_request("model_info", "model_info"),
+    "model_run": _model_request("model_run", "model_run", ("words",),
+                                ("knocked_out", "edited_head", "metrics")),
+    "model_head_scene": _model_request("model_head_scene", "model_head_scene",
+                                       ("words", "layer", "head"), ("knocked_out",)),
+    "model_train_start": _model_request("model_train_start", "train_start", (), ("config",)),
+    "model_train_steps": _model_request("model_train_steps", "train_steps", ("steps",),
+                                        ("words", "max_seconds")),
 }
 
 

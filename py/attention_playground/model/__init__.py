@@ -15,7 +15,7 @@ forward pass), `training` (autograd, Adam), `evaluation` (the fixed evaluation s
 scores, roles, knock-outs), `head_scene`, `checkpoint`, `errors`, `report` (the README section), and
 `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
 
-Only training needs autograd: `train` and `StopTraining` import it when first used, so loading, running
+Only training needs autograd: `train`, `Trainer` and `StopTraining` import it when first used, so loading, running
 and analysing the model need nothing but NumPy.
 """
 
@@ -41,11 +41,11 @@ from .evaluation import Metrics, evaluate
 from .head_scene import head_scene, layer_scene
 from .transformer import Model, Run, run, vocabulary, with_head_weights
 
-_TRAINING_NAMES = ("train", "StopTraining")
+_TRAINING_NAMES = ("train", "StopTraining", "Trainer")
 
 
 def __getattr__(name: str):
-    """`train` and `StopTraining` come from `training`, which needs autograd: imported only when asked for."""
+    """`train`, `Trainer` and `StopTraining` come from `training`, which needs autograd: imported only when asked for."""
     if name in _TRAINING_NAMES:
         from . import training
 
@@ -66,6 +66,7 @@ __all__ = [
     "Run",
     "StopTraining",
     "TrainConfig",
+    "Trainer",
     "describe",
     "evaluate",
     "head_roles",

@@ -78,7 +78,7 @@ def checkpoint_text(data: dict[str, Any]) -> str:
         if key == "params":
             params = [f'    {json.dumps(name)}: {json.dumps(entry, separators=(",", ":"))}'
                       for name, entry in value.items()]
-            lines.append(f'  "params": {{\n' + ",\n".join(params) + "\n  }")
+            lines.append('  "params": {\n' + ",\n".join(params) + "\n  }")
         else:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value, separators=(',', ':'))}")
     return "{\n" + ",\n".join(lines) + "\n}\n"

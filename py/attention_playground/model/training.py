@@ -107,34 +107,81 @@ class Adam:
         return new
 
 
+class Trainer:
+    """A training run that can be taken a step at a time: what `train` does, in pieces.
+
+    The page trains in a worker that must answer between steps (to report progress, or to be stopped), so
+    it calls `step()` in short runs; `train` calls it in one loop. Either way the same config gives the same
+    model, bit for bit.
+
+        trainer = Trainer(TrainConfig(seed=3))
+        while not trainer.done:
+            loss = trainer.step()
+        model = trainer.model
+    """
+
+    def __init__(self, config: TrainConfig = TrainConfig()):
+        self.config = config
+        self._d_vocab = len(VOCABULARY)
+        self.params = init_params(config, self._d_vocab, np.random.default_rng(config.seed))
+        self._data_rng = random.Random(config.seed)
+        self._optimizer = Adam(self.params, config)
+        self._loss_and_grads = value_and_grad(loss_fn)
+        self.losses: list[float] = []
+        self.seconds = 0.0  # time spent in step(), summed
+        self.reached_accuracy = False  # set once `config.stop_at_accuracy` is reached
+
+    @property
+    def steps(self) -> int:
+        return len(self.losses)
+
+    @property
+    def done(self) -> bool:
+        """True once every step is taken, or the early-stopping accuracy is reached."""
+        return self.steps >= self.config.steps or self.reached_accuracy
+
+    @property
+    def model(self) -> Model:
+        """The model as trained so far."""
+        return Model(self.config, self.params, VOCABULARY, self.steps, tuple(self.losses))
+
+    def step(self) -> float:
+        """Take one step of Adam on a fresh batch; returns its loss (before the step)."""
+        config = self.config
+        started = time.perf_counter()
+        inputs, targets = batch_arrays(draw_batch(self._data_rng, config.batch_size, config.n_ctx + 1,
+                                                  config.repeat_fraction), self._d_vocab)
+        loss, grads = self._loss_and_grads(self.params, inputs, targets, config)
+        self.params = self._optimizer.step(self.params, grads)
+        self.losses.append(float(loss))
+        self.seconds += time.perf_counter() - started
+        return float(loss)
+
+    def check_accuracy(self) -> None:
+        """With `config.stop_at_accuracy`, measure repeated-part accuracy every `check_every` steps."""
+        config = self.config
+        if config.stop_at_accuracy is not None and self.steps % config.check_every == 0:
+            accuracy = evaluate(self.model, repeated_only=True).repeat_accuracy
+            self.reached_accuracy = accuracy >= config.stop_at_accuracy
+
+
 def train(config: TrainConfig = TrainConfig(), on_step: OnStep | None = None) -> Model:
     """Train a model from scratch with `config`; returns the `Model` (see the module docstring for on_step).
 
     With `config.stop_at_accuracy`, repeated-part accuracy on the evaluation set is measured every
     `config.check_every` steps and training stops once it reaches that value.
     """
-    d_vocab = len(VOCABULARY)
-    params = init_params(config, d_vocab, np.random.default_rng(config.seed))
-    data_rng = random.Random(config.seed)
-    optimizer = Adam(params, config)
-    loss_and_grads = value_and_grad(loss_fn)
-    losses: list[float] = []
+    trainer = Trainer(config)
     started = time.perf_counter()
-    for step in range(1, config.steps + 1):
-        inputs, targets = batch_arrays(draw_batch(data_rng, config.batch_size, config.n_ctx + 1,
-                                                  config.repeat_fraction), d_vocab)
-        loss, grads = loss_and_grads(params, inputs, targets, config)
-        params = optimizer.step(params, grads)
-        losses.append(float(loss))
+    while not trainer.done:
+        loss = trainer.step()
         keep_going = True
         if on_step is not None:
             try:
-                keep_going = on_step(step, float(loss), time.perf_counter() - started) is not False
+                keep_going = on_step(trainer.steps, loss, time.perf_counter() - started) is not False
             except StopTraining:
                 keep_going = False
-        if keep_going and config.stop_at_accuracy is not None and step % config.check_every == 0:
-            model = Model(config, params, VOCABULARY, step, tuple(losses))
-            keep_going = evaluate(model, repeated_only=True).repeat_accuracy < config.stop_at_accuracy
         if not keep_going:
             break
-    return Model(config, params, VOCABULARY, len(losses), tuple(losses))
+        trainer.check_accuracy()
+    return trainer.model

@@ -1,0 +1,246 @@
+"""What the page asks of the trained model, answered as JSON-ready values (entry.py serves these).
+
+Two models can be asked for by name:
+
+- "shipped": the checkpoint that comes with the module (loaded on first use);
+- "trained": the model a learner is training in this interpreter, as far as it has got (see `train_start`).
+
+The page keeps the two apart: the shipped model is asked in the page's worker, training and the model it
+makes live in a worker of their own (only that one imports autograd).
+
+Every function takes the request's payload (a dict) and raises ModelInputError (a SceneError, shown by the
+page like a scene's mistakes) for input the model cannot take.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from .analysis import describe, head_label
+from .checkpoint import load_model
+from .config import TrainConfig
+from .errors import ModelInputError, check_head, check_knocked_out
+from .evaluation import evaluate
+from .head_scene import head_scene
+from .transformer import Model, encode, forward, with_head_weights
+
+#: How many next words the page lists at each position.
+TOP_K = 5
+
+#: Sentences the page offers, each chosen to show something the model does (what is shown is measured).
+EXAMPLES = (
+    {"id": "repeated-run", "label": "a repeated random run",
+     "words": "king frog red hill sang owl then king frog red hill sang owl then king frog red"},
+    {"id": "repeated-noun", "label": "a sentence with a repeated noun",
+     "words": "the fox met a crow and the fox smiled"},
+)
+
+#: What a learner may change when training in the page, with the range each may take. Other settings stay
+#: the shipped model's (TrainConfig's defaults).
+TRAINABLE = {
+    "seed": (0, 2**31 - 1),
+    "steps": (1, 3000),
+    "n_heads": (1, 4),
+    "repeat_fraction": (0.0, 1.0),
+    "stop_at_accuracy": (0.0, 1.0),  # stop once repeated-part accuracy reaches it (measured every 25 steps)
+}
+
+_trainer = None  # the learner's training run in this interpreter (a training.Trainer), if any
+_trained_summary: dict[str, Any] | None = None  # describe() of the finished run, kept for "trained"
+
+
+@cache
+def _shipped() -> Model:
+    return load_model()
+
+
+def _model(payload: dict) -> Model:
+    name = payload.get("model", "shipped")
+    if name == "shipped":
+        return _shipped()
+    if name == "trained":
+        if _trainer is None:
+            raise ModelInputError("no model has been trained here yet: train one first", "model")
+        return _trainer.model
+    raise ModelInputError(f'model must be "shipped" or "trained", not {name!r}', "model")
+
+
+def _edited(model: Model, edit: dict | None) -> Model:
+    """The model with one head's Wq, Wk, Wv as the learner edited them in the playground ({layer, head, Wq,
+    Wk, Wv}), or the model as it is."""
+    if not edit:
+        return model
+    if not isinstance(edit, dict):
+        raise ModelInputError("edited_head must be {layer, head, Wq, Wk, Wv}", "edited_head")
+    layer, head = check_head(edit.get("layer"), edit.get("head"), model.config.n_layers, model.config.n_heads)
+    matrices = {}
+    for name in ("Wq", "Wk", "Wv"):
+        value = edit.get(name)
+        try:
+            matrices[name] = None if value is None else np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ModelInputError(f"{name} of the edited head must be a matrix of numbers", name) from None
+    return with_head_weights(model, layer, head, **matrices)
+
+
+def examples() -> list[dict[str, str]]:
+    return [dict(example) for example in EXAMPLES]
+
+
+@cache
+def _shipped_description() -> dict[str, Any]:
+    return describe(_shipped())
+
+
+def model_info(payload: dict) -> dict[str, Any]:
+    """The model as the panel introduces it: config, vocabulary, metrics, every head's scores and role, the
+    knock-out table, and the example sentences."""
+    name = payload.get("model", "shipped")
+    _model(payload)  # refuses an unknown name, or "trained" before training
+    summary = _shipped_description() if name == "shipped" else _trained_description()
+    return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges()}
+
+
+def _trained_description() -> dict[str, Any]:
+    global _trained_summary
+    if _trained_summary is None or _trained_summary["steps"] != _trainer.steps:
+        _trained_summary = describe(_trainer.model)
+    return _trained_summary
+
+
+def _trainable_ranges() -> dict[str, dict[str, Any]]:
+    defaults = TrainConfig()
+    return {name: {"min": low, "max": high, "default": getattr(defaults, name)} for name, (low, high) in TRAINABLE.items()}
+
+
+def _probabilities(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=-1, keepdims=True)  # (n, d_vocab)
+    e = np.exp(shifted)
+    return e / e.sum(axis=-1, keepdims=True)  # (n, d_vocab)
+
+
+def model_run(payload: dict) -> dict[str, Any]:
+    """The model on one sentence, with heads knocked out and one head edited, as the panel shows it.
+
+    Payload: {words, knocked_out?: [[layer, head], ...], edited_head?: {layer, head, Wq, Wk, Wv},
+    model?: "shipped" | "trained", metrics?: bool}. The result:
+
+    - `tokens` (`<bos>` first) and `weights[layer][head]`, each (n, n): row i is where token i read from;
+    - `predictions[i]`: the TOP_K likeliest words after token i, as [word, probability];
+    - `next_word[i]`: the probability given to the sentence's actual word after token i (n - 1 entries);
+    - `effects[layer][head][i]`: how much the prediction after token i moves if that head is knocked out as
+      well (total variation distance between the two distributions: 0 for the same guess, 1 for a
+      completely different one; 0 for a head already knocked out): the weight shows where a head read, this
+      shows whether it mattered;
+    - `metrics`: repeated-part accuracy and the losses on the fixed evaluation set (`evaluate`), unless
+      `metrics` is false.
+    """
+    model = _edited(_model(payload), payload.get("edited_head"))
+    ids = encode(model, payload.get("words", ""))
+    knocked = check_knocked_out(payload.get("knocked_out", []), model.config.n_layers, model.config.n_heads)
+    result = forward(model, ids, knocked)
+    probabilities = _probabilities(result.logits)  # (n, d_vocab)
+    n = len(ids)
+    effects = []
+    for layer in range(model.config.n_layers):
+        per_head = []
+        for head in range(model.config.n_heads):
+            if (layer, head) in knocked:
+                per_head.append([0.0] * n)
+                continue
+            without = _probabilities(forward(model, ids, knocked | {(layer, head)}).logits)
+            per_head.append((0.5 * np.abs(without - probabilities).sum(axis=-1)).tolist())  # (n,)
+        effects.append(per_head)
+    best = np.argsort(-probabilities, axis=-1, kind="stable")[:, :TOP_K]  # (n, TOP_K)
+    answer = {
+        "model": payload.get("model", "shipped"),
+        "tokens": result.tokens,
+        "knocked_out": sorted([list(pair) for pair in knocked]),
+        "edited": bool(payload.get("edited_head")),
+        "weights": [[weights.tolist() for weights in layer] for layer in result.weights],
+        "predictions": [[[model.vocabulary[j], float(probabilities[i, j])] for j in best[i]] for i in range(n)],
+        "next_word": [float(probabilities[i, ids[i + 1]]) for i in range(n - 1)],
+        "effects": effects,
+    }
+    if payload.get("metrics", True):
+        answer["metrics"] = evaluate(model, knocked).to_dict()
+    return answer
+
+
+def model_head_scene(payload: dict) -> dict[str, Any]:
+    """One head on one sentence as a scene for the playground's editors (head_scene), with what the page
+    needs to feed edits back: the model, layer, head and knock-outs it came from."""
+    model = _model(payload)
+    layer, head = payload.get("layer"), payload.get("head")
+    scene = head_scene(model, payload.get("words", ""), layer, head, knocked_out=payload.get("knocked_out", []))
+    return {"scene": scene, "source": {"model": payload.get("model", "shipped"), "layer": layer, "head": head,
+                                       "label": head_label(layer, head)}}
+
+
+def _train_config(settings: dict) -> TrainConfig:
+    if not isinstance(settings, dict):
+        raise ModelInputError("the training settings must be an object such as {\"seed\": 3}", "config")
+    values = {}
+    for name, value in settings.items():
+        if name not in TRAINABLE:
+            raise ModelInputError(f"{name!r} cannot be changed here; these can: {', '.join(TRAINABLE)}", name)
+        low, high = TRAINABLE[name]
+        kind = float if isinstance(low, float) else int
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and value != int(value)) \
+                or not low <= value <= high:
+            what = "a whole number" if kind is int else "a number"
+            raise ModelInputError(f"{name} must be {what} from {low} to {high}; got {value!r}", name)
+        values[name] = kind(value)
+    return TrainConfig(**values)
+
+
+def train_start(payload: dict) -> dict[str, Any]:
+    """Start a training run from scratch ({config: {seed?, steps?, n_heads?, repeat_fraction?}}), replacing
+    any earlier one. Needs autograd. Returns the run's config."""
+    global _trainer, _trained_summary
+    from .training import Trainer  # noqa: PLC0415 (autograd: only where training happens)
+
+    config = _train_config(payload.get("config", {}))
+    _trainer, _trained_summary = Trainer(config), None
+    return {"config": config.to_dict()}
+
+
+def train_steps(payload: dict) -> dict[str, Any]:
+    """Take up to `steps` more steps of the run; report them, and the heads on `words` as they are now.
+
+    Payload: {steps, words?, max_seconds?}: `max_seconds` (default 60) ends the batch of steps early, so that
+    the page hears back in time whatever the machine's speed. The result: {step, steps (the run's total),
+    losses (one per step taken now), seconds (time spent training so far), done, weights (of every head on
+    `words`, when given)}.
+    """
+    if _trainer is None:
+        raise ModelInputError("no training run has been started", "model")
+    count = payload.get("steps")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ModelInputError(f"steps must be a whole number of at least 1; got {count!r}", "steps")
+    started = len(_trainer.losses)
+    deadline = time.perf_counter() + float(payload.get("max_seconds", 60))
+    while not _trainer.done and len(_trainer.losses) - started < count:
+        _trainer.step()
+        _trainer.check_accuracy()
+        if time.perf_counter() >= deadline:
+            break  # at least one step is always taken, so a run moves on however slow the machine
+    report = {
+        "step": _trainer.steps,
+        "steps": _trainer.config.steps,
+        "losses": _trainer.losses[started:],
+        "seconds": _trainer.seconds,
+        "done": _trainer.done,
+    }
+    if payload.get("words"):
+        model = _trainer.model
+        report["weights"] = [[w.tolist() for w in layer] for layer in forward(model, encode(model, payload["words"])).weights]
+    return report
+
+
+__all__ = ["EXAMPLES", "TOP_K", "TRAINABLE", "examples", "model_head_scene", "model_info", "model_run",
+           "train_start", "train_steps"]
