@@ -10,6 +10,10 @@
  *     "getScene"   params ignored        → the scene as shown (scene format)
  *     "setScene"   params {scene}        → the result of compute(scene); the page shows the scene
  *     "result"     params ignored        → the last good result, or null
+ *     "modelRun"   params {words, knockedOut?, model?} → the trained model on the sentence (model.run)
+ *     "modelTrain" params {settings?}    → the outcome of training a model on the page (model.train); while it
+ *                                          trains, progress events (below) carry the request's id
+ *     "modelStop"  params ignored        → null; a training run in progress ends (its modelTrain replies)
  *
  * Frame → parent, exactly one reply per request it accepts, sent to the requesting window and origin only:
  *
@@ -24,6 +28,10 @@
  *     {type: "attention-playground:result", result, preview}
  *
  *   `preview` is true for the shipped first-paint result, shown before Python is live.
+ *
+ * Frame → parent, while a "modelTrain" request trains, after every batch of steps (to the requester only):
+ *
+ *     {type: "attention-playground:train-progress", id, progress: {step, steps, losses, seconds, weights}}
  *
  * Who may talk to the frame: by default any page (the frame holds nothing secret: only the scene on
  * show, which the embedding page chose). With `?origins=https://a.example,https://b.example` in the
@@ -40,10 +48,11 @@ export const MESSAGE_TYPES = Object.freeze({
   REQUEST: "attention-playground:request",
   REPLY: "attention-playground:reply",
   RESULT: "attention-playground:result",
+  TRAIN_PROGRESS: "attention-playground:train-progress",
 });
 
 /** The methods a request may call. */
-export const METHODS = Object.freeze(["getScene", "setScene", "result"]);
+export const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop"]);
 
 /**
  * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
@@ -97,13 +106,17 @@ export function parseRequest(data) {
   if (method === "setScene" && !("scene" in params)) {
     return { id, method, params, problem: "setScene needs params {scene: {...}}" };
   }
+  if (method === "modelRun" && !("words" in params)) {
+    return { id, method, params, problem: "modelRun needs params {words: \"the cat sat\", knockedOut?: [[layer, head], ...]}" };
+  }
   return { id, method, params, problem: null };
 }
 
 /**
  * Answer postMessage requests with `api`, and post result events to the parent.
  * @param {object} options
- * @param {{getScene: () => object|null, setScene: (scene: object) => Promise<object>, result: () => object|null}} options.api
+ * @param {{getScene: () => object|null, setScene: (scene: object) => Promise<object>, result: () => object|null,
+ *   model: {run: Function, train: Function, stop: Function}}} options.api
  *   window.attentionPlayground
  * @param {Promise<{store: ReturnType<import("../page/state.js").createStore>}>} options.playground the running page
  * @param {string[]|null} [options.origins] origins allowed to send requests; null for any
@@ -128,11 +141,24 @@ export function installPostMessageApi({ api, playground, origins = null }) {
       reply({ ok: false, error: badRequest(request.problem) });
       return;
     }
+    const progress = (report) => {
+      try {
+        event.source.postMessage({ type: MESSAGE_TYPES.TRAIN_PROGRESS, id: request.id, progress: report }, event.origin);
+      } catch {
+        // the requester went away: training goes on for the learner
+      }
+    };
+    const calls = {
+      getScene: () => api.getScene(),
+      result: () => api.result(),
+      setScene: () => api.setScene(request.params.scene),
+      modelRun: () => api.model.run(request.params),
+      modelTrain: () => api.model.train(request.params.settings ?? {}, { onProgress: progress }),
+      modelStop: () => api.model.stop(),
+    };
     let outcome;
     try {
-      if (request.method === "getScene") outcome = api.getScene();
-      else if (request.method === "result") outcome = api.result();
-      else outcome = api.setScene(request.params.scene);
+      outcome = calls[request.method]();
     } catch (error) {
       outcome = Promise.reject(error);
     }

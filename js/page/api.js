@@ -8,6 +8,19 @@
  *                with an Error whose message is the module's validation message (its fields are on
  *                `.detail`) and leaves the page as it was. Waits for Python; rejects if it cannot start.
  *   result()     the last good result (a copy), or null before the first one
+ *   model.run({words, knockedOut, model})
+ *                the trained model on a sentence (text or a list of words): resolves with what
+ *                model/requests.py's model_run gives (tokens; weights[layer][head], each n × n; the top
+ *                predictions at every position; effects; metrics); rejects with the module's message (an
+ *                unknown word is named, with close words). The panel is left as it is. `model` is
+ *                "shipped" (the default) or "trained" (a model trained on this page).
+ *   model.train(settings, {onProgress})
+ *                train a model from scratch on this page, as the panel's Train does (the panel shows it):
+ *                settings {seed, steps, n_heads, repeat_fraction}, each optional; onProgress({step, steps,
+ *                losses, seconds, weights}) after every batch of steps. Resolves with {status ("done" or
+ *                "stopped"), config, step, losses, seconds, metrics, heads}; rejects with the module's message
+ *                for a setting it refuses.
+ *   model.stop() ends a training run in progress (train() then resolves with status "stopped").
  *
  * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
  */
@@ -55,6 +68,25 @@ export function installApi({ python, playground }) {
     result() {
       return page?.store.state.result ? structuredClone(page.store.state.result) : null;
     },
+    model: Object.freeze({
+      run(request) {
+        if (request === null || typeof request !== "object" || Array.isArray(request)) {
+          return Promise.reject(new TypeError("model.run needs {words, knockedOut?}, e.g. {words: \"the cat sat\"}"));
+        }
+        const { words, knockedOut = [], model = "shipped" } = request;
+        return playground.then(({ controller }) => controller.actions.runModel({ words, knockedOut, model })).then((result) => structuredClone(result));
+      },
+      train(settings = {}, { onProgress = () => {} } = {}) {
+        if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
+          return Promise.reject(new TypeError("model.train needs settings such as {seed: 3, steps: 400}"));
+        }
+        return playground.then(({ controller }) => controller.actions.trainModel(structuredClone(settings), { onProgress }))
+          .then((outcome) => structuredClone(outcome));
+      },
+      stop() {
+        page?.controller.actions.stopTraining();
+      },
+    }),
   };
   Object.defineProperty(window, "attentionPlayground", { value: Object.freeze(api), enumerable: true });
   return api;

@@ -12,6 +12,7 @@ import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { deferredStore } from "./deferred-views.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
+import { createModelController } from "./model.js";
 import { createPresetLibrary } from "./presets.js";
 import { followPythonBoot } from "./python-boot.js";
 import { createRecompute } from "./recompute.js";
@@ -53,6 +54,9 @@ export function createController({ store, python, preview, canEdit = () => true,
   const presets = createPresetLibrary();
   const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify });
   const drawing = createLearnerDrawing({ store, python });
+  const model = createModelController({
+    store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
+  });
 
   // ---- what the views may do ----------------------------------------------------------------------------
 
@@ -145,6 +149,9 @@ export function createController({ store, python, preview, canEdit = () => true,
     drawWithLearnerCode: (exerciseId, code) => drawing.enable(exerciseId, code),
     /** Back to the playground's own result. */
     stopDrawingWithLearnerCode: () => drawing.disable(),
+
+    // The trained model's panel (model.js).
+    ...model.actions,
   };
 
   return {

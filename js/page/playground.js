@@ -117,15 +117,16 @@ function showPanels(names) {
 }
 
 /**
- * Mount the views the first screen does without (the worked steps, heads side by side, experiments,
- * exercises). Their modules load only now, so they stay out of the first load; each view is then told about
+ * Mount the views the first screen does without (the worked steps, heads side by side, experiments, the
+ * trained model, exercises). Their modules load only now, so they stay out of the first load; each view is then told about
  * everything that already happened, as if it had been there from the start.
  */
 async function mountLaterViews({ store, actions }) {
-  const [stepView, multiHead, experiments, exercisePanel] = await Promise.all([
+  const [stepView, multiHead, experiments, modelPanel, exercisePanel] = await Promise.all([
     import("../ui/teaching/step-view.js"),
     import("../ui/teaching/multi-head.js"),
     import("../ui/teaching/experiments.js"),
+    import("../ui/model/model-panel.js"),
     import("../ui/exercises/exercise-panel.js"),
   ]);
   const listeners = [];
@@ -139,8 +140,9 @@ async function mountLaterViews({ store, actions }) {
   stepView.mountStepView(panel("steps"), { store: lateStore, actions });
   multiHead.mountMultiHead(panel("heads"), { store: lateStore, actions });
   experiments.mountExperiments(panel("experiments"), { store: lateStore, actions });
+  modelPanel.mountModelPanel(panel("model"), { store: lateStore, actions });
   exercisePanel.mountExercisePanel(panel("exercise"), { store: lateStore, actions });
   if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
-  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice", "view", "learner"]);
+  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice", "view", "learner", "model", "training"]);
   for (const listener of listeners) listener(store.state, everything);
 }

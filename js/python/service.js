@@ -5,6 +5,11 @@
  *   the learner's worker    started the first time the learner's own code is to run (exercise-runner.js),
  *                           so a `while True` there never freezes the heatmap; stopped and recovered
  *                           without touching the page
+ *   the training worker     started the first time the learner trains the model (model-training.js), so
+ *                           the page stays live while it trains; the model it trains lives there
+ *
+ * The trained model is asked by name: "shipped" (the checkpoint, in the page's worker) or "trained" (the
+ * learner's run, in the training worker).
  *
  * Every call settles. Page calls resolve with the module's result or reject with a RequestError (its
  * `.detail` the module's error: a SceneError names field, row and column). Calls that run the learner's code
@@ -23,9 +28,26 @@ import { REQUEST_KINDS } from "../runtime/protocol.js";
  * @param {() => Promise<{createExerciseRunner: Function}>} [options.loadRunner] loads the learner's worker's
  *   module (by default on first use, so it is not part of the page's first load)
  */
-export function createPythonService({ createClient = createDefaultClient, loadRunner = () => import("./exercise-runner.js") } = {}) {
+export function createPythonService({
+  createClient = createDefaultClient,
+  loadRunner = () => import("./exercise-runner.js"),
+  loadTrainer = () => import("./model-training.js"),
+} = {}) {
   const page = createClient();
   let runner = null;
+  let trainer = null;
+
+  /** The training worker's runner, its module loaded on first use. */
+  function training() {
+    trainer ??= loadTrainer().then(({ createModelTrainer }) => createModelTrainer({ createClient }));
+    return trainer;
+  }
+
+  /** A request about model `name`: the shipped model in the page's worker, the trained one where it trains. */
+  async function askModel(kind, payload) {
+    if (payload.model === "trained") return (await training()).request(kind, payload);
+    return page.request(kind, payload);
+  }
 
   /** The learner's worker, started on first use. */
   function learner() {
@@ -63,6 +85,21 @@ export function createPythonService({ createClient = createDefaultClient, loadRu
     /** Follow the learner's runs: listener({running, deadline, starting, stopping}); starts their worker. */
     async onLearnerStatus(listener) {
       return (await learner()).onStatus(listener);
+    },
+
+    /** The trained model `model` ("shipped" or "trained"): config, vocabulary, heads and roles, examples. */
+    modelInfo: ({ model = "shipped" } = {}) => askModel(REQUEST_KINDS.MODEL_INFO, { model }),
+    /** The model on `words`, with heads knocked out and one head edited: weights, predictions, effects, metrics. */
+    modelRun: ({ model = "shipped", words, knockedOut = [], editedHead = null, metrics = true }) =>
+      askModel(REQUEST_KINDS.MODEL_RUN, { model, words, knocked_out: knockedOut, metrics, ...(editedHead ? { edited_head: editedHead } : {}) }),
+    /** One head of the model on `words` as a scene for the editors: {scene, source}. */
+    modelHeadScene: ({ model = "shipped", words, layer, head, knockedOut = [] }) =>
+      askModel(REQUEST_KINDS.MODEL_HEAD_SCENE, { model, words, layer, head, knocked_out: knockedOut }),
+    /** Train a model from scratch in the training worker; see model-training.js for progress and outcome. */
+    trainModel: async (run) => (await training()).train(run),
+    /** End the training run in progress, keeping the model as far as it got. */
+    stopTraining() {
+      trainer?.then((started) => started.stop());
     },
   };
 }

@@ -27,6 +27,12 @@ const SITE_ROOT = new URL("../../", import.meta.url);
 const VENDORED_RUNTIME_URL = new URL("vendor/pyodide/", SITE_ROOT);
 const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", SITE_ROOT);
 const MODULE_ZIP_URL = new URL("../../generated/attention_playground.zip", import.meta.url);
+/**
+ * Wheels a worker may install with micropip once the module is in, named in its URL (`worker.js?install=
+ * training`): the page's worker installs none; the one that trains the model installs autograd.
+ */
+const WHEEL_SETS = { training: new URL("vendor/wheels/wheels.json", SITE_ROOT) };
+const WHEEL_SET = new URL(import.meta.url).searchParams.get("install");
 /** Where the module's zip is unpacked inside Pyodide's in-memory file system; put first on sys.path. */
 const MODULE_DIR = "/home/pyodide/playground";
 
@@ -36,6 +42,7 @@ const STAGE_DETAILS = {
   starting: "Starting Python",
   numpy: "Loading NumPy",
   module: "Loading the attention module",
+  packages: "Installing autograd, for training",
   ready: "Python is live",
 };
 
@@ -155,6 +162,14 @@ function importEntryPoint(pyodide, moduleZip) {
   return pyodide.runPython(IMPORT_ENTRY_POINT);
 }
 
+/** Install the wheels of one of WHEEL_SETS (its module loads only here: the page's worker never needs it). */
+async function installWheelSet(pyodide, name) {
+  if (!Object.hasOwn(WHEEL_SETS, name)) throw new Error(`there is no set of wheels called ${JSON.stringify(name)}`);
+  reportStage("packages");
+  const { installWheels } = await import("./wheels.js");
+  await installWheels(pyodide, WHEEL_SETS[name].href);
+}
+
 async function boot() {
   // Said plainly up front: without it the runtime fails later with a message no learner can read.
   if (typeof WebAssembly !== "object" || WebAssembly === null) {
@@ -170,6 +185,7 @@ async function boot() {
   // Either failing fails the boot at once, without waiting for the other.
   const [pyodide, moduleBytes] = await Promise.all([runtime, moduleZip]);
   const handlePacked = importEntryPoint(pyodide, moduleBytes);
+  if (WHEEL_SET !== null) await installWheelSet(pyodide, WHEEL_SET);
   reportStage("ready");
   return { pyodide, handlePacked };
 }

@@ -7,14 +7,15 @@
  *                         browser's own deflate (CompressionStream "deflate-raw") and written in
  *                         base64url, so the link holds only the characters A–Z a–z 0–9 - _
  *
- * The JSON of the current version (3):
+ * The JSON of the current version (4):
  *   { "scene": <the scene, README format; cells the learner typed that are not numbers stay text>,
  *     "preset": <the example it started from, or null>,
  *     "edited": <true if it was changed since>,
  *     "view": { "focus": <focused token index or null>, "head": <head being edited>,
  *               "panels": <names of the panels shown, from PANEL_NAMES (page/view.js)>,
  *               "steps", "table", "exercises": <whether every step, the weights table, the exercises are open>,
- *               "exercise", "experiment": <the exercise and experiment tab chosen, or null> } }
+ *               "exercise", "experiment": <the exercise and experiment tab chosen, or null>,
+ *               "model": <the trained model's panel, or null: {open, words, knocked_out, head, focus, opened}> } }
  *
  * Old links keep working: a link carries its version, and MIGRATIONS turns each older payload into
  * the next version's until it is current. When the format grows, bump LINK_VERSION and add one step.
@@ -26,7 +27,7 @@ import { PANEL_NAMES, cleanView } from "../page/view.js";
 import { sceneShapeProblem } from "../scene/shape.js";
 
 /** The version links are written in. */
-export const LINK_VERSION = 3;
+export const LINK_VERSION = 4;
 
 /** The panels a version-2 link could show or hide; every other panel was always shown. */
 const V2_PANELS = ["heatmap", "bars", "features", "weights"];
@@ -50,6 +51,7 @@ export class PermalinkError extends Error {
  * v1 (the first format) held only the scene and the view's two numbers: {scene, focus, head}.
  * v2 adds where the scene came from (preset, edited) and which of four panels are shown, under `view`.
  * v3 names every panel, and adds which are open (every step, the table, the exercises) and the tabs chosen.
+ * v4 adds the trained model's panel: its name among the panels (shown, as every panel was) and its state.
  */
 export const MIGRATIONS = {
   1: (old) => ({
@@ -64,6 +66,12 @@ export const MIGRATIONS = {
     // A v2 link could hide only its four panels; the others were on the page whatever it said, closed.
     const panels = PANEL_NAMES.filter((name) => !V2_PANELS.includes(name) || shown.includes(name));
     return { ...old, view: { focus: view.focus ?? null, head: view.head ?? 0, panels } };
+  },
+  3: (old) => {
+    const view = old.view && typeof old.view === "object" ? old.view : {};
+    const panels = Array.isArray(view.panels) ? view.panels : PANEL_NAMES;
+    // The model's panel did not exist: a v3 link showed it, closed, like every panel the page had then.
+    return { ...old, view: { ...view, panels: [...panels.filter((name) => name !== "model"), "model"], model: null } };
   },
 };
 

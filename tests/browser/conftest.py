@@ -7,6 +7,7 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     browser    Chromium through Playwright's sync API
     page       a fresh context and page that must end with no console error, no page error and no request
                to any host but 127.0.0.1 (checked at teardown; see `page_problems` to allow one on purpose)
+    fresh_page another such page in a context of its own (a link opened on someone else's computer)
     artifacts  the folder for screenshots, tests/artifacts/
 """
 
@@ -95,29 +96,50 @@ def page_problems():
     return PageProblems()
 
 
-@pytest.fixture
-def page(browser, site_url, page_problems):
-    """A fresh page. The page's worker is covered too: its console and its requests are the page's."""
+def guarded_page(browser, problems):
+    """A fresh context and page whose console errors, uncaught errors and requests off 127.0.0.1 are recorded
+    in `problems`. The page's worker is covered too: its console and its requests are the page's."""
     context = browser.new_context()
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
 
     def record_request(request):
         if urlsplit(request.url).hostname != LOCAL_HOST and not request.url.startswith(("data:", "blob:")):
-            page_problems.foreign_requests.append(request.url)
+            problems.foreign_requests.append(request.url)
 
     def record_console(message):
         if message.type == "error":
-            page_problems.console_errors.append(message.text)
+            problems.console_errors.append(message.text)
 
     context.on("request", record_request)
     new_page = context.new_page()
     new_page.on("console", record_console)
-    new_page.on("pageerror", lambda error: page_problems.page_errors.append(str(error)))
+    new_page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+    return context, new_page
+
+
+def assert_no_problems(problems):
+    assert problems.console_errors == [], "console errors"
+    assert problems.page_errors == [], "uncaught errors on the page"
+    assert problems.foreign_requests == [], f"requests to hosts other than {LOCAL_HOST}"
+
+
+@pytest.fixture
+def page(browser, site_url, page_problems):
+    """A fresh page that must end with no console error, no page error and no request to another host."""
+    context, new_page = guarded_page(browser, page_problems)
     yield new_page
     context.close()
-    assert page_problems.console_errors == [], "console errors"
-    assert page_problems.page_errors == [], "uncaught errors on the page"
-    assert page_problems.foreign_requests == [], f"requests to hosts other than {LOCAL_HOST}"
+    assert_no_problems(page_problems)
+
+
+@pytest.fixture
+def fresh_page(browser, site_url):
+    """Another browser context, as if a link were opened on someone else's computer; guarded like `page`."""
+    problems = PageProblems()
+    context, new_page = guarded_page(browser, problems)
+    yield new_page
+    context.close()
+    assert_no_problems(problems)
 
 
 @pytest.fixture(scope="session")

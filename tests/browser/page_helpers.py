@@ -53,3 +53,10 @@ def type_into(page, locator, text):
     locator.click()
     locator.press("Control+a")
     locator.press_sequentially(text)
+
+
+def copy_link(page):
+    """Click "Copy link" and read the link the page shows."""
+    page.locator(sel("copy-link")).click()
+    expect(page.locator(sel("share-status"))).not_to_be_empty()
+    return page.locator(sel("share-link")).input_value()

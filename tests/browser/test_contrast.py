@@ -1,7 +1,7 @@
 """Every text on every panel is readable in both themes (WCAG AA: 4.5:1 for text, 3:1 for large text), with
 every panel open and filled as a learner fills it: every step worked by hand with a number pointed at, the
 weights as a table, the exercises open with the editor, its checks, a hint and the solution shown, each
-experiment run.
+experiment run, the trained model open with a head knocked out and a word it does not know.
 
 Two measurements: axe's colour-contrast rule, which looks into the code editor's shadow root too, and our own
 (contrast.py) for what axe leaves undecided (text in SVG, cells scrolled out of view, symbols).
@@ -35,6 +35,14 @@ def open_every_panel(page):
     page.locator(sel("exercise-hint")).click()
     page.locator(sel("exercise-show-solution")).click()
     expect(page.locator(sel("exercise-solution"))).to_be_visible()
+    # The trained model: a head knocked out, the guided contrast shown, then a word it does not know.
+    page.locator(sel("model-open")).click()
+    expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    page.locator(sel("model-guided")).click()
+    expect(page.locator(sel("model-contrast"))).to_be_visible()
+    page.locator(sel("model-head-card", layer=0, head=0)).locator(sel("model-knock-out")).check()
+    page.locator(sel("model-words")).fill("the fox mett a crow")
+    expect(page.locator(sel("model-error"))).to_be_visible()
 
 
 def experiment_tabs(page):

@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from conftest import DEFAULT_TIMEOUT_MS, LOCAL_HOST
-from page_helpers import module_error, open_live, preset_scene, sel, type_into, wait_live
+from conftest import DEFAULT_TIMEOUT_MS
+from page_helpers import copy_link, module_error, open_live, preset_scene, sel, type_into, wait_live
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -58,34 +58,6 @@ def wait_saved(page):
     expect(page.locator(sel("save-status"))).to_contain_text("saved in this browser")
 
 
-@pytest.fixture
-def fresh_page(browser):
-    """Another browser context, as if the link were opened on someone else's computer. Like `page`,
-    it must end with no console error, no uncaught error and no request off 127.0.0.1."""
-    problems = {"console": [], "errors": [], "foreign": []}
-    context = browser.new_context()
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    context.on(
-        "request",
-        lambda request: urlsplit(request.url).hostname != LOCAL_HOST
-        and not request.url.startswith(("data:", "blob:"))
-        and problems["foreign"].append(request.url),
-    )
-    new_page = context.new_page()
-    new_page.on("console", lambda message: message.type == "error" and problems["console"].append(message.text))
-    new_page.on("pageerror", lambda error: problems["errors"].append(str(error)))
-    yield new_page
-    context.close()
-    assert problems == {"console": [], "errors": [], "foreign": []}
-
-
-def copy_link(page):
-    """Click "Copy link" and read the link the page shows."""
-    page.locator(sel("copy-link")).click()
-    expect(page.locator(sel("share-status"))).not_to_be_empty()
-    return page.locator(sel("share-link")).input_value()
-
-
 def deflated(data):
     """Raw deflate and base64url without padding, as links carry their data."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
@@ -98,16 +70,16 @@ def v2_link(site_url, payload):
 
 
 def v3_link(site_url, payload):
-    """A current-format link made here, independently of the page's encoder."""
+    """A link in the format before the trained model's panel (version 3), made here without the page."""
     return f"{site_url}/#s=3.{deflated(json.dumps(payload).encode())}"
 
 
 #: Every panel by name, in page order, as links name them.
 ALL_PANELS = ["presets", "controls", "notes", "heatmap", "bars", "features", "weights", "steps", "heads",
-              "experiments", "exercise"]
+              "experiments", "model", "exercise"]
 #: A view with every panel shown and none open, as a link without a view opens.
 CLOSED_VIEW = {"panels": ALL_PANELS, "steps": False, "table": False, "exercises": False, "exercise": None,
-               "experiment": None}
+               "experiment": None, "model": None}
 
 
 # ---- permalinks ---------------------------------------------------------------------------------
@@ -127,8 +99,8 @@ def test_a_copied_link_opens_the_same_scene_and_focus_in_a_fresh_context(page, f
     expect(page.locator(sel("share-link"))).to_be_visible()
     expect(page.locator(sel("share-status"))).to_contain_text("Link copied")
     assert link == page.evaluate("navigator.clipboard.readText()")
-    assert link.startswith(f"{site_url}/#s=3.")
-    assert all(c.isalnum() or c in "-_" for c in link.split("#s=3.", 1)[1])
+    assert link.startswith(f"{site_url}/#s=4.")
+    assert all(c.isalnum() or c in "-_" for c in link.split("#s=4.", 1)[1])
     page.screenshot(path=str(artifacts / "sharing-copy-link.png"), full_page=True)
 
     fresh_page.goto(link)
@@ -205,7 +177,7 @@ def test_an_old_v1_link_still_opens(fresh_page, site_url):
         })""",
         link,
     )
-    assert decoded["version"] == 1 and decoded["current"] == 3
+    assert decoded["version"] == 1 and decoded["current"] == 4
     assert decoded["payload"]["view"] == {"focus": 2, "head": 0, **CLOSED_VIEW}
     assert decoded["payload"]["preset"] is None
 
@@ -249,7 +221,7 @@ def test_a_link_keeps_every_panel_open_and_the_tabs_chosen(page, fresh_page, sit
     open_live(page, f"{site_url}/")
     open_every_panel_and_pick_tabs(page)
     link = copy_link(page)
-    assert "#s=3." in link
+    assert "#s=4." in link
     open_live(fresh_page, link)
     expect_every_panel_open_at_the_tabs(fresh_page)
     # Nothing was hidden, so nothing to say about hidden panels.
@@ -281,6 +253,21 @@ def test_a_v2_link_is_migrated_to_the_panels_of_the_current_format(fresh_page, s
     # Version 2 could hide only four panels; the rest were always there, and nothing was open.
     assert decoded == {**CLOSED_VIEW, "focus": 1, "head": 0,
                        "panels": [name for name in ALL_PANELS if name not in ("features", "weights")]}
+
+
+def test_a_v3_link_keeps_its_panels_and_shows_the_model_panel_closed(fresh_page, site_url):
+    v3_panels = [name for name in ALL_PANELS if name not in ("model", "steps")]
+    link = v3_link(site_url, {"scene": preset_scene("dog-bites-man"), "preset": "dog-bites-man", "edited": False,
+                              "view": {"focus": 1, "head": 0, "panels": v3_panels, "steps": False, "table": True,
+                                       "exercises": False, "exercise": None, "experiment": "order"}})
+    open_live(fresh_page, f"{site_url}/")
+    decoded = fresh_page.evaluate(
+        "hash => import('./js/sharing/permalink.js').then(async (m) => (await m.decodePermalinkHash(hash)).payload.view)",
+        link[link.index("#"):],
+    )
+    # The model's panel did not exist in version 3: it shows, closed, and the rest is as the link said.
+    assert decoded == {**CLOSED_VIEW, "focus": 1, "head": 0, "table": True, "experiment": "order",
+                       "panels": [name for name in ALL_PANELS if name != "steps"]}
 
 
 @pytest.mark.parametrize(

@@ -11,16 +11,17 @@ const ROW_SUM_TOLERANCE = 1e-6;
 /**
  * Create the bar chart inside `host` (which holds a heading and a list).
  * @param {HTMLElement} host
+ * @param {{testPrefix?: string}} [options] put before its test ids, when a page holds more than the playground's
  * @returns {{update: (view: object) => void}}
  */
-export function createAttentionBars(host) {
+export function createAttentionBars(host, { testPrefix = "" } = {}) {
   const heading = document.createElement("h2");
-  heading.dataset.testid = "bars-heading";
+  heading.dataset.testid = `${testPrefix}bars-heading`;
   const subline = document.createElement("p");
   subline.className = "panel-note";
   const list = document.createElement("ol");
   list.className = "bars";
-  list.dataset.testid = "attention-bars";
+  list.dataset.testid = `${testPrefix}attention-bars`;
   const empty = document.createElement("p");
   empty.className = "panel-note";
   host.append(heading, subline, list, empty);
@@ -32,7 +33,7 @@ export function createAttentionBars(host) {
     rows = Array.from({ length: count }, (_, j) => {
       const item = document.createElement("li");
       item.className = "bar-row";
-      item.dataset.testid = "bar-row";
+      item.dataset.testid = `${testPrefix}bar-row`;
       item.dataset.tokenIndex = String(j);
       const label = document.createElement("span");
       label.className = "bar-label";
@@ -45,7 +46,7 @@ export function createAttentionBars(host) {
       track.append(fill);
       const value = document.createElement("span");
       value.className = "bar-value";
-      value.dataset.testid = "bar-value";
+      value.dataset.testid = `${testPrefix}bar-value`;
       item.append(label, position, track, value);
       return { item, label, position, fill, value };
     });

@@ -39,8 +39,16 @@ function layoutFor(tokens, compact) {
 /** The tail of a long label, cut to fit. */
 const shortLabel = (token) => (token.length > 16 ? `${token.slice(0, 15)}…` : token);
 
+/** The test ids of a heatmap's parts: the playground's own, or ones named after `testId`. */
+function testIds(testId, compact) {
+  if (testId) return { heatmap: testId, cell: `${testId}-cell`, rowLabel: `${testId}-row-label`, tooltip: `${testId}-tooltip` };
+  return compact
+    ? { heatmap: "heatmap-thumb", cell: "thumb-cell", rowLabel: "row-label", tooltip: "heatmap-tooltip" }
+    : { heatmap: "heatmap", cell: "heatmap-cell", rowLabel: "row-label", tooltip: "heatmap-tooltip" };
+}
+
 /** The axis titles and the token labels along the top (answering) and the left (asking, each a button). */
-function drawLabels(svg, tokens, layout) {
+function drawLabels(svg, tokens, layout, ids) {
   const { cell, left, top } = layout;
   const answers = el("text", { x: left, y: 14, class: "axis-title" });
   answers.textContent = "answers →";
@@ -61,7 +69,7 @@ function drawLabels(svg, tokens, layout) {
   });
   const rowLabels = tokens.map((token, i) => {
     const group = el("g", {
-      class: "row-label", "data-row": i, "data-testid": "row-label", tabindex: 0, role: "button",
+      class: "row-label", "data-row": i, "data-testid": ids.rowLabel, tabindex: 0, role: "button",
       "aria-label": `Show where ${quoted(token)} pays attention`,
     });
     group.append(el("rect", { x: 0, y: top + i * cell, width: left - 4, height: cell, class: "row-label-hit" }));
@@ -75,14 +83,14 @@ function drawLabels(svg, tokens, layout) {
 }
 
 /** One rect per weight (and its number, where there is room): cells[i][j] = {rect, text, what it last showed}. */
-function drawCells(svg, tokens, layout, compact) {
+function drawCells(svg, tokens, layout, ids) {
   const { cell, left, top } = layout;
   const grid = el("g", { class: "cells" });
   const cells = tokens.map((_, i) =>
     tokens.map((__, j) => {
       const rect = el("rect", {
         x: left + j * cell, y: top + i * cell, width: cell, height: cell,
-        class: "cell", "data-row": i, "data-column": j, "data-testid": compact ? "thumb-cell" : "heatmap-cell",
+        class: "cell", "data-row": i, "data-column": j, "data-testid": ids.cell,
       });
       grid.append(rect);
       let text = null;
@@ -104,7 +112,7 @@ function drawCells(svg, tokens, layout, compact) {
  * Draw the whole heatmap for `tokens` into `svg` (emptied first): its size, the hatch for masked cells, the
  * labels, the cells and the two outlines (the focused row's, the hovered cell's).
  */
-function drawHeatmap(svg, tokens, layout, { hatchId, compact }) {
+function drawHeatmap(svg, tokens, layout, { hatchId, compact, ids }) {
   const { cell, left, width, height } = layout;
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -113,8 +121,8 @@ function drawHeatmap(svg, tokens, layout, { hatchId, compact }) {
   const defs = el("defs");
   defs.append(hatchPattern(hatchId));
   svg.append(defs);
-  const labels = layout.showLabels ? drawLabels(svg, tokens, layout) : { rowLabels: [], columnLabels: [] };
-  const cells = drawCells(svg, tokens, layout, compact);
+  const labels = layout.showLabels ? drawLabels(svg, tokens, layout, ids) : { rowLabels: [], columnLabels: [] };
+  const cells = drawCells(svg, tokens, layout, ids);
   const focusOutline = el("rect", { class: "focus-outline", x: left - 2, width: tokens.length * cell + 4, height: cell, rx: 3, visibility: "hidden" });
   const hoverOutline = el("rect", { class: "hover-outline", width: cell, height: cell, visibility: "hidden" });
   svg.append(focusOutline, hoverOutline);
@@ -166,12 +174,15 @@ function tooltipLines({ hover, tokens, head, mask, maskEditable, scale }) {
   } else {
     const weight = head.weights[row][column];
     lines.push([`weight ${formatWeight(weight)} (${formatPercent(weight)})`, "tooltip-weight"]);
-    const score = head.stages.scores[row][column];
-    const scaled = head.stages.masked[row][column];
-    lines.push([
-      scale ? `score q·k = ${formatScore(score)}, ÷ √${head.d_k} = ${formatScore(scaled)}` : `score q·k = ${formatScore(score)} (not scaled)`,
-      "",
-    ]);
+    if (head.stages) {
+      // A scene's head carries its stages; a trained model's head on the model panel only its weights.
+      const score = head.stages.scores[row][column];
+      const scaled = head.stages.masked[row][column];
+      lines.push([
+        scale ? `score q·k = ${formatScore(score)}, ÷ √${head.d_k} = ${formatScore(scaled)}` : `score q·k = ${formatScore(score)} (not scaled)`,
+        "",
+      ]);
+    }
   }
   if (maskEditable) lines.push([masked ? "click to let it read again" : "click to forbid this read", "tooltip-hint"]);
   return lines;
@@ -197,18 +208,21 @@ function placeTooltip(tooltip, wrapper, cellRect) {
  * @param {(row: number, column: number) => void} [options.onCell] a cell was clicked
  * @param {(row: number) => void} [options.onRowLabel] a row label was clicked (or activated by keyboard)
  * @param {(cell: {row: number, column: number}|null) => void} [options.onHover] the pointer moved onto a cell, or away
+ * @param {string} [options.testId] names the heatmap for tests (its cells, row labels and tooltip after it), when
+ *   a page holds more than the playground's own
  * @returns {{element: HTMLElement, update: (view: object) => void}}
  */
-export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel = () => {}, onHover = () => {} } = {}) {
+export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel = () => {}, onHover = () => {}, testId = null } = {}) {
   const hatchId = `heatmap${++instances}-hatch`;
   const wrapper = document.createElement("div");
   wrapper.className = compact ? "heatmap-wrap compact" : "heatmap-wrap";
-  const svg = el("svg", { class: compact ? "heatmap compact" : "heatmap", "data-testid": compact ? "heatmap-thumb" : "heatmap" });
+  const ids = testIds(testId, compact);
+  const svg = el("svg", { class: compact ? "heatmap compact" : "heatmap", "data-testid": ids.heatmap });
   wrapper.append(svg);
   const tooltip = document.createElement("div");
   tooltip.className = "heatmap-tooltip";
   tooltip.setAttribute("role", "tooltip");
-  tooltip.dataset.testid = "heatmap-tooltip";
+  tooltip.dataset.testid = ids.tooltip;
   tooltip.hidden = true;
   if (!compact) wrapper.append(tooltip);
 
@@ -258,7 +272,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     const key = `${tokens.length}|${JSON.stringify(nextLayout)}`;
     if (key !== layoutKey) {
       layout = nextLayout;
-      drawn = drawHeatmap(svg, tokens, layout, { hatchId, compact });
+      drawn = drawHeatmap(svg, tokens, layout, { hatchId, compact, ids });
       layoutKey = key;
     } else if (layout.showLabels) {
       relabel(tokens);

@@ -1,0 +1,101 @@
+/**
+ * Training the model in the learner's browser, in a Python worker of its own, so the page stays live.
+ *
+ * The worker is started the first time a learner trains (worker.js?install=training: the page's runtime and
+ * module, plus autograd installed with micropip from the site's own files). A run is asked for in short
+ * batches of steps (`model_train_steps` with a time limit), so between two batches the page hears how far it
+ * got (the losses, the heads' weights on the panel's sentence) and a Stop takes effect at once: the next
+ * batch is simply not asked for. The model as trained so far stays in that worker, where the panel asks it
+ * ("trained" in model/requests.py).
+ *
+ * It never touches the DOM.
+ */
+
+import { createClient as createDefaultClient } from "../runtime/client.js";
+import { REQUEST_KINDS } from "../runtime/protocol.js";
+
+const TRAINING_WORKER_URL = new URL("../runtime/worker.js?install=training", import.meta.url);
+/** How long one batch of steps may take before the worker reports back (seconds of training). */
+const BATCH_SECONDS = 0.25;
+
+/**
+ * @typedef {object} TrainingProgress
+ * @property {"starting"|"training"} phase "starting": the training worker is booting (`detail` says what it
+ *   is doing); "training": steps are being taken
+ * @property {string} [detail]
+ * @property {number} [step] steps taken so far
+ * @property {number} [steps] steps the run will take in all
+ * @property {number[]} [losses] the losses of the steps taken since the last report
+ * @property {number} [seconds] time spent training so far
+ * @property {number[][][][]} [weights] every head's weights on the sentence, now: [layer][head] (n × n)
+ */
+
+/**
+ * @typedef {object} TrainingOutcome
+ * @property {"done"|"stopped"} status "stopped": a Stop (or a newer run) ended it early
+ * @property {object} config the run's whole config (TrainConfig)
+ * @property {number} step
+ * @property {number[]} losses every step's loss
+ * @property {number} seconds
+ */
+
+/**
+ * @param {object} [options]
+ * @param {typeof createDefaultClient} [options.createClient] for tests
+ */
+export function createModelTrainer({ createClient = createDefaultClient } = {}) {
+  let client = null;
+  /** The run in progress: {stopped}; a newer run or Stop sets `stopped`. */
+  let current = null;
+
+  function worker() {
+    client ??= createClient({ workerUrl: TRAINING_WORKER_URL });
+    return client;
+  }
+
+  /**
+   * Train a model from scratch. Resolves with a TrainingOutcome; rejects with a RequestError for settings the
+   * module refuses (its message names the setting) or a worker that could not start.
+   * @param {{config: object, words?: string, onProgress?: (progress: TrainingProgress) => void}} run
+   */
+  async function train({ config, words = "", onProgress = () => {} }) {
+    if (current) current.stopped = true;
+    const run = { stopped: false };
+    current = run;
+    const training = worker();
+    const following = training.onProgress(({ detail }) => onProgress({ phase: "starting", detail }));
+    try {
+      await training.ready;
+    } finally {
+      following();
+    }
+    try {
+      const { config: whole } = await training.request(REQUEST_KINDS.MODEL_TRAIN_START, { config });
+      const losses = [];
+      let report;
+      do {
+        report = await training.request(REQUEST_KINDS.MODEL_TRAIN_STEPS, {
+          steps: whole.steps, max_seconds: BATCH_SECONDS, ...(words ? { words } : {}),
+        });
+        losses.push(...report.losses);
+        if (current === run) onProgress({ phase: "training", ...report });
+      } while (!report.done && !run.stopped);
+      return { status: report.done ? "done" : "stopped", config: whole, step: report.step, losses, seconds: report.seconds };
+    } finally {
+      if (current === run) current = null;
+    }
+  }
+
+  return {
+    train,
+    /** End the run in progress after the batch of steps it is taking (a fraction of a second). */
+    stop() {
+      if (current) current.stopped = true;
+    },
+    get training() {
+      return current !== null;
+    },
+    /** Ask the training worker about the model it trained (a request of the "trained" model). */
+    request: (kind, payload) => worker().request(kind, payload),
+  };
+}

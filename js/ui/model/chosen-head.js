@@ -1,0 +1,60 @@
+/**
+ * The head the learner chose, shown large: its weights on the sentence (rows ask, columns answer, as in the
+ * playground), "where it pays attention" for the focused word, and the way into the playground: open this
+ * head there as a scene, and, once it is edited there, a way back to its trained weights.
+ */
+
+import { createAttentionBars } from "../heatmap/attention-bars.js";
+import { createHeatmap } from "../heatmap/heatmap.js";
+import { make } from "../shared/dom.js";
+import { causalMask } from "./head-cards.js";
+
+/**
+ * @param {{onFocus: (row: number) => void, onOpen: () => void, onTrainedWeights: () => void}} handlers
+ * @returns {{element: HTMLElement, update: (view: object) => void}}
+ */
+export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
+  const element = make("div", "model-chosen");
+  element.dataset.testid = "model-chosen-head";
+  const heading = make("h3", "model-chosen-title");
+  const heatmap = createHeatmap({ testId: "model-heatmap", onRowLabel: onFocus, onCell: (row) => onFocus(row) });
+  const barsHost = make("div", "model-bars");
+  const bars = createAttentionBars(barsHost, { testPrefix: "model-" });
+  const open = make("button", "small-button", "Open this head in the playground");
+  open.type = "button";
+  open.dataset.testid = "model-open-head";
+  open.addEventListener("click", onOpen);
+  const edited = make("p", "model-edited");
+  edited.dataset.testid = "model-edited";
+  const back = make("button", "small-button", "Use the trained weights");
+  back.type = "button";
+  back.dataset.testid = "model-trained-weights";
+  back.addEventListener("click", onTrainedWeights);
+  const actionsRow = make("div", "model-chosen-actions");
+  actionsRow.append(open, edited, back);
+  const body = make("div", "model-chosen-body");
+  body.append(heatmap.element, barsHost);
+  element.append(heading, body, actionsRow);
+
+  /** view = {label, role, weights (n × n), tokens, focus, opened (the opened head or null), edited, training} */
+  function update({ label, role, weights, tokens, focus, opened, edited: isEdited, training }) {
+    heading.textContent = role ? `${label}: ${role}` : label;
+    const head = { name: label, weights };
+    const mask = causalMask(tokens.length);
+    heatmap.update({ tokens, head, mask, focusRow: focus, hover: null });
+    bars.update({ tokens, head, mask, focusRow: focus, headCount: 2 });
+    const thisOne = opened && opened.label === label;
+    open.disabled = Boolean(training);
+    open.textContent = thisOne ? `Open ${label} in the playground again` : `Open ${label} in the playground`;
+    edited.hidden = !opened;
+    back.hidden = !(opened && isEdited);
+    if (opened) {
+      edited.textContent = isEdited
+        ? `${opened.label} is edited in the playground: these predictions use your Wq, Wk and Wv for it.`
+        : `${opened.label} is open in the playground. Edit its Wq, Wk or Wv there and the predictions here follow.`;
+      edited.classList.toggle("is-edited", Boolean(isEdited));
+    }
+  }
+
+  return { element, update };
+}

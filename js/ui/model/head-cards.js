@@ -1,0 +1,117 @@
+/**
+ * Every head of the trained model as a card: its weights on the sentence as a small heatmap, its role and
+ * scores as the analysis measured them, and a switch that knocks it out. Layer by layer, one row each.
+ */
+
+import { createHeatmap } from "../heatmap/heatmap.js";
+import { formatWeight } from "../shared/format.js";
+import { make } from "../shared/dom.js";
+
+/** How the page names each role (model/analysis.py decides which a head has). */
+const ROLE_NAMES = {
+  "previous-token": "previous-token head",
+  induction: "induction head",
+  "duplicate-token": "duplicate-token head",
+  "first-token": "parks on <bos>",
+  diffuse: "diffuse",
+};
+
+/** The scores shown on a card, in this order, with the words that say what each measures. */
+const SCORES = [
+  ["previous_token", "prev"],
+  ["induction", "induction"],
+  ["first_token", "<bos>"],
+];
+
+/** The causal mask of n tokens: token i may read tokens 0..i. */
+export function causalMask(n) {
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (__, j) => j > i));
+}
+
+function card({ layer, head, onChoose, onToggle }) {
+  const element = make("div", "model-head-card");
+  element.dataset.testid = "model-head-card";
+  element.dataset.layer = String(layer);
+  element.dataset.head = String(head);
+  const choose = make("button", "model-head-choose");
+  choose.type = "button";
+  choose.dataset.testid = "model-head-choose";
+  const heatmap = createHeatmap({ compact: true, testId: "model-thumb" });
+  const name = make("span", "model-head-name");
+  const role = make("span", "model-head-role");
+  choose.append(heatmap.element, name, role);
+  choose.addEventListener("click", () => onChoose(layer, head));
+  const scores = make("p", "model-head-scores");
+  const toggle = make("label", "choice model-knock-out");
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.dataset.testid = "model-knock-out";
+  box.addEventListener("change", () => onToggle(layer, head));
+  toggle.append(box, document.createTextNode(" knock out"));
+  element.append(choose, scores, toggle);
+  return { element, heatmap, name, role, scores, box, choose };
+}
+
+/**
+ * @param {{onChoose: (layer: number, head: number) => void, onToggle: (layer: number, head: number) => void}} handlers
+ * @returns {{element: HTMLElement, update: (view: object) => void}}
+ */
+export function createHeadCards({ onChoose, onToggle }) {
+  const element = make("div", "model-head-cards");
+  element.dataset.testid = "model-head-cards";
+  let cards = [];
+  let shape = "";
+
+  function build(info) {
+    cards = [];
+    const rows = [];
+    for (let layer = 0; layer < info.config.n_layers; layer += 1) {
+      const row = make("div", "model-layer");
+      row.append(make("span", "model-layer-name", `layer ${layer}`));
+      for (let head = 0; head < info.config.n_heads; head += 1) {
+        const made = card({ layer, head, onChoose, onToggle });
+        cards.push(made);
+        row.append(made.element);
+      }
+      rows.push(row);
+    }
+    element.replaceChildren(...rows.reverse()); // the last layer on top, as the model reads upward
+  }
+
+  /**
+   * view = {info (model_info), weights ([layer][head] n × n, or null), tokens, knockedOut, chosen {layer, head},
+   * training (true while weights come from a run in progress: roles are not measured yet)}
+   */
+  function update({ info, weights, tokens, knockedOut, chosen, training }) {
+    const key = `${info.config.n_layers}x${info.config.n_heads}`;
+    if (key !== shape) {
+      build(info);
+      shape = key;
+    }
+    const mask = causalMask(tokens.length);
+    for (const made of cards) {
+      const layer = Number(made.element.dataset.layer);
+      const head = Number(made.element.dataset.head);
+      const described = info.heads.find((entry) => entry.layer === layer && entry.head === head);
+      const label = described?.label ?? `L${layer}H${head}`;
+      const knocked = knockedOut.some(([l, h]) => l === layer && h === head);
+      made.name.textContent = label;
+      made.role.textContent = training ? "training…" : ROLE_NAMES[described?.role] ?? described?.role ?? "";
+      made.scores.textContent = training || !described ? "" :
+        SCORES.map(([key, word]) => `${word} ${formatWeight(described.scores[key], 2)}`).join(" · ");
+      made.box.checked = knocked;
+      made.box.disabled = Boolean(training);
+      made.box.setAttribute("aria-label", `Knock out ${label}`);
+      made.element.classList.toggle("knocked-out", knocked);
+      const isChosen = chosen.layer === layer && chosen.head === head;
+      made.element.classList.toggle("chosen", isChosen);
+      made.choose.setAttribute("aria-pressed", String(isChosen));
+      made.choose.setAttribute("aria-label", `Show ${label} large${described && !training ? `: ${made.role.textContent}` : ""}`);
+      if (weights?.[layer]?.[head]) {
+        made.heatmap.update({ tokens, head: { name: label, weights: weights[layer][head] }, mask, focusRow: null, hover: null });
+      }
+    }
+  }
+
+  return { element, update };
+}

@@ -1,0 +1,186 @@
+/**
+ * "A model that learned its own attention": a tiny transformer trained on repeated runs and sentences, in
+ * front of the learner. Type a sentence; see every head's weights with the role the analysis measured;
+ * choose one to see it large; knock heads out and watch the predictions; weigh where a head reads against
+ * what removing it changes; open a head in the playground and edit it; train a model of your own.
+ *
+ * The panel costs nothing until it is opened: the model's description and runs are asked of Python then.
+ * Everything shown is the module's numbers (model/requests.py), drawn as they come.
+ */
+
+import { formatWeight, quoted } from "../shared/format.js";
+import { make } from "../shared/dom.js";
+import { createChosenHead } from "./chosen-head.js";
+import { createHeadCards } from "./head-cards.js";
+import { createPredictions } from "./predictions.js";
+import { createTrainingView } from "./training-view.js";
+import { createWeightEffect, guidedFocus } from "./weight-effect.js";
+
+/** The metrics line: repeated-part accuracy and the losses, and how far each moved from the intact model. */
+function metricsText(metrics, baseline) {
+  const change = (key) => {
+    const delta = metrics[key] - baseline[key];
+    return Math.abs(delta) < 5e-4 ? "" : ` (${delta > 0 ? "+" : "−"}${formatWeight(Math.abs(delta), 3)})`;
+  };
+  return `On the evaluation set: copying accuracy ${formatWeight(metrics.repeat_accuracy, 3)}${change("repeat_accuracy")} · ` +
+    `copying loss ${formatWeight(metrics.repeat_loss, 3)}${change("repeat_loss")} · ` +
+    `sentence loss ${formatWeight(metrics.sentence_loss, 3)}${change("sentence_loss")}`;
+}
+
+/** The sentence box: the words, the examples, and each word marked if the model does not know it. */
+function createSentenceBox({ onWords, onExample }) {
+  const element = make("div", "model-sentence");
+  const label = make("label", "model-sentence-label");
+  label.append(make("span", "", "Sentence"));
+  const input = document.createElement("input");
+  input.type = "text";
+  input.className = "sentence-input model-words";
+  input.dataset.testid = "model-words";
+  input.spellcheck = false;
+  input.autocomplete = "off";
+  input.addEventListener("input", () => onWords(input.value));
+  label.append(input);
+  const examples = make("div", "model-examples");
+  const words = make("p", "model-word-strip");
+  words.dataset.testid = "model-word-strip";
+  const error = make("p", "grid-error model-error");
+  error.dataset.testid = "model-error";
+  error.setAttribute("role", "alert");
+  element.append(label, examples, words, error);
+  let shownExamples = "";
+
+  function update({ text, info, error: problem }) {
+    if (input.value !== text && document.activeElement !== input) input.value = text;
+    const key = info.examples.map((example) => example.id).join();
+    if (key !== shownExamples) {
+      examples.replaceChildren(make("span", "hint", "Examples:"), ...info.examples.map((example) => {
+        const button = make("button", "small-button", example.label);
+        button.type = "button";
+        button.dataset.testid = `model-example-${example.id}`;
+        button.addEventListener("click", () => onExample(example.id));
+        return button;
+      }));
+      shownExamples = key;
+    }
+    // Unknown words are marked where they stand; the message (from Python) says what they may have meant.
+    const known = new Set(info.vocabulary.slice(1));
+    words.replaceChildren(...text.split(/\s+/).filter(Boolean).map((word, i) => {
+      const chip = make("span", known.has(word) ? "model-word" : "model-word unknown", word);
+      chip.dataset.testid = known.has(word) ? "model-word" : "model-unknown-word";
+      chip.title = known.has(word) ? `word ${i + 1}` : `word ${i + 1}: the model does not know ${quoted(word)}`;
+      return chip;
+    }));
+    error.textContent = problem?.message ?? "";
+    error.hidden = !problem;
+    input.setAttribute("aria-invalid", String(Boolean(problem)));
+  }
+
+  return { element, update };
+}
+
+/**
+ * Mount the panel in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ */
+export function mountModelPanel(host, { store, actions }) {
+  const title = make("h2", "", "A model that learned its own attention");
+  title.id = "model-panel-title";
+  const intro = make("p", "panel-note", "Everything above is numbers set by hand. This is a real transformer, two layers of attention heads, trained on repeated runs of random words and simple sentences. Nobody set its weights: it learned where to look. Its heads are run by the same attention code as the playground's.");
+  const open = make("button", "small-button model-open", "Open the trained model");
+  open.type = "button";
+  open.dataset.testid = "model-open";
+  open.setAttribute("aria-expanded", "false");
+  open.addEventListener("click", () => actions.openModel());
+  const body = make("div", "model-body");
+  body.id = "model-panel-body";
+  open.setAttribute("aria-controls", body.id);
+  body.hidden = true;
+  const loading = make("p", "panel-note", "Loading the trained model…");
+  loading.dataset.testid = "model-loading";
+  host.append(title, intro, open, loading, body);
+  loading.hidden = true;
+
+  let guiding = false; // the guided example was asked for: choose its position once its run arrives
+  const sentence = createSentenceBox({ onWords: actions.setModelWords, onExample: actions.showModelExample });
+  const summary = make("p", "model-summary");
+  summary.dataset.testid = "model-summary";
+  const metrics = make("p", "model-metrics");
+  metrics.dataset.testid = "model-metrics";
+  const cards = createHeadCards({ onChoose: actions.chooseModelHead, onToggle: actions.toggleKnockOut });
+  const chosen = createChosenHead({
+    onFocus: actions.focusModelPosition,
+    onOpen: () => actions.openHeadInPlayground().catch((error) => actions.notify(`The head could not be opened: ${error.message}`, { tone: "error" })),
+    onTrainedWeights: () => actions.useTrainedWeights(),
+  });
+  const predictions = createPredictions();
+  const weightEffect = createWeightEffect({
+    onGuided: () => {
+      guiding = true;
+      for (const [layer, head] of store.state.model.knockedOut) actions.toggleKnockOut(layer, head);
+      actions.showModelExample("repeated-run");
+    },
+  });
+  const training = createTrainingView({
+    onTrain: (config) => actions.trainModel(config).catch(() => {}),
+    onStop: actions.stopTraining,
+    onShipped: () => actions.useShippedModel(),
+  });
+  const side = make("div", "model-side");
+  const stale = make("p", "panel-note model-stale", "While a model trains, the predictions and effects here are still those of the model before it; they change when training ends.");
+  stale.dataset.testid = "model-stale-note";
+  side.append(stale, predictions.element, weightEffect.element);
+  const main = make("div", "model-main");
+  main.append(chosen.element, side);
+  body.append(sentence.element, summary, metrics, cards.element, main, training.element);
+
+  function labels(info) {
+    return Array.from({ length: info.config.n_layers }, (_, layer) =>
+      Array.from({ length: info.config.n_heads }, (__, head) => info.heads.find((h) => h.layer === layer && h.head === head)?.label ?? `L${layer}H${head}`));
+  }
+
+  function render(state) {
+    const { model, training: run } = state;
+    const isOpen = model.open;
+    open.hidden = isOpen;
+    open.setAttribute("aria-expanded", String(isOpen));
+    loading.hidden = !isOpen || Boolean(model.info) || Boolean(model.error);
+    body.hidden = !isOpen || !model.info;
+    if (isOpen && !model.info && model.error) {
+      loading.hidden = false;
+      loading.textContent = `The trained model could not be loaded: ${model.error.message}`;
+    }
+    if (!model.info) return;
+    const { info, result } = model;
+    sentence.update({ text: model.words, info, error: model.error });
+    const trainingNow = run.status === "starting" || run.status === "training";
+    summary.textContent = `${model.name === "trained" ? "Your model" : "The model that comes with the page"}: ${info.config.n_layers} layers × ` +
+      `${info.config.n_heads} heads, trained for ${info.steps} steps; it knows ${info.vocabulary.length - 1} words.`;
+    training.update({ training: run, trainable: info.trainable, name: model.name });
+    if (!result) return;
+    const tokens = result.tokens;
+    const focus = Math.min(model.focus ?? tokens.length - 1, tokens.length - 1);
+    if (guiding && result.tokens.join(" ") === `<bos> ${info.examples.find((e) => e.id === "repeated-run").words}` && !model.busy) {
+      guiding = false;
+      const best = guidedFocus({ ...result, labels: labels(info), knockedOut: result.knocked_out });
+      if (best !== null && best !== focus) actions.focusModelPosition(best);
+    }
+    metrics.textContent = result.metrics ? metricsText(result.metrics, info.metrics) : "";
+    stale.hidden = !trainingNow;
+    // A run in progress reports its heads on the sentence it started with: drawn while that is still the one shown.
+    const fits = run.weights && run.weights[0]?.[0]?.length === tokens.length;
+    const weights = trainingNow && fits ? run.weights : result.weights;
+    cards.update({ info, weights, tokens, knockedOut: model.knockedOut, chosen: model.head, training: trainingNow && fits });
+    const { layer, head } = model.head;
+    const described = info.heads.find((h) => h.layer === layer && h.head === head);
+    chosen.update({ label: described?.label ?? `L${layer}H${head}`, role: trainingNow ? "" : described?.role, weights: weights[layer][head],
+      tokens, focus, opened: model.opened, edited: model.edited, training: trainingNow });
+    predictions.update({ tokens, predictions: result.predictions, nextWord: result.next_word, focus });
+    weightEffect.update({ tokens, weights: result.weights, effects: result.effects, labels: labels(info), knockedOut: result.knocked_out, focus });
+  }
+
+  store.subscribe((state, changes) => {
+    if (changes.has("model") || changes.has("training")) render(state);
+  });
+  render(store.state);
+}

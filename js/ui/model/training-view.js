@@ -1,0 +1,119 @@
+/**
+ * "Train it yourself": the settings a learner may change (seed, steps, heads per layer, the share of repeated
+ * runs in the data), Train and Stop, a progress bar with the step, the loss and the time left, the loss curve,
+ * and the way back to the model that comes with the page. While a run goes on, the head cards above redraw
+ * from its reports, so the learner watches the heads form.
+ */
+
+import { make } from "../shared/dom.js";
+import { createLossCurve } from "./loss-curve.js";
+
+/** The settings, in order: [name in the config, label, step of the input]. */
+const SETTINGS = [
+  ["seed", "seed", 1],
+  ["steps", "steps", 1],
+  ["n_heads", "heads per layer", 1],
+  ["repeat_fraction", "share of repeated runs", 0.05],
+];
+
+const seconds = (value) => (value < 10 ? `${value.toFixed(1)} s` : `${Math.round(value)} s`);
+
+/**
+ * @param {{onTrain: (config: object) => void, onStop: () => void, onShipped: () => void}} handlers
+ * @returns {{element: HTMLElement, update: (view: {training: object, trainable: object, name: string}) => void}}
+ */
+export function createTrainingView({ onTrain, onStop, onShipped }) {
+  const element = make("section", "model-training");
+  element.dataset.testid = "model-training";
+  element.setAttribute("aria-labelledby", "model-training-title");
+  const heading = make("h3", "", "Train it yourself");
+  heading.id = "model-training-title";
+  const note = make("p", "panel-note", "A model of the same shape, trained from scratch here in your browser, on the same NumPy code the tests run. The first run also loads autograd, the library that works out the gradients.");
+  const form = make("form", "model-training-form");
+  form.noValidate = true; // the module checks the settings, and its message names the one that is wrong
+  const inputs = {};
+  for (const [name, label, step] of SETTINGS) {
+    const field = make("label", "model-setting");
+    const input = document.createElement("input");
+    input.type = "number";
+    input.step = String(step);
+    input.name = name;
+    input.dataset.testid = `model-setting-${name}`;
+    inputs[name] = input;
+    field.append(make("span", "", label), input);
+    form.append(field);
+  }
+  const train = make("button", "primary-button", "Train");
+  train.type = "submit";
+  train.dataset.testid = "model-train";
+  const stop = make("button", "small-button", "Stop");
+  stop.type = "button";
+  stop.dataset.testid = "model-stop";
+  stop.addEventListener("click", onStop);
+  const shipped = make("button", "small-button", "Back to the model that comes with the page");
+  shipped.type = "button";
+  shipped.dataset.testid = "model-use-shipped";
+  shipped.addEventListener("click", onShipped);
+  form.append(train, stop);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const config = {};
+    for (const [name] of SETTINGS) config[name] = inputs[name].value === "" ? null : Number(inputs[name].value);
+    onTrain(config);
+  });
+  const progress = document.createElement("progress");
+  progress.className = "model-progress";
+  progress.dataset.testid = "model-progress";
+  progress.max = 1;
+  progress.value = 0;
+  const status = make("p", "model-training-status");
+  status.dataset.testid = "model-training-status";
+  status.setAttribute("aria-live", "polite");
+  const curve = createLossCurve();
+  element.append(heading, note, form, progress, status, curve.element, shipped);
+  let filled = false;
+
+  /** view = {training (state.training), trainable (model_info's ranges), name ("shipped" or "trained")} */
+  function update({ training, trainable, name }) {
+    if (!filled && trainable) {
+      for (const [key] of SETTINGS) {
+        const range = trainable[key];
+        Object.assign(inputs[key], { min: String(range.min), max: String(range.max), value: String(range.default) });
+      }
+      filled = true;
+    }
+    const running = training.status === "starting" || training.status === "training";
+    train.disabled = running;
+    stop.disabled = !running;
+    for (const input of Object.values(inputs)) input.disabled = running;
+    shipped.hidden = name !== "trained" || running;
+    progress.hidden = training.status === "idle";
+    progress.value = training.steps ? training.step / training.steps : 0;
+    const loss = training.losses.at(-1);
+    const perStep = training.step ? training.seconds / training.step : 0;
+    switch (training.status) {
+      case "starting":
+        status.textContent = `Starting Python for training: ${training.detail || "…"}`;
+        break;
+      case "training":
+        status.textContent = `Step ${training.step} of ${training.steps} · loss ${loss.toFixed(3)} · ` +
+          `${seconds(perStep * (training.steps - training.step))} left (${(perStep * 1000).toFixed(1)} ms a step)`;
+        break;
+      case "done":
+      case "stopped":
+        status.textContent = `${training.status === "done" ? "Trained" : "Stopped at"} step ${training.step} of ${training.steps} in ` +
+          `${seconds(training.seconds)} · loss ${loss?.toFixed(3) ?? "–"}. The panel above now shows this model.`;
+        break;
+      case "failed":
+        status.textContent = `Training could not run: ${training.message}`;
+        break;
+      default:
+        status.textContent = "";
+    }
+    status.classList.toggle("is-error", training.status === "failed");
+    curve.element.toggleAttribute("hidden", training.status === "idle"); // an SVG element has no .hidden
+    curve.update({ losses: training.losses, steps: training.steps || training.config?.steps || 1 });
+  }
+
+  return { element, update };
+}

@@ -1,0 +1,122 @@
+/**
+ * Weight against effect, for the focused word: how much weight each head puts where, next to how much
+ * knocking that head out moves the model's prediction. The standing warning, measured: a weight shows where
+ * a head read from, not whether what it read mattered.
+ *
+ * Both columns come from Python (model_run): the weights, and for each head the total variation distance
+ * between the prediction with and without it (0: the same guess; 1: a completely different one).
+ */
+
+import { formatPercent, formatWeight, quoted } from "../shared/format.js";
+import { make } from "../shared/dom.js";
+
+/** The largest weight of a row and where it goes. */
+function strongest(row) {
+  let best = 0;
+  row.forEach((weight, j) => {
+    if (weight > row[best]) best = j;
+  });
+  return { at: best, weight: row[best] };
+}
+
+function bar(fraction, className) {
+  const track = make("span", "bar-track");
+  const fill = make("span", `bar-fill ${className}`);
+  fill.style.width = `${Math.max(0, Math.min(1, fraction)) * 100}%`;
+  track.append(fill);
+  return track;
+}
+
+/**
+ * The heads at `focus`, each with its strongest read and its effect, and the sentence that contrasts the
+ * busiest head that barely matters with the one that matters most (null when no pair shows it).
+ */
+export function weightAgainstEffect({ tokens, weights, effects, labels, knockedOut, focus }) {
+  const rows = [];
+  weights.forEach((layer, l) => layer.forEach((headWeights, h) => {
+    const knocked = knockedOut.some(([a, b]) => a === l && b === h);
+    rows.push({ layer: l, head: h, label: labels[l][h], knocked, read: strongest(headWeights[focus]), effect: effects[l][h][focus] });
+  }));
+  const live = rows.filter((row) => !row.knocked);
+  const mattersMost = live.reduce((best, row) => (best === null || row.effect > best.effect ? row : best), null);
+  const busyButIdle = live
+    .filter((row) => row !== mattersMost && row.read.weight >= 0.5)
+    .reduce((best, row) => (best === null || row.effect < best.effect ? row : best), null);
+  let contrast = null;
+  if (mattersMost && busyButIdle && busyButIdle.effect < mattersMost.effect / 2) {
+    contrast = `${busyButIdle.label} puts ${formatPercent(busyButIdle.read.weight)} of its weight on ${quoted(tokens[busyButIdle.read.at])}, ` +
+      `yet knocking it out moves the prediction by only ${formatWeight(busyButIdle.effect, 2)}; ` +
+      `knocking out ${mattersMost.label}, which reads ${quoted(tokens[mattersMost.read.at])}, moves it by ${formatWeight(mattersMost.effect, 2)}. ` +
+      "Large weights show where a head read from, not whether that mattered.";
+  }
+  return { rows, contrast, mattersMost, busyButIdle };
+}
+
+/**
+ * For the guided example: the position where the contrast is starkest (the head that matters most moves the
+ * prediction the most beyond the busy head that does not), or null when no position shows one.
+ */
+export function guidedFocus({ tokens, weights, effects, labels, knockedOut }) {
+  let best = null;
+  for (let focus = 1; focus < tokens.length; focus += 1) {
+    const { contrast, mattersMost, busyButIdle } = weightAgainstEffect({ tokens, weights, effects, labels, knockedOut, focus });
+    if (!contrast) continue;
+    const gap = mattersMost.effect - busyButIdle.effect;
+    if (best === null || gap > best.gap) best = { focus, gap };
+  }
+  return best?.focus ?? null;
+}
+
+/**
+ * @param {{onGuided: () => void}} handlers
+ * @returns {{element: HTMLElement, update: (view: object) => void}}
+ */
+export function createWeightEffect({ onGuided }) {
+  const element = make("div", "model-weight-effect");
+  element.dataset.testid = "model-weight-effect";
+  const heading = make("h3", "", "Weight against effect");
+  const note = make("p", "panel-note");
+  const table = document.createElement("table");
+  table.className = "weight-effect-table";
+  const head = table.createTHead().insertRow();
+  for (const title of ["head", "its strongest read", "knocking it out moves the prediction by"]) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = title;
+    head.append(cell);
+  }
+  const body = table.createTBody();
+  const contrast = make("p", "model-contrast");
+  contrast.dataset.testid = "model-contrast";
+  const guided = make("button", "small-button", "Show me: a busy head that does not matter, and one that does");
+  guided.type = "button";
+  guided.dataset.testid = "model-guided";
+  guided.addEventListener("click", onGuided);
+  element.append(heading, note, table, contrast, guided);
+
+  /** view: see weightAgainstEffect */
+  function update(view) {
+    const { rows, contrast: sentence } = weightAgainstEffect(view);
+    note.textContent = `At ${quoted(view.tokens[view.focus])} (position ${view.focus}). The effect is how far the ` +
+      "predicted next-word distribution moves when that head's output is zeroed: 0 is the same guess, 1 a completely different one.";
+    body.replaceChildren(...rows.map((row) => {
+      const tr = body.insertRow();
+      tr.dataset.testid = "weight-effect-row";
+      tr.dataset.head = row.label;
+      tr.classList.toggle("knocked-out", row.knocked);
+      const name = document.createElement("th");
+      name.scope = "row";
+      name.textContent = row.label;
+      const read = tr.insertCell();
+      read.append(bar(row.read.weight, "weight-fill"), make("span", "bar-value", `${formatPercent(row.read.weight)} on ${quoted(view.tokens[row.read.at])}`));
+      const effect = tr.insertCell();
+      effect.append(bar(row.effect, "effect-fill"), make("span", "bar-value", row.knocked ? "knocked out" : formatWeight(row.effect, 2)));
+      tr.prepend(name);
+      return tr;
+    }));
+    contrast.textContent = sentence ?? "";
+    contrast.hidden = !sentence;
+  }
+
+  return { element, update };
+}

@@ -1,0 +1,195 @@
+"""The trained model's panel, used as a learner uses it: the heads the analysis found, knock-outs, a head opened
+in the playground and edited there, training in the browser, Stop, a word the model does not know, and a link
+that brings it all back. Every number on screen is compared with the module run natively."""
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from attention_playground.model import TrainConfig, load_model, run, train, with_head_weights
+from attention_playground.model import requests as model_requests
+from attention_playground.model.errors import ModelInputError
+from page_helpers import copy_link, open_live, sel, type_into
+
+EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
+REPEATED_RUN = EXAMPLES["repeated-run"]
+REPEATED_NOUN = EXAMPLES["repeated-noun"]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+def native_run(words, knocked_out=(), edited_head=None):
+    payload = {"words": words, "knocked_out": [list(pair) for pair in knocked_out]}
+    if edited_head:
+        payload["edited_head"] = edited_head
+    return model_requests.model_run(payload)
+
+
+def open_model(page, url):
+    open_live(page, url)
+    page.locator(sel("model-open")).click()
+    expect(page.locator(sel("model-head-card"))).to_have_count(4)
+    expect(page.locator(sel("model-prediction")).first).to_be_visible()
+
+
+def card(page, layer, head):
+    return page.locator(sel("model-head-card", layer=layer, head=head))
+
+
+def shown_predictions(page):
+    """The panel's predictions at the focused position: [(word, probability)] with every digit it has."""
+    return page.eval_on_selector_all(sel("model-prediction"), "items => items.map((i) => [i.dataset.word, Number(i.dataset.probability)])")
+
+
+def wait_for_predictions(page, expected):
+    page.wait_for_function(
+        """(want) => {
+          const got = [...document.querySelectorAll('[data-testid="model-prediction"]')].map((i) => [i.dataset.word, Number(i.dataset.probability)]);
+          return got.length === want.length && got.every(([w, p], k) => w === want[k][0] && Math.abs(p - want[k][1]) <= 1e-9);
+        }""",
+        arg=expected,
+    )
+
+
+def focus_position(page, position):
+    page.locator(sel("model-heatmap-row-label")).nth(position).click()
+
+
+def test_the_shipped_models_heads_show_the_roles_the_analysis_measured(page, site_url, model, artifacts):
+    open_model(page, f"{site_url}/")
+    expect(page.locator(sel("model-words"))).to_have_value(REPEATED_RUN)
+    roles = {(h["layer"], h["head"]): h["role"] for h in model_requests.model_info({})["heads"]}
+    assert roles[(1, 0)] == roles[(1, 1)] == "induction" and roles[(0, 1)] == "previous-token"
+    for (layer, head), role in roles.items():
+        expect(card(page, layer, head).locator(".model-head-role")).to_have_text(
+            {"induction": "induction head", "previous-token": "previous-token head", "first-token": "parks on <bos>"}[role])
+    # At the second "frog", the induction head reads the word that followed the first "frog".
+    words = ["<bos>", *REPEATED_RUN.split()]
+    second_frog = words.index("frog", words.index("frog") + 1)
+    read = int(np.argmax(run(model, REPEATED_RUN).weights[1][0][second_frog]))
+    assert words[read - 1] == "frog" and read < second_frog
+    focus_position(page, second_frog)
+    top = page.locator(sel("model-bar-row")).first
+    expect(top.locator(".bar-label")).to_have_text(words[read])
+    expect(top.locator(".bar-position")).to_have_text(f"#{read + 1}")
+    wait_for_predictions(page, native_run(REPEATED_RUN)["predictions"][second_frog])
+    page.locator(sel("model-panel")).screenshot(path=str(artifacts / "model-panel.png"))
+
+
+def test_a_knock_out_changes_the_predictions_as_native_run_says(page, site_url):
+    open_model(page, f"{site_url}/")
+    focus = len(REPEATED_RUN.split())
+    wait_for_predictions(page, native_run(REPEATED_RUN)["predictions"][focus])
+    card(page, 0, 1).locator(sel("model-knock-out")).check()
+    knocked = native_run(REPEATED_RUN, [(0, 1)])
+    assert knocked["predictions"][focus][0][0] != native_run(REPEATED_RUN)["predictions"][focus][0][0]
+    wait_for_predictions(page, knocked["predictions"][focus])
+    expect(page.locator(sel("model-metrics"))).to_contain_text(f"copying accuracy {knocked['metrics']['repeat_accuracy']:.3f}")
+    # The weight-against-effect table shows the head as knocked out, and what the others' removal would do.
+    expect(page.locator(sel("weight-effect-row", head="L0H1"))).to_contain_text("knocked out")
+    effect = knocked["effects"][1][0][focus]
+    expect(page.locator(sel("weight-effect-row", head="L1H0"))).to_contain_text(f"{effect:.2f}")
+    card(page, 0, 1).locator(sel("model-knock-out")).uncheck()
+    wait_for_predictions(page, native_run(REPEATED_RUN)["predictions"][focus])
+
+
+def test_an_opened_head_is_the_models_and_an_edit_there_feeds_back(page, site_url, model):
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-example-repeated-noun")).click()
+    card(page, 1, 0).locator(sel("model-head-choose")).click()
+    page.locator(sel("model-open-head")).click()
+    expect(page.locator(sel("scene-title"))).to_contain_text("trained model, layer 1 (L1H0)")
+    result = page.evaluate("window.attentionPlayground.result()")
+    assert np.allclose(result["heads"][0]["weights"], run(model, REPEATED_NOUN).weights[1][0], rtol=0, atol=1e-12)
+    expect(page.locator(sel("model-edited"))).to_contain_text("L1H0 is open in the playground")
+
+    # The learner zeroes the largest query weight of one residual dimension.
+    Wq = model.params["W_Q"][1, 0]
+    row, column = np.unravel_index(np.argmax(np.abs(Wq)), Wq.shape)
+    type_into(page, page.locator(sel("wq-cell", row=row, column=column)), "0")
+    edited = Wq.copy()
+    edited[row, column] = 0.0
+    focus = len(REPEATED_NOUN.split())
+    expected = native_run(REPEATED_NOUN, edited_head={"layer": 1, "head": 0, "Wq": edited.tolist()})
+    assert np.allclose(np.array(expected["weights"][1][0]), run(with_head_weights(model, 1, 0, Wq=edited), REPEATED_NOUN).weights[1][0])
+    wait_for_predictions(page, expected["predictions"][focus])
+    expect(page.locator(sel("model-edited"))).to_contain_text("L1H0 is edited in the playground")
+
+    page.locator(sel("model-trained-weights")).click()
+    wait_for_predictions(page, native_run(REPEATED_NOUN)["predictions"][focus])
+    expect(page.locator(sel("model-edited"))).to_contain_text("L1H0 is open in the playground")
+
+
+def test_training_in_the_browser_follows_native_training(page, site_url):
+    open_model(page, f"{site_url}/")
+    outcome = page.evaluate("window.attentionPlayground.model.train({seed: 3, steps: 20})")
+    native = train(TrainConfig(seed=3, steps=20))
+    assert outcome["status"] == "done" and outcome["step"] == 20
+    # Pyodide's NumPy rounds some sums differently in the last bit; over 20 steps that stays far below 1e-9.
+    assert np.max(np.abs(np.array(outcome["losses"]) - np.array(native.loss_curve))) < 1e-9
+    expect(page.locator(sel("model-training-status"))).to_contain_text("Trained step 20 of 20")
+    expect(page.locator(sel("model-summary"))).to_contain_text("Your model: 2 layers × 2 heads, trained for 20 steps")
+    assert page.locator(sel("model-loss-curve")).get_attribute("data-points") == "20"
+    page.locator(sel("model-use-shipped")).click()
+    expect(page.locator(sel("model-summary"))).to_contain_text("The model that comes with the page")
+
+
+def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(page, site_url):
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-setting-steps")).fill("3000")
+    page.locator(sel("model-train")).click()
+    status = page.locator(sel("model-training-status"))
+    expect(status).to_contain_text("Step ", timeout=90_000)
+    # The playground answers while the model trains: an edit is drawn.
+    before = page.evaluate("window.attentionPlayground.result().heads[0].weights")
+    type_into(page, page.locator(sel("x-cell", row=0, column=0)), "3")
+    page.wait_for_function("(old) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) !== JSON.stringify(old)", arg=before)
+    expect(status).to_contain_text("Step ")
+    page.locator(sel("model-stop")).click()
+    expect(status).to_contain_text("Stopped at step", timeout=3000)
+    step = int(status.text_content().split("Stopped at step ")[1].split()[0])
+    assert 0 < step < 3000
+
+
+def test_an_unknown_word_is_named_in_place_and_the_last_good_result_stays(page, site_url):
+    open_model(page, f"{site_url}/")
+    before = shown_predictions(page)
+    with pytest.raises(ModelInputError) as raised:
+        native_run("the fox mett a crw")
+    page.locator(sel("model-words")).fill("the fox mett a crw")
+    expect(page.locator(sel("model-error"))).to_have_text(str(raised.value))
+    assert "'mett' (word 3) (did you mean 'met'?)" in str(raised.value)
+    expect(page.locator(sel("model-unknown-word"))).to_have_text(["mett", "crw"])
+    assert shown_predictions(page) == before
+    # The page is live: the model answers the corrected sentence.
+    page.locator(sel("model-words")).fill("the fox met a crow")
+    expect(page.locator(sel("model-error"))).to_be_hidden()
+    wait_for_predictions(page, native_run("the fox met a crow")["predictions"][5])
+
+
+def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(page, fresh_page, site_url, model):
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-example-repeated-noun")).click()
+    card(page, 0, 0).locator(sel("model-knock-out")).check()
+    card(page, 1, 1).locator(sel("model-head-choose")).click()
+    page.locator(sel("model-open-head")).click()
+    expect(page.locator(sel("scene-title"))).to_contain_text("(L1H1)")
+    type_into(page, page.locator(sel("wk-cell", row=3, column=2)), "2.5")
+    expect(page.locator(sel("model-edited"))).to_contain_text("L1H1 is edited")
+    wanted = shown_predictions(page)
+    Wk = np.array(page.evaluate("window.attentionPlayground.getScene().heads[0].Wk"))
+    focus = len(REPEATED_NOUN.split())
+    expected = native_run(REPEATED_NOUN, [(0, 0)], {"layer": 1, "head": 1, "Wk": Wk.tolist()})["predictions"][focus]
+    wait_for_predictions(page, expected)
+    link = copy_link(page)
+
+    fresh_page.goto(link)
+    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(4)
+    expect(fresh_page.locator(sel("model-words"))).to_have_value(REPEATED_NOUN)
+    expect(fresh_page.locator(sel("model-head-card", layer=0, head=0)).locator(sel("model-knock-out"))).to_be_checked()
+    expect(fresh_page.locator(sel("model-head-card", layer=1, head=1)).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
+    expect(fresh_page.locator(sel("model-edited"))).to_contain_text("L1H1 is edited")
+    wait_for_predictions(fresh_page, wanted)
