@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Training the model in the page, against training it natively in the same run (a measurement, not a test).
+
+    .venv/bin/python bench/model_page.py              # build, then measure (a few minutes)
+    .venv/bin/python bench/model_page.py --no-build --rounds 1
+
+In Chromium, through `window.attentionPlayground.model.train` (what the panel's Train button calls), on a
+page served as `python3 build.py serve` serves it:
+
+  ms per step       200 steps of the shipped config, in the page and natively, alternating (--rounds times);
+                    the ratio of the medians, against the target of 3.5
+  to 90% copying    each seed trained with stop_at_accuracy 0.9 (checked every 25 steps), in the page and
+                    natively: the steps and seconds it took; target: 5 of 5 within 600 steps
+  Train to an       from the call on a fresh page (the training worker boots, micropip installs autograd) to
+  induction head    the first report in which a layer-1 head's induction score on the panel's repeated run is at
+                    least 0.5 (analysis.py's threshold for the role); target: 15 s
+  bytes             what the server sent for the first training run, by file
+
+The machine is shared: read the medians, with the load average printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from attention_playground.model import ROLE_THRESHOLDS, TrainConfig, Trainer, train  # noqa: E402
+from attention_playground.model.requests import EXAMPLES  # noqa: E402
+from page_server import ByteLedger, start_server  # noqa: E402
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 600_000
+REPEATED_RUN = next(example["words"] for example in EXAMPLES if example["id"] == "repeated-run").split()
+INDUCTION_AT_LEAST = ROLE_THRESHOLDS["induction"][1]
+
+# Train through the API, keeping every report with the time it arrived (ms since the call).
+TRAIN = """async (settings) => {
+  const started = performance.now();
+  const reports = [];
+  const outcome = await window.attentionPlayground.model.train(settings, {
+    onProgress: (report) => reports.push({ ms: performance.now() - started, step: report.step, weights: report.weights }),
+  });
+  return { ms: performance.now() - started, outcome, reports };
+}"""
+
+
+def native_ms_per_step(steps):
+    trainer = Trainer(replace(TrainConfig(), steps=steps))
+    while not trainer.done:
+        trainer.step()
+    return 1000 * trainer.seconds / steps
+
+
+def induction_score(weights, tokens):
+    """Mean weight on the token after the previous occurrence of the current one, over the repeated part."""
+    scores = []
+    for t, token in enumerate(tokens):
+        earlier = [s for s in range(1, t) if tokens[s] == token]
+        if earlier:
+            scores.append(weights[t][earlier[-1] + 1])
+    return statistics.fmean(scores)
+
+
+def open_page(browser, base_url):
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{base_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    return page
+
+
+def train_in_page(page, settings):
+    return page.evaluate(TRAIN, settings)
+
+
+def step_rows(browser, base_url, rounds, steps):
+    page = open_page(browser, base_url)
+    train_in_page(page, {"steps": 10})  # the training worker boots and installs autograd first
+    browser_ms, native_ms = [], []
+    for _ in range(rounds):
+        native_ms.append(native_ms_per_step(steps))
+        outcome = train_in_page(page, {"steps": steps})["outcome"]
+        browser_ms.append(1000 * outcome["seconds"] / steps)
+    page.close()
+    return statistics.median(browser_ms), statistics.median(native_ms)
+
+
+def seed_rows(browser, base_url, seeds, most_steps):
+    page = open_page(browser, base_url)
+    rows = []
+    for seed in seeds:
+        settings = {"seed": seed, "steps": most_steps, "stop_at_accuracy": 0.9}
+        outcome = train_in_page(page, settings)["outcome"]
+        started = time.perf_counter()
+        native = train(replace(TrainConfig(), seed=seed, steps=most_steps, stop_at_accuracy=0.9))
+        rows.append({"seed": seed, "steps": outcome["step"], "seconds": outcome["seconds"],
+                     "accuracy": outcome["metrics"]["repeat_accuracy"], "native_steps": native.steps,
+                     "native_seconds": time.perf_counter() - started})
+    page.close()
+    return rows
+
+
+def train_to_induction(browser, base_url, ledger):
+    page = open_page(browser, base_url)
+    ledger.take()
+    run = train_in_page(page, {"seed": 0, "steps": 600})
+    sent = ledger.take()
+    page.close()
+    tokens = ["<bos>", *REPEATED_RUN]
+    formed = next((report for report in run["reports"]
+                   if max(induction_score(head, tokens) for head in report["weights"][1]) >= INDUCTION_AT_LEAST), None)
+    return formed, run, sent
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--steps-timed", type=int, default=200)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    parser.add_argument("--most-steps", type=int, default=600)
+    args = parser.parse_args(argv)
+    if not args.no_build:
+        subprocess.run([sys.executable, str(ROOT / "build.py")], check=True)
+    ledger = ByteLedger()
+    server, base_url = start_server(ledger)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+            formed, run, sent = train_to_induction(browser, base_url, ledger)
+            browser_ms, native_ms = step_rows(browser, base_url, args.rounds, args.steps_timed)
+            seeds = seed_rows(browser, base_url, args.seeds, args.most_steps)
+            browser.close()
+    finally:
+        server.shutdown()
+
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.rounds} rounds of {args.steps_timed} steps")
+    print("\n| figure | in the page | natively | target |\n|---|---|---|---|")
+    print(f"| ms per training step (median) | {browser_ms:.1f} | {native_ms:.1f} | ratio {browser_ms / native_ms:.2f} ≤ 3.5 |")
+    within = sum(row["steps"] <= args.most_steps and row["accuracy"] >= 0.9 for row in seeds)
+    print(f"| seeds at 90% copying within {args.most_steps} steps | {within} of {len(seeds)} | "
+          f"{sum(row['native_steps'] <= args.most_steps for row in seeds)} of {len(seeds)} | 5 of 5 |")
+    when = f"{formed['ms'] / 1000:.1f} s (step {formed['step']})" if formed else "not formed"
+    print(f"| from Train to an induction head (≥ {INDUCTION_AT_LEAST}) | {when} | | ≤ 15 s |")
+    print("\n| seed | steps (page) | seconds (page) | accuracy (page) | steps (native) | seconds (native) |\n|---|---|---|---|---|---|")
+    for row in seeds:
+        print(f"| {row['seed']} | {row['steps']} | {row['seconds']:.1f} | {row['accuracy']:.3f} | {row['native_steps']} | {row['native_seconds']:.1f} |")
+    first = [entry for entry in sent if entry["status"] == 200]
+    total = sum(entry["bytes"] for entry in first)
+    print(f"\nbytes sent for the first training run: {total / 1e3:.0f} KB in {len(first)} responses "
+          f"(the whole run took {run['ms'] / 1000:.1f} s); the largest:")
+    for entry in sorted(first, key=lambda e: -e["bytes"])[:8]:
+        print(f"  {entry['bytes'] / 1e3:8.1f} KB  {entry['path']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
