@@ -75,10 +75,13 @@ def induction_score(weights, tokens):
 
 
 def open_page(browser, base_url):
+    """A fresh page with the model's panel open on its first example (the repeated run), as a learner has it."""
     page = browser.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{base_url}/")
     page.evaluate("window.attentionPlayground.ready")
+    page.locator('[data-testid="model-open"]').click()
+    page.locator('[data-testid="model-prediction"]').first.wait_for()
     return page
 
 
