@@ -10,13 +10,20 @@
  * takes over; the browser notices a new build because the manifest it imports has changed.
  *
  * Kept files are answered from the cache first (they cannot change within one version); anything else
- * goes to the network as usual. The page registers this worker only for a built site (see js/page/offline.js),
+ * goes to the network as usual.
+ *
+ * Cross-origin isolation, for hosts that do not send its headers (a course platform, a plain static host):
+ * when the manifest says `isolate`, every same-origin response this worker gives carries
+ * Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy, so from the second visit on (the first one
+ * installs this worker) the page is isolated and a learner's runaway code can be interrupted rather than its
+ * worker ended. Everything the page loads is its own, so the policy blocks nothing. The page registers this worker only for a built site (see js/page/offline.js),
  * never while the project's own files are being edited.
  */
 
 importScripts("generated/offline-manifest.js");
 
-const { version, files, runtime } = self.offlineManifest;
+const { version, files, runtime, isolate = false } = self.offlineManifest;
+const ISOLATION_HEADERS = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
 const CACHE_PREFIX = "attention-playground-";
 const CACHE_NAME = `${CACHE_PREFIX}${version}`;
 const SITE_ROOT = new URL("./", self.location.href);
@@ -53,16 +60,25 @@ function cacheKey(request) {
   return request.mode === "navigate" ? `${url.origin}${url.pathname}` : url.href;
 }
 
+/** `response` with the isolation headers added (a same-origin response only: others cannot be rewritten). */
+function isolated(response) {
+  if (!isolate || response.type !== "basic" || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET") return;
   const key = cacheKey(request);
-  if (!keptUrls.has(key)) return;
+  const sameOrigin = new URL(request.url).origin === self.location.origin;
+  if (!keptUrls.has(key) && !(isolate && sameOrigin)) return;
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE_NAME);
-      const kept = await cache.match(key);
-      return kept ?? fetch(request);
+      const kept = keptUrls.has(key) ? await cache.match(key) : undefined;
+      return isolated(kept ?? (await fetch(request)));
     })(),
   );
 });

@@ -31,7 +31,6 @@ import posixpath
 import re
 import shutil
 import tarfile
-from pathlib import Path
 
 from .downloads import BuildError, SourceUnavailable, download
 from .paths import ROOT, VENDOR_DIR as VENDOR_ROOT, cache_root

@@ -4,6 +4,11 @@ Files are served as they are on disk (an edit shows on reload), with the MIME ty
 WebAssembly need, except index.html, which gets the policy and the module preloads written in as dist/ does
 (page.py). Every script is sent with the Content-Security-Policy as a header: a worker takes its policy from
 there (csp.py).
+
+Every response also carries the headers that make the page cross-origin isolated (csp.ISOLATION_HEADERS): there
+SharedArrayBuffer exists, so Stop can interrupt a learner's runaway code in a fraction of a second instead of
+ending its worker (js/python/exercise-runner.js). Everything the page loads is its own, so nothing is blocked
+by them; a course page on another origin can still frame the page and load js/embed-host.js.
 """
 
 import http.server
@@ -39,6 +44,8 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
 
     #: The folder served; a subclass may serve another (a built site).
     root = ROOT
+    #: Send ISOLATION_HEADERS; a subclass may play a static host that does not.
+    isolated = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=str(self.root), **kwargs)
@@ -63,6 +70,9 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
+        if self.isolated:
+            for name, value in csp.ISOLATION_HEADERS.items():
+                self.send_header(name, value)
         if self.path.split("?", 1)[0].endswith((".js", ".mjs")):
             self.send_header("Content-Security-Policy", csp.content_security_policy())  # a worker's policy
         super().end_headers()

@@ -1,12 +1,15 @@
 """dist/: a self-contained copy of the site to upload to any static host. It asks no other host for anything.
 
 The page's own files, generated/ and vendor/ are copied as they are, except index.html, which gets the
-policy and the module preloads written in (page.py).
+policy and the module preloads written in (page.py). A `_headers` file (the form Netlify and Cloudflare Pages
+read; other hosts set the same headers in their own configuration) asks for the headers the development
+server sends: cross-origin isolation and the Content-Security-Policy, which a worker takes from its script's
+response. Where a host sends neither, sw.js adds the isolation headers from the second visit on.
 """
 
 import shutil
 
-from . import page
+from . import csp, page, variants
 from .downloads import BuildError
 from .paths import DIST_DIR, ROOT, SITE_ENTRIES
 
@@ -28,3 +31,11 @@ def write_dist():
             shutil.copy2(source, DIST_DIR / entry)
     index = DIST_DIR / "index.html"
     index.write_text(page.render_index(index.read_text(encoding="utf-8")), encoding="utf-8")
+    (DIST_DIR / variants.HEADERS_FILE).write_text(headers_file(), encoding="utf-8")
+
+
+def headers_file():
+    """Every path: cross-origin isolated, and under the page's policy (a worker reads it from here)."""
+    lines = [f"  {name}: {value}" for name, value in csp.ISOLATION_HEADERS.items()]
+    lines.append(f"  Content-Security-Policy: {csp.content_security_policy()}")
+    return "/*\n" + "\n".join(lines) + "\n"

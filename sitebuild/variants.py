@@ -80,15 +80,17 @@ def build_hash(site_dir, files):
 
 
 def write_offline_manifest(site_dir, runtime_version, runtime_urls=()):
-    """generated/offline-manifest.js for sw.js: the cache's version and the files to keep.
+    """generated/offline-manifest.js for sw.js: the cache's version, the files to keep, and whether to make
+    the page cross-origin isolated.
 
-    `runtime_urls` are full URLs of runtime files hosted elsewhere (the CDN), kept as well. Returns the
-    cache version.
+    `runtime_urls` are full URLs of runtime files hosted elsewhere (the CDN), kept as well. A site whose
+    runtime is its own is isolated (`isolate`); one that loads the runtime from another host is not, since
+    that host's files would have to opt in. Returns the cache version.
     """
     site_dir = Path(site_dir)
     files = site_files(site_dir)
     version = f"pyodide-{runtime_version}-{build_hash(site_dir, files)}"
-    manifest = {"version": version, "files": ["./", *files], "runtime": list(runtime_urls)}
+    manifest = {"version": version, "files": ["./", *files], "runtime": list(runtime_urls), "isolate": not runtime_urls}
     text = (
         "// Written by the build: what sw.js keeps for offline use. A new build writes a new version,\n"
         "// which makes the browser install the new service worker and drop the old cache.\n"

@@ -10,11 +10,11 @@
  *     the time limit writes SIGINT into it, the learner's code raises KeyboardInterrupt, and the module
  *     reports it as an ordinary result. If Python does not answer within a short grace period (stuck in one
  *     long C call), the worker is ended as below.
- *   - otherwise (the usual static host), the worker is ended (`client.restart()`) and a fresh one boots.
- *     Booting Python takes seconds, so once a run has taken longer than SPARE_AFTER_MS a spare worker starts
- *     booting beside it; if the run must be stopped, the stopped worker is closed and the spare takes over
- *     (at once, if it has finished booting). A spare left over from a long run that did finish is kept for
- *     the next one.
+ *   - otherwise (a page that is not isolated: a static host that sends no isolation headers, a course
+ *     platform's frame on the first visit), the worker is ended and a spare one takes over. Booting Python
+ *     takes seconds, so the spare is booted beforehand: once the first worker is live, a second one boots
+ *     beside it and waits, and after every takeover the next spare boots. Stopping then costs no boot at all.
+ *     (The price is one more Python's memory while the exercises are open on such a page.)
  * Either way the editor and the scene are untouched (they live in the page), and the outcome says what
  * happened and how long Python took to be live again.
  *
@@ -28,8 +28,6 @@ import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
 export const DEFAULT_TIME_LIMIT_MS = 5000;
 /** After an interrupt, how long to wait for Python to answer before ending the worker anyway. */
 const INTERRUPT_GRACE_MS = 1000;
-/** A run that takes longer than this may have to be stopped: a spare worker starts booting. */
-const SPARE_AFTER_MS = 1000;
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
 const SIGINT = 2;
 
@@ -40,7 +38,8 @@ const SIGINT = 2;
  *   itself was refused (`message` says why)
  * @property {any} [result] the module's result, for "done"
  * @property {string} message a sentence for the learner (empty for "done")
- * @property {"interrupt"|"restart"|null} [how] how a stopped run was stopped
+ * @property {"interrupt"|"spare"|"restart"|null} [how] how a stopped run was stopped: Python interrupted, a
+ *   spare Python that had finished booting took over, or a Python had to boot (the spare was not ready yet)
  * @property {number|null} [recoveryMs] from the stop until Python was live again (a restart), or answered
  *   (an interrupt)
  */
@@ -52,6 +51,7 @@ const SIGINT = 2;
  * @property {boolean} starting Python for the learner's code is still booting
  * @property {"button"|"time"|null} stopping why the run is being stopped, from the moment it was asked
  *   until Python is back (an interrupt answered, or a fresh Python live); null otherwise
+ * @property {boolean} spareReady a spare Python has booted and waits to take over from a stopped one
  */
 
 /**
@@ -71,14 +71,14 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   const interruptBuffer = interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
   const listeners = new Set();
   let client = null;
-  /** A second worker, booted while a long run goes on, to take over if that run must be stopped. */
+  /** A second worker, booted beforehand where code cannot be interrupted, to take over from a stopped one. */
   let spare = null;
   /** The run in progress: {stop(reason)}; null when idle. */
   let current = null;
   /** Runs go one at a time, in order. */
   let queue = Promise.resolve();
   /** @type {RunStatus} */
-  let status = { running: false, deadline: null, starting: false, stopping: null };
+  let status = { running: false, deadline: null, starting: false, stopping: null, spareReady: false };
   /** True once the current worker has answered `ready`. */
   let live = false;
 
@@ -96,16 +96,24 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
 
   function prepareSpare() {
     if (spare) return;
-    spare = createClient(clientOptions);
-    spare.ready.catch(() => {}); // a spare that fails is simply not used (see restart)
+    const candidate = createClient(clientOptions);
+    spare = candidate;
+    candidate.ready.then(
+      () => { if (spare === candidate) setStatus({ spareReady: true }); },
+      () => {}, // a spare that fails is simply not used (see restart)
+    );
   }
 
-  /** End the worker and start a fresh one; resolves with the milliseconds until it is live, or null. */
+  /**
+   * End the worker and let the spare take over. Resolves with `how` ("spare" if the spare had booted already,
+   * "restart" if a boot had to be waited for) and the milliseconds until Python is live (null if it never is).
+   */
   async function restart() {
     const started = performance.now();
+    const how = spare && status.spareReady ? "spare" : "restart";
     live = false;
-    // The spare (booted already, or booting from now) takes over, and the stopped worker is closed. Only
-    // one worker boots at a time: the next spare waits for the next long run.
+    setStatus({ spareReady: false });
+    // The spare (booted already, or still booting) takes over, and the stopped worker is closed.
     prepareSpare();
     client.close();
     client = spare;
@@ -117,11 +125,17 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
         client.restart(); // the spare failed to boot: one fresh try
         await client.ready;
       } catch {
-        return null;
+        return { how: "restart", ms: null };
       }
     }
     live = true;
-    return Math.round(performance.now() - started);
+    keepSpareReady();
+    return { how, ms: Math.round(performance.now() - started) };
+  }
+
+  /** Where code cannot be interrupted, boot the next spare once the worker in use is live (one boot at a time). */
+  function keepSpareReady() {
+    if (!interruptible) prepareSpare();
   }
 
   async function runOne(kind, payload) {
@@ -129,6 +143,7 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
     if (!live) setStatus({ starting: true });
     try {
       await python.ready;
+      if (!live) keepSpareReady();
       live = true;
     } catch (error) {
       // The runtime could not start: try once more with a fresh worker.
@@ -160,16 +175,13 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
       },
     };
     const timer = setTimeout(() => current?.stop("time"), timeLimitMs);
-    const spareTimer = interruptible ? null : setTimeout(prepareSpare, SPARE_AFTER_MS);
     const reply = client.request(kind, payload).then(
       (result) => ({ result }),
       (error) => ({ error }),
     );
     try {
       let answer = await Promise.race([reply, stopped.then(() => null)]);
-      // The run is over (answered or stopped): no spare must start booting beside the recovery.
       clearTimeout(timer);
-      clearTimeout(spareTimer);
       if (answer === null && interruptBuffer) {
         // Ask Python to stop; it answers with an ordinary (interrupted) result if it can.
         Atomics.store(interruptBuffer, 0, SIGINT);
@@ -181,18 +193,18 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
         }
       }
       if (answer === null) {
-        const recoveryMs = await restart();
-        return stoppedOutcome(stopReason, "restart", recoveryMs === null ? null : Math.round(performance.now() - stoppedAt));
+        const recovery = await restart();
+        return stoppedOutcome(stopReason, recovery.how, recovery.ms === null ? null : Math.round(performance.now() - stoppedAt));
       }
       if (answer.error) {
         if (answer.error.detail?.type === WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) {
           // Python died under the learner's code (e.g. it ran out of memory): start a fresh one.
           const diedAt = performance.now();
-          const recoveryMs = await restart();
+          const recovery = await restart();
           return {
             status: "stopped",
-            how: "restart",
-            recoveryMs: recoveryMs === null ? null : Math.round(performance.now() - diedAt),
+            how: recovery.how,
+            recoveryMs: recovery.ms === null ? null : Math.round(performance.now() - diedAt),
             message: `Python stopped while running your code (${answer.error.message}), so it was restarted. Your code and the scene are kept.`,
           };
         }
@@ -201,7 +213,6 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
       return { status: "done", result: answer.result, message: "" };
     } finally {
       clearTimeout(timer);
-      clearTimeout(spareTimer);
       current = null;
       setStatus({ running: false, deadline: null, stopping: null });
     }
@@ -234,10 +245,12 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
 function stoppedOutcome(reason, how, recoveryMs, result = null) {
   const why = reason === "time" ? "Your code ran too long, so it was stopped" : "You stopped your code";
   const seconds = recoveryMs === null ? "" : ` (${(recoveryMs / 1000).toFixed(1)} s)`;
-  let after = how === "interrupt"
-    ? `Python interrupted it and is ready again${seconds}.`
-    : `Python was restarted and is ready again${seconds}.`;
-  if (how === "restart" && recoveryMs === null) after = "Python could not be started again; reload the page to try once more.";
+  let after = {
+    interrupt: `Python interrupted it and is ready again${seconds}.`,
+    spare: `A fresh Python took over and is ready${seconds}.`,
+    restart: `Python was restarted and is ready again${seconds}.`,
+  }[how];
+  if (how !== "interrupt" && recoveryMs === null) after = "Python could not be started again; reload the page to try once more.";
   return {
     status: "stopped",
     how,

@@ -3,7 +3,10 @@
 Every test in tests/browser/ is marked `browser` (run only these with `pytest -m browser`, skip them with
 `-m "not browser"`).
 
-    site_url   the repository root served from a thread on 127.0.0.1 (built once per session)
+    site_url   the repository root served from a thread on 127.0.0.1 (built once per session), as
+               `build.py serve` serves it: cross-origin isolated
+    plain_site_url  the same, without the isolation headers (most static hosts)
+    unpacked_zip_server  the offline zip unpacked and served by `python3 -m http.server` (no headers at all)
     browser    Chromium through Playwright's sync API
     page       a fresh context and page that must end with no console error, no page error and no request
                to any host but 127.0.0.1 (checked at teardown; see `page_problems` to allow one on purpose)
@@ -11,8 +14,12 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     artifacts  the folder for screenshots, tests/artifacts/
 """
 
+import socket
+import subprocess
 import sys
 import threading
+import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -23,7 +30,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (build.py lives at the project's root)
-from sitebuild import server as dev_server  # noqa: E402
+from sitebuild import paths, server as dev_server, variants  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -56,10 +63,9 @@ def built_site():
     return ROOT
 
 
-@pytest.fixture(scope="session")
-def site_url(built_site):
-    """The repository root, served exactly as `python3 build.py serve` serves it, on a free local port."""
-    server = dev_server.make_server(0)
+def serve_in_thread(handler):
+    """Serve with `handler` on a free local port until the generator is closed; yields the URL."""
+    server = dev_server.make_server(0, handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     host, port = server.server_address[:2]
@@ -67,6 +73,25 @@ def site_url(built_site):
     server.shutdown()
     server.server_close()
     thread.join()
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """The repository root, served exactly as `python3 build.py serve` serves it (cross-origin isolated)."""
+    yield from serve_in_thread(dev_server.SiteRequestHandler)
+
+
+class PlainHostHandler(dev_server.SiteRequestHandler):
+    """A static host that sends no cross-origin isolation headers (most of them, and course platforms)."""
+
+    isolated = False
+
+
+@pytest.fixture(scope="session")
+def plain_site_url(built_site):
+    """The repository root served without the isolation headers: no SharedArrayBuffer, so runaway code is
+    stopped by ending its worker."""
+    yield from serve_in_thread(PlainHostHandler)
 
 
 @pytest.fixture(scope="session")
@@ -147,3 +172,37 @@ def artifacts():
     folder = ROOT / "tests" / "artifacts"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def unpacked_zip_server(built_site, tmp_path):
+    """The offline zip, made from dist/ as `build.py --zip` makes it, unpacked and served by
+    `python3 -m http.server` (what its README.txt tells an author to run)."""
+    archive = tmp_path / variants.ZIP_NAME
+    variants.write_zip(paths.DIST_DIR, archive)
+    with zipfile.ZipFile(archive) as unpacked:
+        unpacked.extractall(tmp_path / "unpacked")
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path / "unpacked", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/{variants.ZIP_FOLDER}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

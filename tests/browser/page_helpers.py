@@ -60,3 +60,27 @@ def copy_link(page):
     page.locator(sel("copy-link")).click()
     expect(page.locator(sel("share-status"))).not_to_be_empty()
     return page.locator(sel("share-link")).input_value()
+
+
+def editor_text(page):
+    """The code as the editor holds it, line by line (CodeMirror draws one .cm-line per line)."""
+    lines = page.locator(f'{sel("code-editor")} .cm-line').all_inner_texts()
+    # An empty line holds a <br>, which reads as "\n".
+    return "\n".join(line.rstrip("\n") for line in lines).replace("\u00a0", " ")
+
+
+def paste_code(page, code):
+    """Select everything in the editor and paste `code` over it, as Ctrl+V does: a paste event carrying
+    the text, which the editor inserts itself. (Playwright's insert_text would instead let the browser edit
+    the DOM directly, with inline styles that the page's Content-Security-Policy rightly refuses.)"""
+    page.locator(sel("code-input")).click()
+    page.keyboard.press("Control+a")
+    page.locator(sel("code-input")).evaluate(
+        """(editor, code) => {
+            const clipboardData = new DataTransfer();
+            clipboardData.setData("text/plain", code);
+            editor.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
+        }""",
+        code,
+    )
+    assert editor_text(page) == code

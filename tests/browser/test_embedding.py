@@ -11,12 +11,8 @@ import copy
 import json
 import http.server
 import re
-import socket
-import subprocess
-import sys
 import threading
 import time
-import zipfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -597,40 +593,6 @@ def test_frames_below_the_fold_are_the_right_height_before_the_reader_scrolls_to
         assert int(page.locator(f"#{frame_id}").get_attribute("height")) == given[frame_id]
     assert {frame_id: page.evaluate("(id) => window.heights[id].at(-1)", frame_id) for frame_id in given} == given
     page.screenshot(path=str(artifacts / "embed-three-frames-bottom.png"))
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def unpacked_zip_server(built_site, tmp_path):
-    """The offline zip, made from dist/ as `build.py --zip` makes it, unpacked and served by
-    `python3 -m http.server` (what its README.txt tells an author to run)."""
-    archive = tmp_path / variants.ZIP_NAME
-    variants.write_zip(paths.DIST_DIR, archive)
-    with zipfile.ZipFile(archive) as unpacked:
-        unpacked.extractall(tmp_path / "unpacked")
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=tmp_path / "unpacked", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/{variants.ZIP_FOLDER}/"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 # The server fixture comes first so that it is torn down after the page: the page keeps loading the views it

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.attention import attention as module_attention
-from page_helpers import sel
+from page_helpers import editor_text, paste_code, sel
 
 pytestmark = pytest.mark.browser
 
@@ -36,13 +36,6 @@ def open_exercises(page, site_url, exercise_id, *, goto=True):
     return page.locator(sel("code-input"))
 
 
-def editor_text(page):
-    """The code as the editor holds it, line by line (CodeMirror draws one .cm-line per line)."""
-    lines = page.locator(f'{sel("code-editor")} .cm-line').all_inner_texts()
-    # An empty line holds a <br>, which reads as "\n".
-    return "\n".join(line.rstrip("\n") for line in lines).replace("\u00a0", " ")
-
-
 def replace_code_by_typing(page, lines):
     """Clear the editor and type `lines` key by key. The editor indents after a colon by itself, as a
     learner would see, so each line is typed without its leading spaces; `dedent` lines start with
@@ -57,23 +50,6 @@ def replace_code_by_typing(page, lines):
         for _ in range(dedent):
             page.keyboard.press("Backspace")
         page.keyboard.type(text)
-
-
-def paste_code(page, code):
-    """Select everything in the editor and paste `code` over it, as Ctrl+V does: a paste event carrying
-    the text, which the editor inserts itself. (Playwright's insert_text would instead let the browser edit
-    the DOM directly, with inline styles that the page's Content-Security-Policy rightly refuses.)"""
-    page.locator(sel("code-input")).click()
-    page.keyboard.press("Control+a")
-    page.locator(sel("code-input")).evaluate(
-        """(editor, code) => {
-            const clipboardData = new DataTransfer();
-            clipboardData.setData("text/plain", code);
-            editor.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
-        }""",
-        code,
-    )
-    assert editor_text(page) == code
 
 
 def run_checks(page):
@@ -301,8 +277,11 @@ RECORD_STATUS_AFTER_STOP = """() => {
 }"""
 
 
-def test_an_endless_loop_is_stopped_and_python_comes_back_with_the_code_kept(page, site_url, artifacts):
-    open_exercises(page, site_url, "softmax")
+def test_on_a_plain_host_an_endless_loop_is_stopped_and_python_comes_back_with_the_code_kept(page, plain_site_url, artifacts):
+    """No isolation, so the stopped worker is ended and the spare, booted while the learner read, takes over."""
+    page.goto(f"{plain_site_url}/")
+    assert page.evaluate("self.crossOriginIsolated") is False
+    open_exercises(page, plain_site_url, "softmax", goto=False)
     loop = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
     paste_code(page, loop)
     status = page.locator(sel("exercise-status"))
@@ -359,33 +338,10 @@ def test_a_huge_allocation_comes_back_as_a_message(page, site_url, allocation, m
     assert page.evaluate("window.attentionPlayground.setScene(window.attentionPlayground.getScene()).then(() => 'live')") == "live"
 
 
-@pytest.fixture(scope="module")
-def isolated_site_url(built_site):
-    """The site served cross-origin isolated (COOP + COEP headers), where SharedArrayBuffer exists and the
-    learner's code can be interrupted instead of its worker being ended."""
-    import threading
-
-    from sitebuild import server as dev_server  # noqa: E402
-
-    class IsolatedHandler(dev_server.SiteRequestHandler):
-        def end_headers(self):
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-            super().end_headers()
-
-    server = dev_server.SiteServer(("127.0.0.1", 0), IsolatedHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
-def test_on_a_cross_origin_isolated_page_stop_interrupts_python_without_a_restart(page, isolated_site_url):
-    page.goto(f"{isolated_site_url}/")
+def test_on_the_isolated_development_server_stop_interrupts_python_without_a_restart(page, site_url):
+    page.goto(f"{site_url}/")
     assert page.evaluate("self.crossOriginIsolated") is True
-    open_exercises(page, isolated_site_url, "softmax", goto=False)
+    open_exercises(page, site_url, "softmax", goto=False)
     loop = "def softmax(x, axis=-1):\n    total = 0\n    while True:\n        total += 1\n"
     paste_code(page, loop)
     status = page.locator(sel("exercise-status"))

@@ -133,6 +133,7 @@ function showOutcome(parts, editor, exercise, outcome) {
   if (outcome.status === "stopped") {
     status.textContent = outcome.message;
     status.dataset.outcome = "stopped";
+    status.dataset.stoppedBy = outcome.how ?? "";
     if (outcome.recoveryMs !== null && outcome.recoveryMs !== undefined) status.dataset.recoveryMs = String(outcome.recoveryMs);
     showChecks(checks, notRun(exercise));
     return;
@@ -174,8 +175,9 @@ function showOutcome(parts, editor, exercise, outcome) {
 function followRuns(parts, actions) {
   const { status, stop } = parts;
   let countdown = null;
-  actions.followLearnerRuns(({ running, deadline, starting, stopping }) => {
+  actions.followLearnerRuns(({ running, deadline, starting, stopping, spareReady }) => {
     stop.disabled = !running || stopping !== null;
+    status.dataset.spareReady = String(spareReady); // a Stop will cost no boot (where code cannot be interrupted)
     clearInterval(countdown);
     countdown = null;
     if (starting) {

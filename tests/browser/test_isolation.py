@@ -1,0 +1,80 @@
+"""Cross-origin isolation, wherever the page is served: it is what lets Stop interrupt a learner's runaway code
+(Pyodide's interrupt buffer is a SharedArrayBuffer) instead of ending its worker.
+
+  - `build.py serve` sends the headers on every response;
+  - dist/_headers asks a static host that reads it for the same headers;
+  - on a host that sends none (here the offline zip served by `python3 -m http.server`), the service worker
+    adds them, so from the second visit on the page is isolated too.
+"""
+
+from playwright.sync_api import expect
+
+from page_helpers import paste_code, sel
+from sitebuild import csp
+
+LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
+
+
+def open_softmax_exercise(page):
+    page.locator(sel("exercise-open")).click()
+    page.locator(sel("exercise-tab-softmax")).click(timeout=90_000)
+    return page.locator(sel("exercise-status"))
+
+
+def run_and_stop(page):
+    """Run an endless loop in the open exercise, press Stop; the status once the page is back."""
+    paste_code(page, LOOP)
+    status = page.locator(sel("exercise-status"))
+    page.locator(sel("exercise-run")).click()
+    expect(status).to_have_attribute("data-outcome", "running", timeout=90_000)
+    page.locator(sel("exercise-stop")).click()
+    expect(status).to_have_attribute("data-outcome", "stopped", timeout=90_000)
+    return status
+
+
+def test_the_development_server_isolates_every_response(page, site_url):
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    page.goto(f"{site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    assert page.evaluate("self.crossOriginIsolated") is True
+    own = [response for response in responses if response.url.startswith(site_url)]
+    assert any(response.url.endswith(".wasm") for response in own) and any("/js/" in response.url for response in own)
+    for response in own:
+        headers = response.all_headers()
+        for name, value in csp.ISOLATION_HEADERS.items():
+            assert headers.get(name.lower()) == value, f"{response.url} lacks {name}"
+
+
+def test_on_a_host_that_sends_no_headers_the_service_worker_isolates_the_page_from_the_second_visit(unpacked_zip_server, page):
+    # (the server fixture first: it must outlive the page)
+    page.goto(unpacked_zip_server + "index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    assert page.evaluate("self.crossOriginIsolated") is False
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+    page.reload()
+    page.evaluate("window.attentionPlayground.ready")
+    assert page.evaluate("self.crossOriginIsolated") is True
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    # Isolated, the learner's loop is interrupted, not its worker ended.
+    open_softmax_exercise(page)
+    status = run_and_stop(page)
+    expect(status).to_have_attribute("data-stopped-by", "interrupt")
+    expect(status).to_contain_text("Python interrupted it")
+
+
+def test_a_plain_host_without_the_service_worker_ends_the_worker_and_the_spare_takes_over(page, plain_site_url):
+    page.goto(f"{plain_site_url}/")
+    page.evaluate("window.attentionPlayground.ready")
+    assert page.evaluate("self.crossOriginIsolated") is False
+    # Once the exercise worker is live, a spare boots beside it (while the learner reads and types).
+    expect(open_softmax_exercise(page)).to_have_attribute("data-spare-ready", "true", timeout=90_000)
+    status = run_and_stop(page)
+    expect(status).to_contain_text("You stopped your code")
+    expect(status).to_have_attribute("data-stopped-by", "spare")
+    expect(status).to_contain_text("A fresh Python took over and is ready")
+    # And the next spare boots, so a second Stop costs no boot either.
+    expect(status).to_have_attribute("data-spare-ready", "true", timeout=90_000)
+    assert run_and_stop(page).get_attribute("data-stopped-by") == "spare"
