@@ -2,7 +2,8 @@
 
 - presets/index.json and presets/<id>.json: the examples, through the module's entry point;
 - preview.json: the default example computed natively, so the heatmap paints at once;
-- attention_playground.zip: the module, for the Web Worker to unpack;
+- attention_playground.zip and attention_playground-<part>.zip: the module, for the Web Worker to unpack (the
+  core at boot, each part when a request first needs it: attention_playground/parts.py);
 - module-facts.js: the facts the page's JavaScript shares with the module (attention_playground.facts), as an
   ES module, so that neither side types them again.
 
@@ -76,13 +77,24 @@ def write_facts_module():
 
 
 def write_module_zip():
-    """The Python package as a zip for the worker to unpack. Fixed timestamps keep it byte-stable."""
+    """The Python package as zips for the worker to unpack: the core, and one per part the page fetches when
+    a request first needs it (attention_playground.parts). Fixed timestamps keep each byte-stable."""
+    _module()
+    from attention_playground import parts
+
     package_dir = PY_DIR / PACKAGE_NAME
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(package_dir.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                info = zipfile.ZipInfo(str(path.relative_to(PY_DIR)), date_time=(1980, 1, 1, 0, 0, 0))
+    zips = {None: {}, **{part: {} for part in parts.PART_FILES}}
+    for path in sorted(package_dir.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            part = parts.part_of(path.relative_to(package_dir).as_posix())
+            zips[part][str(path.relative_to(PY_DIR))] = path.read_bytes()
+    for part, files in zips.items():
+        if not files:
+            raise BuildError(f"the module's part {part!r} holds no file: check attention_playground/parts.py")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, data in files.items():
+                info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, path.read_bytes())
-    write_atomically(GENERATED_DIR / f"{PACKAGE_NAME}.zip", buffer.getvalue())
+                archive.writestr(info, data)
+        write_atomically(GENERATED_DIR / parts.zip_name(part), buffer.getvalue())

@@ -116,6 +116,8 @@ export const WORKER_ERROR_TYPES = Object.freeze({
   INTERNAL: "InternalError",
   /** The message was not {id, kind, payload}. */
   BAD_REQUEST: "BadRequest",
+  /** A part of the module this kind needs could not be fetched (the request was not run; Python is fine). */
+  PART_UNAVAILABLE: "PartUnavailable",
 });
 
 /** The key of a packed matrix's descriptor in a reply's `result` (see "Packed matrices" above). */

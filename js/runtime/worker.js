@@ -19,6 +19,7 @@
  *
  * All URLs are resolved against this file's own URL, so the site works from any sub-path of any host.
  */
+import { MODULE_FACTS } from "../../generated/module-facts.js";
 import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
 
@@ -26,7 +27,13 @@ const SITE_ROOT = new URL("../../", import.meta.url);
 /** The runtime build.py vendors: used unless generated/runtime.json names another (the CDN build does). */
 const VENDORED_RUNTIME_URL = new URL("vendor/pyodide/", SITE_ROOT);
 const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", SITE_ROOT);
-const MODULE_ZIP_URL = new URL("../../generated/attention_playground.zip", import.meta.url);
+const GENERATED_URL = new URL("generated/", SITE_ROOT);
+/**
+ * The module ships as a small core, fetched at boot, and parts fetched just before the first request that
+ * needs one (the trained model, the examples' scenes): see py/attention_playground/parts.py.
+ */
+const { core: CORE_ZIP, zips: PART_ZIPS, kindParts: KIND_PARTS } = MODULE_FACTS.moduleParts;
+const MODULE_ZIP_URL = new URL(CORE_ZIP, GENERATED_URL);
 /**
  * Wheels a worker may install with micropip once the module is in, named in its URL (`worker.js?install=
  * training`): the page's worker installs none; the one that trains the model installs autograd.
@@ -70,13 +77,32 @@ function reportFatal(message) {
   postMessage({ type: MESSAGE_TYPES.FATAL, message });
 }
 
-/** Fetch the module's zip (started at once, in parallel with the runtime). */
-async function fetchModuleZip() {
-  const response = await fetch(MODULE_ZIP_URL);
+/** Fetch one of the module's zips (the core's is started at once, in parallel with the runtime). */
+async function fetchModuleZip(url = MODULE_ZIP_URL) {
+  const response = await fetch(url);
   if (!response.ok) {
-    throw new Error(`could not load ${MODULE_ZIP_URL.pathname} (HTTP ${response.status}); run python3 build.py`);
+    throw new Error(`could not load ${url.pathname} (HTTP ${response.status}); run python3 build.py`);
   }
   return response.arrayBuffer();
+}
+
+/** The module's parts unpacked so far, by name: a promise each, so two requests never fetch one twice. */
+const unpackedParts = new Map();
+
+/** Make sure the parts request `kind` needs are unpacked; rejects with the reason if one cannot be fetched. */
+function unpackPartsFor(pyodide, kind) {
+  const needed = Object.hasOwn(KIND_PARTS, kind) ? KIND_PARTS[kind] : [];
+  return Promise.all(needed.map((part) => {
+    if (!unpackedParts.has(part)) {
+      const unpacking = fetchModuleZip(new URL(PART_ZIPS[part], GENERATED_URL)).then((bytes) => {
+        pyodide.unpackArchive(bytes, "zip", { extractDir: MODULE_DIR });
+        pyodide.runPython("import importlib; importlib.invalidate_caches()"); // new files under a known package
+      });
+      unpacking.catch(() => unpackedParts.delete(part)); // a later request tries again
+      unpackedParts.set(part, unpacking);
+    }
+    return unpackedParts.get(part);
+  }));
 }
 
 /**
@@ -264,6 +290,11 @@ async function answer(message) {
     requestJson = JSON.stringify({ kind, payload: payload ?? {} });
   } catch (error) {
     return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, `the request cannot be written as JSON: ${describe(error)}`);
+  }
+  try {
+    await unpackPartsFor(runtime.pyodide, kind);
+  } catch (error) {
+    return errorReply(id, WORKER_ERROR_TYPES.PART_UNAVAILABLE, `Python could not load what this needs: ${describe(error)}`);
   }
   let replyJson;
   let bytes;

@@ -2,8 +2,8 @@
 
 The module decides these; the build writes them into generated/module-facts.js, which the page imports, so
 the two sides cannot drift apart: the size limits, the example the page opens with, the names of the stages,
-the request kinds the entry point answers, how deep a request may nest, and how unnamed value
-columns are named.
+the request kinds the entry point answers, how deep a request may nest, how unnamed value
+columns are named, and which zips the module ships in (parts.py).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ def module_facts() -> dict[str, Any]:
 
     from .attention import STAGES
     from .entry import KINDS, MAX_NESTING
+    from .parts import facts as part_facts
     from .presets import DEFAULT_PRESET_ID, PRESET_IDS
     from .scene import LIMITS
 
@@ -33,4 +34,5 @@ def module_facts() -> dict[str, Any]:
         "requestKinds": list(KINDS),
         "maxNesting": MAX_NESTING,
         "valueDimNames": {"prefix": "v", "first": 0, "example": list(default_value_dims(3))},
+        "moduleParts": part_facts(),
     }

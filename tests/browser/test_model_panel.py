@@ -31,8 +31,9 @@ def native_run(words, knocked_out=(), edited_head=None):
 def open_model(page, url):
     open_live(page, url)
     page.locator(sel("model-open")).click()
-    expect(page.locator(sel("model-head-card"))).to_have_count(4)
-    expect(page.locator(sel("model-prediction")).first).to_be_visible()
+    # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
+    expect(page.locator(sel("model-head-card"))).to_have_count(4, timeout=60_000)
+    expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
 
 
 def card(page, layer, head):
@@ -186,7 +187,7 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(page, f
     link = copy_link(page)
 
     fresh_page.goto(link)
-    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(4)
+    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(4, timeout=60_000)
     expect(fresh_page.locator(sel("model-words"))).to_have_value(REPEATED_NOUN)
     expect(fresh_page.locator(sel("model-head-card", layer=0, head=0)).locator(sel("model-knock-out"))).to_be_checked()
     expect(fresh_page.locator(sel("model-head-card", layer=1, head=1)).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")

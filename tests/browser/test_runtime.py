@@ -117,6 +117,30 @@ def test_a_bad_scene_rejects_with_the_modules_message(page, site_url):
     assert request(page, "presets")["ok"] is True
 
 
+def test_the_module_parts_are_fetched_only_by_the_first_request_that_needs_them(page, site_url, page_problems):
+    from attention_playground import parts
+
+    fetched = []
+    page.on("request", lambda sent: fetched.append(sent.url.rsplit("/", 1)[-1]))
+    start_client(page, site_url)
+    module_zips = lambda: [name for name in fetched if name.startswith("attention_playground")]  # noqa: E731
+    assert module_zips() == [parts.zip_name(None)], "booting fetches the core only"
+    # The presets part goes missing: the request that needs it says so, and Python is fine.
+    presets_zip = parts.zip_name("presets")
+    page.route(f"**/generated/{presets_zip}", lambda route: route.fulfill(status=404, body="missing"))
+    reply = request(page, "presets")
+    assert reply["ok"] is False and reply["detail"]["type"] == "PartUnavailable"
+    assert presets_zip in reply["message"]
+    scene = native_result("preset", {"id": parts.DEFAULT_PRESET_ID})
+    assert request(page, "compute", {"scene": scene})["ok"] is True
+    # Back again, the next request fetches it, once, and later ones reuse it.
+    page.unroute(f"**/generated/{presets_zip}")
+    assert request(page, "presets") == {"ok": True, "result": native_result("presets")}
+    assert request(page, "preset", {"id": "causal-exercise"})["ok"] is True
+    assert module_zips() == [parts.zip_name(None), presets_zip, presets_zip]
+    page_problems.console_errors.clear()  # the browser logs the 404 of the missing part, as it should
+
+
 def test_restart_rejects_pending_requests_and_boots_again(page, site_url):
     start_client(page, site_url)
     outcome = page.evaluate("""async () => {

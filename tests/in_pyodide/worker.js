@@ -2,7 +2,7 @@
  * A module worker that runs the native test suite inside Pyodide with the real pytest, booted as the page's
  * worker boots it.
  *
- * It loads the runtime from vendor/pyodide/ with NumPy, and the module from generated/attention_playground.zip,
+ * It loads the runtime from vendor/pyodide/ with NumPy, and the module from generated/ (its core and every part),
  * the very files the page uses (js/runtime/worker.js); installs with micropip the wheels the page installs
  * for training (vendor/wheels/) and pytest, hypothesis and their dependencies from the test server
  * (js/runtime/wheels.js: pinned, each checked against its sha256); lays the repository out in Pyodide's file system and calls pytest.main once (suite.py). pytest's
@@ -15,10 +15,14 @@
  *               milliseconds {boot, install, layout, run}; or
  *               {ok: false, message} if the runtime, the wheels or pytest could not start.
  */
+import { MODULE_FACTS } from "../../generated/module-facts.js";
 import { installWheels } from "../../js/runtime/wheels.js";
 
 const RUNTIME_URL = new URL("../../vendor/pyodide/", import.meta.url);
-const MODULE_ZIP_URL = new URL("../../generated/attention_playground.zip", import.meta.url);
+const GENERATED_URL = new URL("../../generated/", import.meta.url);
+/** The module's core and every part (the page fetches parts when needed; the suite needs them all). */
+const { core, zips } = MODULE_FACTS.moduleParts;
+const MODULE_ZIP_URLS = [core, ...Object.values(zips)].map((name) => new URL(name, GENERATED_URL));
 /** Where the repository is rebuilt in Pyodide's file system. */
 const ROOT = "/home/pyodide/attention-playground";
 
@@ -29,10 +33,10 @@ import suite
 suite.run(${JSON.stringify(ROOT)})
 `;
 
-async function fetchModuleZip() {
-  const response = await fetch(MODULE_ZIP_URL);
+async function fetchModuleZip(url) {
+  const response = await fetch(url);
   if (!response.ok) {
-    throw new Error(`could not load ${MODULE_ZIP_URL.pathname} (HTTP ${response.status}); run python3 build.py`);
+    throw new Error(`could not load ${url.pathname} (HTTP ${response.status}); run python3 build.py`);
   }
   return response.arrayBuffer();
 }
@@ -63,8 +67,8 @@ function outputSink() {
 
 async function runSuite({ files, wheels }) {
   const started = performance.now();
-  const moduleZip = fetchModuleZip();
-  moduleZip.catch(() => {}); // awaited below; only stops an "unhandled rejection" while the runtime loads
+  const moduleZips = Promise.all(MODULE_ZIP_URLS.map(fetchModuleZip));
+  moduleZips.catch(() => {}); // awaited below; only stops an "unhandled rejection" while the runtime loads
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME_URL).href);
   const pyodide = await loadPyodide({ indexURL: RUNTIME_URL.href, packages: ["numpy"] });
   const output = outputSink();
@@ -79,7 +83,7 @@ async function runSuite({ files, wheels }) {
   }
   const ready = performance.now();
   pyodide.FS.mkdirTree(`${ROOT}/py`);
-  pyodide.unpackArchive(await moduleZip, "zip", { extractDir: `${ROOT}/py` });
+  for (const zip of await moduleZips) pyodide.unpackArchive(zip, "zip", { extractDir: `${ROOT}/py` });
   writeFiles(pyodide, files);
   const laidOut = performance.now();
   const reportJson = pyodide.runPython(RUN_SUITE); // a Python str arrives as a JS string: no proxy to destroy

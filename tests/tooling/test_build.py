@@ -151,15 +151,32 @@ def test_the_server_sends_the_types_a_module_worker_and_webassembly_need():
     assert handler[".json"] == "application/json"
 
 
-def test_the_module_zip_holds_the_package_and_no_caches(tmp_path, monkeypatch):
+def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tmp_path, monkeypatch):
     import zipfile
+
+    from attention_playground import parts
 
     monkeypatch.setattr(generated, "GENERATED_DIR", tmp_path)
     generated.write_module_zip()
-    names = zipfile.ZipFile(tmp_path / f"{paths.PACKAGE_NAME}.zip").namelist()
-    assert f"{paths.PACKAGE_NAME}/entry.py" in names
-    assert f"{paths.PACKAGE_NAME}/__init__.py" in names
-    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+    names = {part: zipfile.ZipFile(tmp_path / parts.zip_name(part)).namelist() for part in (None, *parts.PART_FILES)}
+    package = f"{paths.PACKAGE_NAME}/"
+    core = set(names[None])
+    # The core is what the heatmap, the step view and the exercises need: the code and the opening example.
+    assert {f"{package}entry.py", f"{package}__init__.py", f"{package}parts.py", f"{package}exercises.py",
+            f"{package}presets/{parts.DEFAULT_PRESET_ID}.json"} <= core
+    assert not [name for name in core if name.startswith((f"{package}model/", f"{package}presets/make_"))]
+    assert f"{package}model/checkpoint.json" in names["model"]
+    assert f"{package}presets/causal-exercise.json" in names["presets"]
+    # Every file of the package is in exactly one zip, and nothing else is.
+    shipped = [name for part_names in names.values() for name in part_names]
+    on_disk = [str(path.relative_to(paths.PY_DIR)) for path in (paths.PY_DIR / paths.PACKAGE_NAME).rglob("*")
+               if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"]
+    assert sorted(shipped) == sorted(on_disk)
+    # Every part some request kind needs exists, and every kind named is one the entry point answers.
+    from attention_playground.entry import KINDS
+
+    assert set(parts.KIND_PARTS) <= set(KINDS)
+    assert {part for needed in parts.KIND_PARTS.values() for part in needed} <= set(parts.PART_FILES)
 
 
 def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
