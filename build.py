@@ -87,7 +87,7 @@ def build(report=print, zip_site=False, cdn_site=False):
     generated.write_facts_module()
     generated.write_module_zip()
     variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False)
-    site.write_dist()
+    site.write_dist(report)
     extras = write_deployables(vendored, zip_site, cdn_site)
     seconds = time.perf_counter() - started
     runtime_mb = sum((runtime.VENDOR_DIR / name).stat().st_size for name in vendored) / 1e6

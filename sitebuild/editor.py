@@ -22,17 +22,15 @@ To move to newer versions: in an empty folder, `npm install --ignore-scripts` th
 copy each package's version and integrity from its package-lock.json into codemirror.lock.json.
 """
 
-import base64
 import hashlib
-import io
 import json
 import os
 import posixpath
 import re
 import shutil
-import tarfile
 
 from .downloads import BuildError, SourceUnavailable, download
+from .npm import fetch_tarball, tarball_files
 from .paths import ROOT, VENDOR_DIR as VENDOR_ROOT, cache_root
 
 LOCK_PATH = ROOT / "codemirror.lock.json"
@@ -56,43 +54,6 @@ class VendorError(BuildError):
 def read_lock():
     lock = json.loads(LOCK_PATH.read_text())
     return lock["registry"], lock["expose"], lock["packages"]
-
-
-def tarball_url(registry, name, version):
-    """The registry's tarball address: scoped packages keep the scope in the path, not in the file name."""
-    return f"{registry}{name}/-/{name.rsplit('/', 1)[-1]}-{version}.tgz"
-
-
-def check_integrity(name, data, integrity):
-    algorithm, _, expected = integrity.partition("-")
-    actual = base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
-    if actual != expected:
-        raise VendorError(f"{name} from npm: {algorithm} is {actual}, expected {expected}")
-
-
-def fetch_tarball(name, pin, registry, cache_dir, download, report):
-    """The verified tarball of one package, from the cache or the registry."""
-    cached = cache_dir / f"{name.replace('/', '+')}-{pin['version']}.tgz"
-    if cached.exists():
-        data = cached.read_bytes()
-        check_integrity(name, data, pin["integrity"])
-        return data
-    data = download(tarball_url(registry, name, pin["version"]))
-    check_integrity(name, data, pin["integrity"])
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(data)
-    report(f"{name}@{pin['version']}: {len(data) / 1e3:.0f} kB from npm")
-    return data
-
-
-def tarball_files(data):
-    """{path inside the package: bytes} (npm tarballs put everything under package/)."""
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        return {
-            member.name.split("/", 1)[1]: archive.extractfile(member).read()
-            for member in archive.getmembers()
-            if member.isfile() and "/" in member.name
-        }
 
 
 def module_files(name, files, entry):

@@ -1,7 +1,8 @@
 """dist/: a self-contained copy of the site to upload to any static host. It asks no other host for anything.
 
-The page's own files, generated/ and vendor/ are copied as they are, except index.html, which gets the
-policy and the module preloads written in (page.py). A `_headers` file (the form Netlify and Cloudflare Pages
+The page's own files, generated/ and vendor/ are copied as they are, except js/ and the stylesheet, which
+are bundled and minified with source maps (bundler.py), and index.html, which gets the policy and the preloads
+of the bundle's first view written in (page.py). A `_headers` file (the form Netlify and Cloudflare Pages
 read; other hosts set the same headers in their own configuration) asks for the headers the development
 server sends: cross-origin isolation and the Content-Security-Policy, which a worker takes from its script's
 response. Where a host sends neither, sw.js adds the isolation headers from the second visit on.
@@ -9,14 +10,14 @@ response. Where a host sends neither, sw.js adds the isolation headers from the 
 
 import shutil
 
-from . import csp, page, variants
+from . import bundler, csp, page, variants
 from .downloads import BuildError
 from .paths import DIST_DIR, ROOT, SITE_ENTRIES
 
 COPIED_WITH_THE_SITE = [*SITE_ENTRIES, "generated", "vendor"]
 
 
-def write_dist():
+def write_dist(report=print):
     """Write dist/ afresh."""
     missing = [entry for entry in SITE_ENTRIES if not (ROOT / entry).exists()]
     if missing:
@@ -29,8 +30,9 @@ def write_dist():
             shutil.copytree(source, DIST_DIR / entry, ignore=shutil.ignore_patterns("*.partial", "__pycache__"))
         else:
             shutil.copy2(source, DIST_DIR / entry)
+    first_view = bundler.bundle_site(DIST_DIR, report)
     index = DIST_DIR / "index.html"
-    index.write_text(page.render_index(index.read_text(encoding="utf-8")), encoding="utf-8")
+    index.write_text(page.render_index(index.read_text(encoding="utf-8"), modules=first_view), encoding="utf-8")
     (DIST_DIR / variants.HEADERS_FILE).write_text(headers_file(), encoding="utf-8")
 
 

@@ -8,8 +8,9 @@
  * every file into its cache, and that must not compete with the page's own start.
  */
 
-const RUNTIME_CONFIG_URL = new URL("../../generated/runtime.json", import.meta.url);
-const SERVICE_WORKER_URL = new URL("../../sw.js", import.meta.url);
+// Resolved against the page (index.html, at the site's root), not this module, which dist/ bundles elsewhere.
+const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", document.baseURI);
+const SERVICE_WORKER_URL = new URL("sw.js", document.baseURI);
 
 /**
  * Register the service worker once `live` resolves, if this site is built for offline use.

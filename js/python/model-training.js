@@ -14,7 +14,8 @@
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { REQUEST_KINDS } from "../runtime/protocol.js";
 
-const TRAINING_WORKER_URL = new URL("../runtime/worker.js?install=training", import.meta.url);
+// Resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere.
+const TRAINING_WORKER_URL = new URL("js/runtime/worker.js?install=training", document.baseURI);
 /** How long one batch of steps may take before the worker reports back (seconds of training). */
 const BATCH_SECONDS = 0.25;
 

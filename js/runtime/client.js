@@ -18,7 +18,8 @@
 import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES, unpackMatrices } from "./protocol.js";
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
 
-const DEFAULT_WORKER_URL = new URL("./worker.js", import.meta.url);
+// Resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere.
+const DEFAULT_WORKER_URL = new URL("js/runtime/worker.js", document.baseURI);
 
 /**
  * An Error carrying the error object a reply came with: its message is the module's message (for a bad
@@ -37,7 +38,7 @@ export class RequestError extends Error {
  * Start a Python worker and return its client.
  *
  * @param {object} [options]
- * @param {string|URL} [options.workerUrl] the worker script (default: worker.js beside this file)
+ * @param {string|URL} [options.workerUrl] the worker script (default: js/runtime/worker.js of the page's site)
  * @param {Int32Array} [options.interruptBuffer] over a SharedArrayBuffer: given to every worker this client
  *   starts, so that writing 2 into it interrupts the Python code running there (see protocol.js)
  * @returns {{

@@ -12,37 +12,11 @@ from playwright.sync_api import expect
 
 from axe import run_contrast
 from contrast import measure_text_contrast
-from page_helpers import sel
+from page_helpers import open_every_panel, sel
 
 pytestmark = pytest.mark.browser
 
 PYTHON_TIMEOUT_MS = 90_000
-
-
-def open_every_panel(page):
-    """Open and fill every panel of the page, as a learner who tries everything would."""
-    page.evaluate("window.attentionPlayground.ready")
-    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
-    page.locator(sel("weights-table-toggle")).click()
-    page.locator(sel("step-toggle")).check()
-    # Point at a weight: the worked-by-hand box fills with a softmax written out.
-    page.locator(f'{sel("step-view")} figure[data-stage="weights"] td[data-row="7"][data-column="1"]').hover()
-    expect(page.locator(sel("step-explain"))).to_contain_text("softmax")
-    page.locator(sel("exercise-open")).click()
-    expect(page.locator(sel("code-input"))).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
-    page.locator(sel("exercise-run")).click()  # the starter code: checks fail, with messages
-    expect(page.locator(sel("exercise-status"))).to_have_attribute("data-outcome", "failed", timeout=PYTHON_TIMEOUT_MS)
-    page.locator(sel("exercise-hint")).click()
-    page.locator(sel("exercise-show-solution")).click()
-    expect(page.locator(sel("exercise-solution"))).to_be_visible()
-    # The trained model: a head knocked out, the guided contrast shown, then a word it does not know.
-    page.locator(sel("model-open")).click()
-    expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
-    page.locator(sel("model-guided")).click()
-    expect(page.locator(sel("model-contrast"))).to_be_visible()
-    page.locator(sel("model-head-card", layer=0, head=0)).locator(sel("model-knock-out")).check()
-    page.locator(sel("model-words")).fill("the fox mett a crow")
-    expect(page.locator(sel("model-error"))).to_be_visible()
 
 
 def experiment_tabs(page):

@@ -13,7 +13,8 @@
  * Tab stays in the editor (it indents), so press Escape and then Tab to move on with the keyboard.
  */
 
-const CODEMIRROR_URL = new URL("../../../vendor/codemirror/codemirror.js", import.meta.url);
+// Resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere.
+const CODEMIRROR_URL = new URL("vendor/codemirror/codemirror.js", document.baseURI);
 
 let loading = null;
 

@@ -1,0 +1,120 @@
+"""The production build of the page's own code: esbuild bundles and minifies dist/'s JavaScript and CSS.
+
+The development server serves js/ as it is, one module per file, comments and all: that is the code to read
+and edit. dist/ is what learners download, so there the same code is bundled and minified:
+
+    js/boot.js, js/main.js         the page's entry scripts, with what they share split into js/chunks/; every
+                                   view the page imports later (import()) is a chunk of its own, loaded then
+    js/runtime/worker.js           the Python worker, one file (at its own path: it finds the site from there)
+    js/embed-host.js               the course page's script, one classic script
+    static/style.css               minified
+
+Each output has a source map with the original files inside (`sourcesContent`), so a browser's developer
+tools still show every module as it is written here, comments included.
+
+esbuild is pinned in esbuild.lock.json: one version, and for each platform the sha512 of its npm package,
+which holds one self-contained executable. A tarball that does not match is refused.
+"""
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+
+from . import page
+from .downloads import BuildError, SourceUnavailable, download
+from .npm import fetch_tarball, tarball_files
+from .paths import ROOT, cache_root
+
+LOCK_PATH = ROOT / "esbuild.lock.json"
+REGISTRY_TIMEOUT_SECONDS = 120
+#: Browsers that run Pyodide 0.27 run this (module workers, top-level await are not needed).
+TARGET = "es2022"
+WORKER_ENTRY = "js/runtime/worker.js"
+HOST_SCRIPT = "js/embed-host.js"
+STYLESHEET = "static/style.css"
+CHUNKS = "js/chunks"
+
+
+def platform_key():
+    """esbuild's name for this machine's platform: linux-x64, linux-arm64, darwin-arm64, …"""
+    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
+    return f"{platform.system().lower()}-{machine}"
+
+
+def esbuild_executable(report, fetch=None):
+    """The pinned esbuild for this platform, from the verified tarball (downloaded once, then cached)."""
+    lock = json.loads(LOCK_PATH.read_text())
+    key = platform_key()
+    if key not in lock["platforms"]:
+        raise BuildError(f"esbuild.lock.json pins no esbuild for {key} (it has {', '.join(lock['platforms'])})")
+    pin = {"version": lock["version"], "integrity": lock["platforms"][key]["integrity"]}
+    name = lock["platforms"][key]["package"]
+
+    def from_registry(url):
+        try:
+            return download(url, REGISTRY_TIMEOUT_SECONDS)
+        except SourceUnavailable as error:
+            raise BuildError(f"could not download esbuild: {error}") from None
+
+    data = fetch_tarball(name, pin, lock["registry"], cache_root() / "npm", fetch or from_registry, report)
+    executable = cache_root() / "esbuild" / f"{lock['version']}-{key}" / "esbuild"
+    binary = tarball_files(data)["bin/esbuild"]
+    if not executable.exists() or executable.read_bytes() != binary:
+        executable.parent.mkdir(parents=True, exist_ok=True)
+        partial = executable.with_suffix(".partial")
+        partial.write_bytes(binary)
+        partial.chmod(0o755)
+        os.replace(partial, executable)
+    return executable
+
+
+def run(executable, arguments):
+    completed = subprocess.run([str(executable), *arguments, f"--target={TARGET}", "--log-level=warning"],
+                               cwd=ROOT, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise BuildError(f"esbuild failed: {completed.stderr.strip()}")
+
+
+def first_view_outputs(metafile, site_dir):
+    """The bundle's files the entry scripts load statically, in the order a browser meets them (for preloads)."""
+    outputs = metafile["outputs"]
+    by_site_path = {os.path.relpath(ROOT / path, site_dir).replace(os.sep, "/"): path for path in outputs}
+    ordered = []
+
+    def visit(output):
+        site_path = os.path.relpath(ROOT / output, site_dir).replace(os.sep, "/")
+        if site_path in ordered:
+            return
+        ordered.append(site_path)
+        for imported in outputs[output].get("imports", []):
+            if imported["kind"] == "import-statement" and not imported.get("external"):
+                visit(imported["path"])
+
+    for entry in page.ENTRY_SCRIPTS:
+        visit(by_site_path[entry])
+    return ordered
+
+
+def bundle_site(site_dir, report=print):
+    """Replace site_dir's js/ and stylesheet with the bundled, minified ones. Returns the first view's files."""
+    executable = esbuild_executable(report)
+    site_dir = site_dir.resolve()
+    shutil.rmtree(site_dir / "js")
+    common = ["--bundle", "--minify", "--sourcemap", "--legal-comments=none", "--charset=utf8"]
+    with tempfile.TemporaryDirectory() as scratch:
+        metafile_path = os.path.join(scratch, "meta.json")
+        run(executable, [*page.ENTRY_SCRIPTS, *common, "--format=esm", "--splitting",
+                         f"--outdir={site_dir / 'js'}", "--outbase=js", "--chunk-names=chunks/[name]-[hash]",
+                         f"--metafile={metafile_path}"])
+        with open(metafile_path, encoding="utf-8") as file:
+            metafile = json.load(file)
+    run(executable, [WORKER_ENTRY, *common, "--format=esm", f"--outfile={site_dir / WORKER_ENTRY}"])
+    run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])
+    run(executable, [STYLESHEET, *common, f"--outfile={site_dir / STYLESHEET}"])
+    first_view = first_view_outputs(metafile, site_dir)
+    sizes = sum((site_dir / path).stat().st_size for path in first_view)
+    report(f"bundled: the first view's code is {sizes / 1e3:.0f} kB in {len(first_view)} files")
+    return first_view

@@ -1,0 +1,59 @@
+"""The production build's bundler: esbuild pinned per platform, and what the page preloads from its output."""
+
+import base64
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from sitebuild import bundler, paths  # noqa: E402
+from sitebuild.downloads import BuildError  # noqa: E402
+
+
+def test_every_platform_is_pinned_to_one_version_by_a_full_sha512():
+    lock = json.loads(bundler.LOCK_PATH.read_text())
+    assert {"linux-x64", "linux-arm64"} <= set(lock["platforms"])
+    for key, pin in lock["platforms"].items():
+        assert pin["package"] == f"@esbuild/{key}"
+        assert len(base64.b64decode(pin["integrity"].removeprefix("sha512-"))) == 64, key
+
+
+def test_a_platform_without_a_pin_stops_the_build_naming_it(monkeypatch):
+    monkeypatch.setattr(bundler, "platform_key", lambda: "plan9-mips")
+    with pytest.raises(BuildError, match="no esbuild for plan9-mips"):
+        bundler.esbuild_executable(report=lambda line: None, fetch=lambda url: pytest.fail("nothing to download"))
+
+
+def test_the_preloads_follow_static_imports_from_the_entry_scripts_and_skip_dynamic_ones(tmp_path):
+    site = tmp_path / "site"
+
+    def out(name):  # esbuild names its outputs relative to the folder it runs in, the project's root
+        return os.path.relpath(site / name, paths.ROOT)
+
+    metafile = {"outputs": {
+        out("js/boot.js"): {"imports": [{"path": out("js/chunks/a.js"), "kind": "import-statement"}]},
+        out("js/main.js"): {"imports": [{"path": out("js/chunks/a.js"), "kind": "import-statement"},
+                                        {"path": out("js/chunks/b.js"), "kind": "import-statement"},
+                                        {"path": out("js/chunks/view.js"), "kind": "dynamic-import"}]},
+        out("js/chunks/a.js"): {"imports": []},
+        out("js/chunks/b.js"): {"imports": [{"path": out("js/chunks/a.js"), "kind": "import-statement"}]},
+        out("js/chunks/view.js"): {"imports": []},
+    }}
+    assert bundler.first_view_outputs(metafile, site) == ["js/boot.js", "js/chunks/a.js", "js/main.js", "js/chunks/b.js"]
+
+
+def test_the_built_site_holds_the_bundle_and_no_source_module():
+    """After a build: dist/js/ is the bundle (each file with its map), not a copy of js/."""
+    dist_js = paths.DIST_DIR / "js"
+    if not dist_js.exists():
+        pytest.fail("dist/ is not built: run python3 build.py")
+    scripts = sorted(path.relative_to(paths.DIST_DIR).as_posix() for path in dist_js.rglob("*.js"))
+    assert {"js/boot.js", "js/main.js", "js/runtime/worker.js", "js/embed-host.js"} <= set(scripts)
+    assert not [path for path in scripts if path.startswith(("js/page/", "js/ui/", "js/scene/"))]
+    for script in scripts:
+        assert (paths.DIST_DIR / f"{script}.map").exists(), script
+    assert "\n/**" not in (paths.DIST_DIR / "js/main.js").read_text(encoding="utf-8"), "comments are left to the map"
