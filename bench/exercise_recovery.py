@@ -17,7 +17,6 @@ Also printed: the page's own recovery figure (data-recovery-ms: until Python ans
 nothing here asserts. The machine is shared and noisy, so read medians, with the load average beside them.
 """
 
-import argparse
 import functools
 import http.server
 import os
@@ -28,13 +27,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (build.py lives at the project's root)
 from sitebuild import paths, server as dev_server  # noqa: E402
 
+from browser_bench import CHROMIUM, CHROMIUM_FLAGS, arguments_then_build  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
 TIMEOUT_MS = 120_000
 TARGET_MS = 2000
@@ -116,18 +113,13 @@ def stop_then_pass(page):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--no-build", action="store_true")
-    arguments = parser.parse_args(argv)
-    if not arguments.no_build:
-        build.build(report=lambda line: None)
+    arguments = arguments_then_build(__doc__.splitlines()[0], argv)
     dev, dev_url = serve(dev_server.SiteRequestHandler)
     plain, plain_url = serve(functools.partial(PlainHostHandler, directory=str(paths.DIST_DIR)))
     rows = {"build.py serve": [], "plain host, 1st visit": [], "plain host, 2nd visit": []}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             for name, url in (("build.py serve", dev_url), ("plain host, 1st visit", plain_url)):
                 context = browser.new_context()
                 page = context.new_page()

@@ -4,9 +4,13 @@
  */
 
 import { createPythonService } from "./python/service.js";
+import { isEmbedded } from "./embed/embedded.js";
 
-/** The Python service, its worker booting from the moment the page's code starts to run. */
-export const python = createPythonService();
+/**
+ * The Python service, its worker booting from the moment the page's code starts to run. Embedded, the page
+ * shares its Python with the other frames of the course page (one runtime for all of them, not one each).
+ */
+export const python = createPythonService({ sharePageWorker: isEmbedded(window.location.search) });
 
 /**
  * The shipped preview (the default example, computed in advance by the same module). index.html

@@ -22,6 +22,7 @@
  */
 
 import { PANEL_SELECTORS, host } from "../page/view.js";
+import { isEmbedded } from "./embedded.js";
 import { keepLocked, locksFromOption } from "./locks.js";
 
 /** The panels an author can choose, by name (page/view.js). */
@@ -52,7 +53,7 @@ function listOption(params, name) {
  */
 export function readEmbedOptions(location) {
   const params = new URLSearchParams(location.search);
-  const embedded = params.has("embed") && params.get("embed") !== "0" && params.get("embed") !== "false";
+  const embedded = isEmbedded(location.search);
   const asked = listOption(params, "panels");
   const panels = Object.keys(PANELS).filter((name) => (asked ?? DEFAULT_PANELS).includes(name));
   const locks = locksFromOption(listOption(params, "lock") ?? []);

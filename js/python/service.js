@@ -1,7 +1,8 @@
 /**
  * The page's one way to Python: a call per thing the page asks, over two workers.
  *
- *   the page's worker       boots at once; computes scenes and runs the experiments
+ *   the page's worker       boots at once; computes scenes and runs the experiments. Embedded, it is
+ *                           shared by every frame of the course page (`sharePageWorker`): one Python
  *   the learner's worker    started the first time the learner's own code is to run (exercise-runner.js),
  *                           so a `while True` there never freezes the heatmap; stopped and recovered
  *                           without touching the page
@@ -21,19 +22,25 @@
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { REQUEST_KINDS } from "../runtime/protocol.js";
 
+/** The name under which embedded pages share the page's worker (client.js: `shareAs`). */
+const PAGE_WORKER_NAME = "attention-playground-python";
+
 /**
  * Start the page's worker and return the service.
  * @param {object} [options]
  * @param {typeof createDefaultClient} [options.createClient] for tests
  * @param {() => Promise<{createExerciseRunner: Function}>} [options.loadRunner] loads the learner's worker's
  *   module (by default on first use, so it is not part of the page's first load)
+ * @param {boolean} [options.sharePageWorker] share the page's worker with the site's other pages that ask
+ *   to (a SharedWorker; where the browser has none, a worker of its own)
  */
 export function createPythonService({
   createClient = createDefaultClient,
   loadRunner = () => import("./exercise-runner.js"),
   loadTrainer = () => import("./model-training.js"),
+  sharePageWorker = false,
 } = {}) {
-  const page = createClient();
+  const page = createClient(sharePageWorker ? { shareAs: PAGE_WORKER_NAME } : {});
   let runner = null;
   let trainer = null;
 

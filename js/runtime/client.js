@@ -41,6 +41,10 @@ export class RequestError extends Error {
  * @param {string|URL} [options.workerUrl] the worker script (default: js/runtime/worker.js of the page's site)
  * @param {Int32Array} [options.interruptBuffer] over a SharedArrayBuffer: given to every worker this client
  *   starts, so that writing 2 into it interrupts the Python code running there (see protocol.js)
+ * @param {string} [options.shareAs] start the worker as a SharedWorker of this name, so that every page of
+ *   the site in this browser that asks for the same name (the frames of one course page, say) shares one
+ *   Python; where a browser has no SharedWorker, or with an interrupt buffer, a worker of its own. A shared
+ *   Python answers the requests of all its pages one at a time, in the order they came.
  * @returns {{
  *   ready: Promise<void>,
  *   onProgress: (callback: (progress: {stage: string, detail: string}) => void) => () => void,
@@ -56,15 +60,18 @@ export class RequestError extends Error {
  *     following across restarts. Returns a function that unsubscribes.
  *   - `request(kind, payload)` resolves with the result, or rejects with a RequestError (`.detail` is the
  *     error object; `.detail.type` is "SceneError" for a bad scene, or one of WORKER_ERROR_TYPES).
- *   - `restart()` ends the worker and starts a fresh one; requests still pending reject.
+ *   - `restart()` ends the worker and starts a fresh one; requests still pending reject. (A shared worker is
+ *     left to the other pages, and this page starts a shared worker of a new name.)
  *   - `close()` ends the worker for good: requests still pending reject, later ones reject at once.
  *   - `stage` is the latest boot stage reported (null before the first).
  */
 export function createClient(options = {}) {
   const workerUrl = options.workerUrl ?? DEFAULT_WORKER_URL;
+  const shareable = typeof options.shareAs === "string" && typeof SharedWorker === "function" && !options.interruptBuffer;
   const listeners = new Set();
   let session = null;
   let progress = null;
+  let generation = 0;
 
   function notify(update) {
     progress = update;
@@ -72,7 +79,9 @@ export function createClient(options = {}) {
   }
 
   function start() {
-    session = startSession(workerUrl, notify);
+    const sharedName = shareable ? `${options.shareAs}${generation ? `-${generation}` : ""}` : null;
+    generation += 1;
+    session = startSession(workerUrl, notify, sharedName);
     if (options.interruptBuffer) session.post({ type: MESSAGE_TYPES.INTERRUPT_BUFFER, buffer: options.interruptBuffer });
   }
 
@@ -108,8 +117,13 @@ export function createClient(options = {}) {
  * One worker's lifetime: its ready promise, its pending requests, and how it ends. A restart makes a new
  * session, so nothing from an old worker can settle a new worker's promises.
  */
-function startSession(workerUrl, notify) {
-  const worker = new Worker(workerUrl, { type: "module" });
+function startSession(workerUrl, notify, sharedName = null) {
+  let worker = null;
+  /** Where messages come and go: a dedicated worker itself, a shared one's port to this page. */
+  let endpoint = null;
+  let shared = false;
+  /** True once the worker has said anything: from then on it is this session's worker for good. */
+  let heard = false;
   const pending = new Map();
   let nextId = 1;
   let endedWith = null;
@@ -128,15 +142,17 @@ function startSession(workerUrl, notify) {
   function end(reason) {
     if (endedWith !== null) return;
     endedWith = reason;
-    worker.terminate();
+    if (shared) endpoint.close(); // the shared worker goes on for the other pages; it ends with the last of them
+    else worker.terminate();
     rejectReady(new Error(reason));
     const error = { type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: reason };
     for (const { reject } of pending.values()) reject(new RequestError(error));
     pending.clear();
   }
 
-  worker.addEventListener("message", (event) => {
-    if (endedWith !== null) return; // a message already on its way when this worker was ended
+  function receive(event) {
+    if (endedWith !== null || event.currentTarget !== endpoint) return; // an ended or replaced worker's message
+    heard = true;
     const message = event.data;
     if (message?.type === MESSAGE_TYPES.PROGRESS) {
       notify({ stage: message.stage, detail: message.detail });
@@ -157,13 +173,37 @@ function startSession(workerUrl, notify) {
         }
       }
     }
-  });
-  // The worker script failed to load or threw outside any request: nothing more will come from it.
-  worker.addEventListener("error", (event) => {
-    event.preventDefault();
-    end(`the Python worker failed: ${event.message || "it could not be loaded"}`);
-  });
-  worker.addEventListener("messageerror", () => end("the Python worker sent a message that could not be read"));
+  }
+
+  function open(asShared) {
+    shared = asShared;
+    worker = asShared
+      ? new SharedWorker(workerUrl, { type: "module", name: sharedName })
+      : new Worker(workerUrl, { type: "module" });
+    endpoint = asShared ? worker.port : worker;
+    const opened = worker;
+    endpoint.addEventListener("message", receive);
+    endpoint.addEventListener("messageerror", () => {
+      if (opened === worker) end("the Python worker sent a message that could not be read");
+    });
+    // The worker script failed to load or threw outside any request: nothing more will come from it.
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      if (opened !== worker) return;
+      if (shared && !heard) {
+        // Some pages cannot start a shared worker (an opaque origin, a sandboxed frame): a worker of this
+        // page's own instead, sent the requests the shared one never answered.
+        endpoint.close();
+        open(false);
+        for (const { message } of pending.values()) endpoint.postMessage(message);
+        return;
+      }
+      end(`the Python worker failed: ${event.message || "it could not be loaded"}`);
+    });
+    if (asShared) endpoint.start(); // a port delivers nothing until started
+  }
+
+  open(sharedName !== null);
 
   function request(kind, payload) {
     if (endedWith !== null) {
@@ -174,10 +214,11 @@ function startSession(workerUrl, notify) {
       return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.BAD_REQUEST, message: TOO_DEEP_MESSAGE }));
     }
     const id = nextId++;
+    const message = { id, kind, payload };
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, message });
       try {
-        worker.postMessage({ id, kind, payload });
+        endpoint.postMessage(message);
       } catch (error) {
         // e.g. a payload that cannot be cloned (a function, a DOM node)
         pending.delete(id);
@@ -188,7 +229,7 @@ function startSession(workerUrl, notify) {
 
   /** Send a message that answers no request (the interrupt buffer). */
   function post(message) {
-    if (endedWith === null) worker.postMessage(message);
+    if (endedWith === null) endpoint.postMessage(message);
   }
 
   return { ready, request, end, post };

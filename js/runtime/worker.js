@@ -53,6 +53,22 @@ const STAGE_DETAILS = {
   ready: "Python is live",
 };
 
+/**
+ * A dedicated worker talks to the one page that started it. Started as a SharedWorker (client.js's `shareAs`:
+ * the frames of one course page share one Python), it talks to every page connected, each through its port:
+ * a reply goes to the port that asked, the boot's progress and a fatal error go to all, and a page that
+ * connects late is first told everything said to all so far (so it sees the boot's stages from the start).
+ */
+const SHARED = typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope;
+const ports = new Set();
+const toEveryPage = [];
+
+function broadcast(message) {
+  toEveryPage.push(message);
+  if (!SHARED) postMessage(message);
+  for (const port of ports) port.postMessage(message);
+}
+
 let reportedStage = -1;
 
 /** Report `stage` once, and only moving forward: a late signal for an earlier stage is dropped. */
@@ -60,7 +76,7 @@ function reportStage(stage) {
   const index = BOOT_STAGES.indexOf(stage);
   if (index <= reportedStage) return;
   reportedStage = index;
-  postMessage({ type: MESSAGE_TYPES.PROGRESS, stage, detail: STAGE_DETAILS[stage] });
+  broadcast({ type: MESSAGE_TYPES.PROGRESS, stage, detail: STAGE_DETAILS[stage] });
 }
 
 /** A readable one-line reason from anything thrown. */
@@ -74,7 +90,7 @@ let fatalMessage = null;
 function reportFatal(message) {
   if (fatalMessage !== null) return;
   fatalMessage = message;
-  postMessage({ type: MESSAGE_TYPES.FATAL, message });
+  broadcast({ type: MESSAGE_TYPES.FATAL, message });
 }
 
 /** Fetch one of the module's zips (the core's is started at once, in parallel with the runtime). */
@@ -330,17 +346,34 @@ function transferables(reply) {
   return reply.matrices ? [reply.matrices.buffer] : [];
 }
 
-// Requests are answered strictly one at a time, in the order they came, so a slow one never overlaps the next.
+// Requests are answered strictly one at a time, in the order they came (from every page, if shared), so a
+// slow one never overlaps the next.
 let queue = Promise.resolve();
-addEventListener("message", (event) => {
-  const message = event.data;
-  if (message?.type === MESSAGE_TYPES.INTERRUPT_BUFFER) {
-    // Not a request: from now on the page can interrupt running Python code (see protocol.js).
-    booted.then(({ pyodide }) => pyodide.setInterruptBuffer(message.buffer), () => {});
-    return;
-  }
-  queue = queue
-    .then(() => answer(message))
-    .catch((error) => errorReply(message?.id, WORKER_ERROR_TYPES.INTERNAL, describe(error)))
-    .then((reply) => postMessage(reply, transferables(reply)));
-});
+
+/** Answer the messages that arrive at `endpoint` (the worker itself, or a shared worker's port) there. */
+function serve(endpoint) {
+  endpoint.addEventListener("message", (event) => {
+    const message = event.data;
+    if (message?.type === MESSAGE_TYPES.INTERRUPT_BUFFER) {
+      // Not a request: from now on the page can interrupt running Python code (see protocol.js).
+      booted.then(({ pyodide }) => pyodide.setInterruptBuffer(message.buffer), () => {});
+      return;
+    }
+    queue = queue
+      .then(() => answer(message))
+      .catch((error) => errorReply(message?.id, WORKER_ERROR_TYPES.INTERNAL, describe(error)))
+      .then((reply) => endpoint.postMessage(reply, transferables(reply)));
+  });
+}
+
+if (SHARED) {
+  addEventListener("connect", (event) => {
+    const [port] = event.ports;
+    for (const message of toEveryPage) port.postMessage(message);
+    ports.add(port);
+    serve(port);
+    port.start();
+  });
+} else {
+  serve(self);
+}

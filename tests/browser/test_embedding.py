@@ -535,9 +535,9 @@ addEventListener("message", (event) => {
 });"""
 
 
-@pytest.fixture
-def lesson_on_another_origin(site_url):
-    """THREE_FRAMES_PAGE served from its own server on 127.0.0.1 (another port: another origin)."""
+def serve_lesson(site_url):
+    """THREE_FRAMES_PAGE for the playground at `site_url`, from its own server on 127.0.0.1 (another port:
+    another origin), until the generator is closed; yields its URL."""
     files = {"/": THREE_FRAMES_PAGE.format(site=site_url).encode(), "/record.js": RECORD_FRAMES.encode()}
 
     class LessonHandler(http.server.BaseHTTPRequestHandler):
@@ -562,6 +562,51 @@ def lesson_on_another_origin(site_url):
     server.shutdown()
     server.server_close()
     thread.join()
+
+
+@pytest.fixture
+def lesson_on_another_origin(site_url):
+    yield from serve_lesson(site_url)
+
+
+class CountingSiteHandler(dev_server.SiteRequestHandler):
+    """The development server, counting the requests for each path (in `paths`, shared by the class)."""
+
+    paths = []
+
+    def do_GET(self):
+        CountingSiteHandler.paths.append(urlsplit(self.path).path)
+        super().do_GET()
+
+
+@pytest.fixture
+def counted_lesson(built_site):
+    """The three-frame lesson, its playground served by a server that counts what each path was asked."""
+    CountingSiteHandler.paths = []
+    server = dev_server.make_server(0, CountingSiteHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    site = f"http://127.0.0.1:{server.server_address[1]}"
+    lessons = serve_lesson(site)
+    yield next(lessons), CountingSiteHandler.paths
+    lessons.close()
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def test_the_frames_of_one_lesson_share_one_python(counted_lesson, page):
+    lesson, asked = counted_lesson
+    page.goto(lesson)
+    page.wait_for_function("() => ['first', 'second', 'third'].every((id) => window.live[id])", timeout=180_000)
+    # One runtime booted for the three frames: its WebAssembly and the module fetched once, not three times.
+    assert asked.count("/vendor/pyodide/pyodide.asm.wasm") == 1, asked
+    assert asked.count("/generated/attention_playground.zip") == 1, asked
+    # Each frame still gets its own answers, right to the last digit, from the shared Python.
+    for frame_id, preset in (("first", "two-heads"), ("second", "dog-bites-man"), ("third", "causal-exercise")):
+        frame = page.locator(f"#{frame_id}").element_handle().content_frame()
+        scene = preset_scene(preset)
+        assert_same_weights(frame.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene), compute(scene))
 
 
 def test_frames_below_the_fold_are_the_right_height_before_the_reader_scrolls_to_them(lesson_on_another_origin, page, artifacts):

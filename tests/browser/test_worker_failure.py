@@ -30,12 +30,13 @@ def altered_wheel(route):
 
 
 def throwing_worker(route):
-    route.fulfill(status=200, content_type="text/javascript", body='throw new Error("the worker broke on purpose");')
+    route.fulfill(response=route.fetch(), body='throw new Error("the worker broke on purpose");')
 
 
 def worker_without_webassembly(route):
     # The real worker, with WebAssembly taken away before its first line runs.
-    route.fulfill(status=200, content_type="text/javascript", body="delete globalThis.WebAssembly;\n" + WORKER_SOURCE)
+    # The real response's headers are kept: on the isolated page a worker must come with them.
+    route.fulfill(response=route.fetch(), body="delete globalThis.WebAssembly;\n" + WORKER_SOURCE)
 
 
 FAILURES = {

@@ -1,0 +1,24 @@
+"""What the browser benchmarks share: Chromium's flags, and the command line `--runs N --no-build`."""
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def arguments_then_build(description, argv=None, runs=3):
+    """Parse `--runs` and `--no-build`; unless told not to, build the site first. Returns the arguments."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--no-build", action="store_true")
+    arguments = parser.parse_args(argv)
+    if not arguments.no_build:
+        sys.path.insert(0, str(ROOT))
+        import build  # noqa: PLC0415  (build.py lives at the project's root)
+
+        build.build(report=lambda line: None)
+    return arguments
