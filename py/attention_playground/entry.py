@@ -50,6 +50,7 @@ and the header is exactly `handle`'s response.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import re
@@ -57,9 +58,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .compute import ComputedScene, compute_scene
-from .exercises import UnknownExerciseError, list_exercises, run_exercise
 from .experiments import scaling_experiment, shuffle_check
-from .learner_compute import compute_with_learner
 from .presets import UnknownPresetError, list_presets, load_preset
 from .scene import SceneError
 from .wire import MATRIX_KEY, packed_result, result_json
@@ -122,18 +121,26 @@ def _experiment(function: Callable[..., Any]) -> Callable[[dict], Any]:
 
 def _exercises(payload: dict) -> Any:
     _payload_keys("exercises", payload, ())
+    from .exercises import list_exercises  # noqa: PLC0415  (see _learner_request)
+
     return list_exercises()
 
 
-def _learner_request(kind: str, function: Callable[..., Any], required: tuple[str, ...], optional: tuple[str, ...] = ()):
-    """Serve a request that runs the learner's code; an unknown exercise id is the request's mistake."""
+def _learner_request(kind: str, module: str, function: str, required: tuple[str, ...],
+                     optional: tuple[str, ...] = ()) -> Callable[[dict], Any]:
+    """Serve a request that runs the learner's code: `function` of `module`, imported on the first such
+    request (only the learner's worker makes them; the page's never imports the exercises, and the page
+    ships them in a part of their own: parts.py). An unknown exercise id is the request's mistake."""
 
     def run(payload: dict) -> Any:
         _payload_keys(kind, payload, required, optional)
         if not isinstance(payload["code"], str):
             raise RequestError(f'"{kind}" needs "code" as text', "code")
+        from .exercises import UnknownExerciseError  # noqa: PLC0415
+
+        target = getattr(importlib.import_module(f".{module}", __package__), function)
         try:
-            return function(**payload)
+            return target(**payload)
         except UnknownExerciseError as error:
             raise RequestError(str(error), "exercise_id") from None
 
@@ -162,8 +169,9 @@ KINDS: dict[str, Callable[[dict], Any]] = {
     "scaling_experiment": _experiment(scaling_experiment),
     "shuffle_check": _experiment(shuffle_check),
     "exercises": _exercises,
-    "run_exercise": _learner_request("run_exercise", run_exercise, ("exercise_id", "code"), ("scene",)),
-    "learner_compute": _learner_request("learner_compute", compute_with_learner, ("exercise_id", "code", "scene")),
+    "run_exercise": _learner_request("run_exercise", "exercises", "run_exercise", ("exercise_id", "code"), ("scene",)),
+    "learner_compute": _learner_request("learner_compute", "learner_compute", "compute_with_learner",
+                                        ("exercise_id", "code", "scene")),
     "model_info": _model_request("model_info", "model_info"),
     "model_run": _model_request("model_run", "model_run", ("words",),
                                 ("knocked_out", "edited_head", "metrics")),

@@ -1,8 +1,8 @@
 """How the package reaches the page: a small core at boot, the rest in parts fetched when first needed.
 
 The page's Python must be live in seconds, and every byte it fetches before then competes with the runtime
-itself. The heatmap, the step view and the exercises need only the module's code and the example they start
-from. The trained model (its code and its 130 KB checkpoint) and the other examples' scenes (the page reads
+itself. The heatmap and the step view need only the module's core and the example the page opens with. The
+exercises run in a worker of their own, which fetches their part on its first request. The trained model (its code and its 130 KB checkpoint) and the other examples' scenes (the page reads
 those from generated/presets/, not through Python) are needed only by requests that ask for them. So the build
 writes one zip per part (sitebuild/generated.py), and the worker unpacks a part just before the first request
 whose kind needs it (js/runtime/worker.js). Natively, and from the pip package, every part is simply there.
@@ -17,6 +17,7 @@ from .presets import DEFAULT_PRESET_ID
 #: the test suite run inside Pyodide.
 PART_FILES: dict[str, tuple[str, ...]] = {
     "scripts": ("presets/make_",),
+    "exercises": ("exercises.py", "learner_code.py", "learner_compute.py"),
     "model": ("model/",),
     "presets": ("presets/",),
 }
@@ -26,6 +27,9 @@ CORE_FILES = (f"presets/{DEFAULT_PRESET_ID}.json",)
 
 #: The parts each request kind needs unpacked before it runs (kinds not listed need only the core).
 KIND_PARTS: dict[str, tuple[str, ...]] = {
+    "exercises": ("exercises",),
+    "run_exercise": ("exercises",),
+    "learner_compute": ("exercises",),
     "presets": ("presets",),
     "preset": ("presets",),
     "model_info": ("model",),

@@ -161,10 +161,11 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     names = {part: zipfile.ZipFile(tmp_path / parts.zip_name(part)).namelist() for part in (None, *parts.PART_FILES)}
     package = f"{paths.PACKAGE_NAME}/"
     core = set(names[None])
-    # The core is what the heatmap, the step view and the exercises need: the code and the opening example.
-    assert {f"{package}entry.py", f"{package}__init__.py", f"{package}parts.py", f"{package}exercises.py",
+    # The core is what the heatmap and the step view need: the maths, the scene format, the opening example.
+    assert {f"{package}entry.py", f"{package}__init__.py", f"{package}parts.py", f"{package}attention.py",
             f"{package}presets/{parts.DEFAULT_PRESET_ID}.json"} <= core
-    assert not [name for name in core if name.startswith((f"{package}model/", f"{package}presets/make_"))]
+    assert not [name for name in core if name.startswith((f"{package}model/", f"{package}presets/make_", f"{package}exercises"))]
+    assert f"{package}exercises.py" in names["exercises"]
     assert f"{package}model/checkpoint.json" in names["model"]
     assert f"{package}presets/causal-exercise.json" in names["presets"]
     # Every file of the package is in exactly one zip, and nothing else is.
