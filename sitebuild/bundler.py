@@ -3,8 +3,11 @@
 The development server serves js/ as it is, one module per file, comments and all: that is the code to read
 and edit. dist/ is what learners download, so there the same code is bundled and minified:
 
-    js/boot.js, js/main.js         the page's entry scripts, with what they share split into js/chunks/; every
-                                   view the page imports later (import()) is a chunk of its own, loaded then
+    js/boot.js                     starts Python: one small file of its own, so the worker starts as soon as it
+                                   arrives, before the browser has even parsed the rest of the page's code
+    js/main.js                     the page, importing js/boot.js (the same module, so one Python service),
+                                   with what its views share split into js/chunks/; every view the page
+                                   imports later (import()) is a chunk of its own, loaded then
     js/runtime/worker.js           the Python worker, one file (at its own path: it finds the site from there)
     js/embed-host.js               the course page's script, one classic script
     static/style.css               minified
@@ -32,6 +35,7 @@ LOCK_PATH = ROOT / "esbuild.lock.json"
 REGISTRY_TIMEOUT_SECONDS = 120
 #: Browsers that run Pyodide 0.27 run this (module workers, top-level await are not needed).
 TARGET = "es2022"
+BOOT_ENTRY, PAGE_ENTRY = page.ENTRY_SCRIPTS  # js/boot.js, js/main.js
 WORKER_ENTRY = "js/runtime/worker.js"
 HOST_SCRIPT = "js/embed-host.js"
 STYLESHEET = "static/style.css"
@@ -79,7 +83,7 @@ def run(executable, arguments):
 
 
 def first_view_outputs(metafile, site_dir):
-    """The bundle's files the entry scripts load statically, in the order a browser meets them (for preloads)."""
+    """The files of the page's bundle that js/main.js loads statically, in the order a browser meets them."""
     outputs = metafile["outputs"]
     by_site_path = {os.path.relpath(ROOT / path, site_dir).replace(os.sep, "/"): path for path in outputs}
     ordered = []
@@ -93,8 +97,7 @@ def first_view_outputs(metafile, site_dir):
             if imported["kind"] == "import-statement" and not imported.get("external"):
                 visit(imported["path"])
 
-    for entry in page.ENTRY_SCRIPTS:
-        visit(by_site_path[entry])
+    visit(by_site_path[PAGE_ENTRY])
     return ordered
 
 
@@ -106,15 +109,16 @@ def bundle_site(site_dir, report=print):
     common = ["--bundle", "--minify", "--sourcemap", "--legal-comments=none", "--charset=utf8"]
     with tempfile.TemporaryDirectory() as scratch:
         metafile_path = os.path.join(scratch, "meta.json")
-        run(executable, [*page.ENTRY_SCRIPTS, *common, "--format=esm", "--splitting",
+        run(executable, [PAGE_ENTRY, *common, "--format=esm", "--splitting", "--external:./boot.js",
                          f"--outdir={site_dir / 'js'}", "--outbase=js", "--chunk-names=chunks/[name]-[hash]",
                          f"--metafile={metafile_path}"])
         with open(metafile_path, encoding="utf-8") as file:
             metafile = json.load(file)
+    run(executable, [BOOT_ENTRY, *common, "--format=esm", f"--outfile={site_dir / BOOT_ENTRY}"])
     run(executable, [WORKER_ENTRY, *common, "--format=esm", f"--outfile={site_dir / WORKER_ENTRY}"])
     run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])
     run(executable, [STYLESHEET, *common, f"--outfile={site_dir / STYLESHEET}"])
-    first_view = first_view_outputs(metafile, site_dir)
+    first_view = [BOOT_ENTRY, *first_view_outputs(metafile, site_dir)]
     sizes = sum((site_dir / path).stat().st_size for path in first_view)
     report(f"bundled: the first view's code is {sizes / 1e3:.0f} kB in {len(first_view)} files")
     return first_view

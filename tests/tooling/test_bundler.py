@@ -28,22 +28,22 @@ def test_a_platform_without_a_pin_stops_the_build_naming_it(monkeypatch):
         bundler.esbuild_executable(report=lambda line: None, fetch=lambda url: pytest.fail("nothing to download"))
 
 
-def test_the_preloads_follow_static_imports_from_the_entry_scripts_and_skip_dynamic_ones(tmp_path):
+def test_the_preloads_follow_static_imports_from_the_page_and_skip_dynamic_and_external_ones(tmp_path):
     site = tmp_path / "site"
 
     def out(name):  # esbuild names its outputs relative to the folder it runs in, the project's root
         return os.path.relpath(site / name, paths.ROOT)
 
     metafile = {"outputs": {
-        out("js/boot.js"): {"imports": [{"path": out("js/chunks/a.js"), "kind": "import-statement"}]},
-        out("js/main.js"): {"imports": [{"path": out("js/chunks/a.js"), "kind": "import-statement"},
+        out("js/main.js"): {"imports": [{"path": "./boot.js", "kind": "import-statement", "external": True},
+                                        {"path": out("js/chunks/a.js"), "kind": "import-statement"},
                                         {"path": out("js/chunks/b.js"), "kind": "import-statement"},
                                         {"path": out("js/chunks/view.js"), "kind": "dynamic-import"}]},
         out("js/chunks/a.js"): {"imports": []},
         out("js/chunks/b.js"): {"imports": [{"path": out("js/chunks/a.js"), "kind": "import-statement"}]},
         out("js/chunks/view.js"): {"imports": []},
     }}
-    assert bundler.first_view_outputs(metafile, site) == ["js/boot.js", "js/chunks/a.js", "js/main.js", "js/chunks/b.js"]
+    assert bundler.first_view_outputs(metafile, site) == ["js/main.js", "js/chunks/a.js", "js/chunks/b.js"]
 
 
 def test_the_built_site_holds_the_bundle_and_no_source_module():
