@@ -123,7 +123,10 @@ def test_the_module_parts_are_fetched_only_by_the_first_request_that_needs_them(
     fetched = []
     page.on("request", lambda sent: fetched.append(sent.url.rsplit("/", 1)[-1]))
     start_client(page, site_url)
-    module_zips = lambda: [name for name in fetched if name.startswith("attention_playground")]  # noqa: E731
+
+    def module_zips():
+        return [name for name in fetched if name.startswith("attention_playground")]
+
     assert module_zips() == [parts.zip_name(None)], "booting fetches the core only"
     # The presets part goes missing: the request that needs it says so, and Python is fine.
     presets_zip = parts.zip_name("presets")
