@@ -61,9 +61,8 @@ export function createSavedWork({ store, mode, onKept }) {
   }
 
   /** A whole new draft is on screen: write what the old one still owes, then follow the new one. */
-  function follow(state) {
+  function follow(state, restoredId) {
     if (saveTimer) saveNow();
-    const restoredId = restoring.get(state.draft);
     const sceneId = restoredId ?? sceneIdentity(sceneFromDraft(state.draft), state.presetId);
     let kept = false;
     if (!restoredId) {
@@ -78,10 +77,27 @@ export function createSavedWork({ store, mode, onKept }) {
     if (kept) onKept({ title: state.draft.title ?? "" });
   }
 
+  /**
+   * Following a new draft waits for the next task: naming a 64 × 64 scene and comparing it with what is saved
+   * takes tens of milliseconds, and the new scene should be drawn (and a course page's setScene settle) first.
+   * Edits change the draft in place, so until then nothing is lost: whatever waits is followed before anything
+   * is written, and the draft is saved as it is when it is followed.
+   */
+  let waiting = null; // {draft, restoredId} of the newest draft not yet followed
+  function followWaiting() {
+    if (!waiting) return;
+    const { draft, restoredId } = waiting;
+    waiting = null;
+    if (store.state.draft === draft) follow(store.state, restoredId);
+  }
+
   store.subscribe((state, changes) => {
     if (!state.draft) return;
     if (state.draft !== shown.draft) {
-      follow(state);
+      if (waiting?.draft !== state.draft) {
+        if (!waiting) setTimeout(followWaiting, 0);
+        waiting = { draft: state.draft, restoredId: restoring.get(state.draft) };
+      }
       return;
     }
     const edited = EDIT_PARTS.some((part) => changes.has(part)) && state.edited;
@@ -90,8 +106,12 @@ export function createSavedWork({ store, mode, onKept }) {
   });
 
   // Write anything pending before the page goes away (a reload, a closed tab, a hidden tab).
-  window.addEventListener("pagehide", () => saveTimer && saveNow());
-  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveTimer && saveNow());
+  const writePending = () => {
+    followWaiting();
+    if (saveTimer) saveNow();
+  };
+  window.addEventListener("pagehide", writePending);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && writePending());
 
   /** A saved record, checked: its draft must make a scene the page can draw. */
   function usable(record) {
@@ -105,11 +125,10 @@ export function createSavedWork({ store, mode, onKept }) {
 
   return {
     /** Write what is pending now (before another scene replaces the one on screen). */
-    flush() {
-      if (saveTimer) saveNow();
-    },
+    flush: writePending,
     /** The id the scene on screen is saved under. */
     get shownId() {
+      followWaiting();
       return shown.sceneId;
     },
     /** The saved record of scene `id`, if there is a usable one. */
