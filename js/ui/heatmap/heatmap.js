@@ -101,7 +101,7 @@ function drawCells(svg, tokens, layout, ids) {
         });
         grid.append(text);
       }
-      return { rect, text, weight: undefined, masked: undefined, kind: "", painted: false };
+      return { rect, text, weight: undefined, masked: undefined, kind: "", fill: null, painted: false };
     }),
   );
   svg.append(grid);
@@ -145,7 +145,14 @@ function paintCell(slot, weight, masked, hatchId) {
     if (kind === "pending") rect.removeAttribute("fill"); // the style sheet's quiet fill
     if (text) text.setAttribute("class", masked ? "cell-value masked-symbol" : "cell-value");
   }
-  if (kind === "weight") rect.setAttribute("fill", weightColour(weight));
+  if (kind === "weight") {
+    // Most weights of a big scene move by less than one step of the colour scale: leave those cells alone.
+    const fill = weightColour(weight);
+    if (fill !== slot.fill) rect.setAttribute("fill", fill);
+    slot.fill = fill;
+  } else {
+    slot.fill = null;
+  }
   if (text) {
     text.textContent = kind === "pending" ? "" : masked ? "×" : formatWeight(weight);
     if (kind !== "pending") text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
