@@ -26,6 +26,7 @@
  */
 
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../runtime/nesting.js";
+import { copyPlainData } from "../runtime/plain-data.js";
 import { sceneFromDraft } from "../scene/draft.js";
 
 /**
@@ -63,10 +64,10 @@ export function installApi({ python, playground }) {
       } catch (error) {
         return Promise.reject(new TypeError(`setScene needs plain JSON-like data: ${error.message}`));
       }
-      return playground.then(({ controller }) => controller.setScene(copy)).then((result) => structuredClone(result));
+      return playground.then(({ controller }) => controller.setScene(copy)).then(copyPlainData);
     },
     result() {
-      return page?.store.state.result ? structuredClone(page.store.state.result) : null;
+      return page?.store.state.result ? copyPlainData(page.store.state.result) : null;
     },
     model: Object.freeze({
       run(request) {
@@ -74,7 +75,7 @@ export function installApi({ python, playground }) {
           return Promise.reject(new TypeError("model.run needs {words, knockedOut?}, e.g. {words: \"the cat sat\"}"));
         }
         const { words, knockedOut = [], model = "shipped" } = request;
-        return playground.then(({ controller }) => controller.actions.runModel({ words, knockedOut, model })).then((result) => structuredClone(result));
+        return playground.then(({ controller }) => controller.actions.runModel({ words, knockedOut, model })).then(copyPlainData);
       },
       train(settings = {}, { onProgress = () => {} } = {}) {
         if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
