@@ -46,15 +46,32 @@ const HEAD_KEYS = new Set(["name", "dims", "value_dims", "Wq", "Wk", "Wv"]);
 // because it is what text copied from an article often contains.
 const NUMBER_PATTERN = /^\s*[+\-\u2212]?(\d+\.?\d*|\.\d+)(e[+\-\u2212]?\d+)?\s*$/i;
 
+/** What a text reads as (see parseCell), worked out afresh. */
+function readCell(text) {
+  if (!NUMBER_PATTERN.test(text)) return text;
+  const value = Number(text.replace(/\u2212/g, "-"));
+  return Number.isFinite(value) ? value : text;
+}
+
+// Every edit reads the whole draft again (16,000 cells at the size limits), but its cells hold far fewer
+// distinct texts: each is read once and remembered, a bounded number of them.
+const readTexts = new Map();
+const READ_TEXTS_KEPT = 20_000;
+
 /**
  * The value a cell's text stands for: a finite number if it reads as one, otherwise the text itself.
  * @param {string} text
  * @returns {number|string}
  */
 export function parseCell(text) {
-  if (typeof text !== "string" || !NUMBER_PATTERN.test(text)) return text;
-  const value = Number(text.replace(/\u2212/g, "-"));
-  return Number.isFinite(value) ? value : text;
+  if (typeof text !== "string") return text;
+  let value = readTexts.get(text);
+  if (value === undefined) {
+    value = readCell(text);
+    if (readTexts.size >= READ_TEXTS_KEPT) readTexts.clear();
+    readTexts.set(text, value);
+  }
+  return value;
 }
 
 /**
