@@ -20,7 +20,7 @@
  */
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
-import { REQUEST_KINDS } from "../runtime/protocol.js";
+import { REQUEST_KINDS, packScene } from "../runtime/protocol.js";
 
 /** The name under which embedded pages share the page's worker (client.js: `shareAs`). */
 const PAGE_WORKER_NAME = "attention-playground-python";
@@ -73,7 +73,10 @@ export function createPythonService({
     restart: () => page.restart(),
 
     /** compute(scene): the result of every head, or a RequestError with the module's message. */
-    compute: (scene) => page.request(REQUEST_KINDS.COMPUTE, { scene }),
+    compute(scene) {
+      const { payload, matrices } = packScene(scene);
+      return page.request(REQUEST_KINDS.COMPUTE, payload, matrices);
+    },
     /** Part 7: the average top weight with and without ÷√d, for lengths `ds` and `nKeys` keys. */
     scalingExperiment: ({ ds, nKeys }) => page.request(REQUEST_KINDS.SCALING_EXPERIMENT, { ds, n_keys: nKeys }),
 

@@ -48,7 +48,7 @@ export class RequestError extends Error {
  * @returns {{
  *   ready: Promise<void>,
  *   onProgress: (callback: (progress: {stage: string, detail: string}) => void) => () => void,
- *   request: (kind: string, payload?: object) => Promise<any>,
+ *   request: (kind: string, payload?: object, matrices?: Float64Array|null) => Promise<any>,
  *   restart: () => void,
  *   close: () => void,
  *   readonly stage: string|null,
@@ -58,7 +58,7 @@ export class RequestError extends Error {
  *   - `onProgress(callback)` calls `callback({stage, detail})` for every boot stage (BOOT_STAGES, in order),
  *     and at once with the current stage if there is one, so a late subscriber is not left blank. It keeps
  *     following across restarts. Returns a function that unsubscribes.
- *   - `request(kind, payload)` resolves with the result, or rejects with a RequestError (`.detail` is the
+ *   - `request(kind, payload, matrices?)` resolves with the result, or rejects with a RequestError (`.detail` is the
  *     error object; `.detail.type` is "SceneError" for a bad scene, or one of WORKER_ERROR_TYPES).
  *   - `restart()` ends the worker and starts a fresh one; requests still pending reject. (A shared worker is
  *     left to the other pages, and this page starts a shared worker of a new name.)
@@ -99,8 +99,8 @@ export function createClient(options = {}) {
       if (progress) callback(progress);
       return () => listeners.delete(callback);
     },
-    request(kind, payload = {}) {
-      return session.request(kind, payload);
+    request(kind, payload = {}, matrices = null) {
+      return session.request(kind, payload, matrices);
     },
     restart() {
       session.end("the worker was restarted");
@@ -205,7 +205,13 @@ function startSession(workerUrl, notify, sharedName = null) {
 
   open(sharedName !== null);
 
-  function request(kind, payload) {
+  /**
+   * Ask the worker; resolves with the result, rejects with a RequestError.
+   * @param {string} kind one of REQUEST_KINDS
+   * @param {object} payload
+   * @param {Float64Array|null} [matrices] the numbers of a packed payload (protocol.js packScene)
+   */
+  function request(kind, payload, matrices = null) {
     if (endedWith !== null) {
       return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: endedWith }));
     }
@@ -214,7 +220,8 @@ function startSession(workerUrl, notify, sharedName = null) {
       return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.BAD_REQUEST, message: TOO_DEEP_MESSAGE }));
     }
     const id = nextId++;
-    const message = { id, kind, payload };
+    // The numbers are copied, not transferred: a message may have to be sent again (see open()).
+    const message = matrices ? { id, kind, payload, matrices } : { id, kind, payload };
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, message });
       try {

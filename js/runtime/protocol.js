@@ -5,6 +5,7 @@
  * Page → worker, one message per request:
  *
  *     {id, kind, payload}
+ *     {id, kind, payload, matrices}              (a "compute" request, its scene packed: see below)
  *
  *   `id` is a number the page chooses, unique among its pending requests. `kind` is one of REQUEST_KINDS and
  *   `payload` an object that kind needs. The worker passes `{kind, payload}` as JSON text to the Python entry
@@ -50,6 +51,12 @@
  *   `matrices` are plain. Both sides run in the same browser, so the buffer is in the platform's byte order
  *   (little-endian, as WebAssembly is), which is what Python writes. Only the worker and the client see
  *   packed replies; `request()` callers never do.
+ *
+ *   A "compute" request is packed the same way, the other way round (packScene): reading a 64-token scene's
+ *   16,000 numbers from JSON text is most of what Python spends on it. Each of X, Wq, Wk and Wv whose cells
+ *   are all finite numbers, in rows of one length, goes into `matrices` (a Float64Array) and is replaced by
+ *   its descriptor; a matrix with anything else in it (text the learner typed, a missing cell) stays as it is,
+ *   so that Python's check names the cell exactly as it would in JSON.
  *
  *   Errors are data, never thrown events. A bad scene comes back as the module's own error
  *   (`type: "SceneError"`, with `field`, `row`, `column`, `row_index`, `column_index`). Errors of the worker
@@ -149,6 +156,56 @@ function unpackMatrix([offset, rows, cols], matrices) {
     unpacked.push(row);
   }
   return unpacked;
+}
+
+/** True for rows of finite numbers, at least one row, every row as long as the first (and at least one long). */
+function isNumberMatrix(value) {
+  if (!Array.isArray(value) || value.length === 0 || !Array.isArray(value[0]) || value[0].length === 0) return false;
+  const cols = value[0].length;
+  for (const row of value) {
+    if (!Array.isArray(row) || row.length !== cols) return false;
+    for (let j = 0; j < cols; j++) if (typeof row[j] !== "number" || !Number.isFinite(row[j])) return false;
+  }
+  return true;
+}
+
+/** The scene's matrices that can be packed (number matrices of the scene and of each of its heads). */
+const PACKED_SCENE_MATRICES = ["X"];
+const PACKED_HEAD_MATRICES = ["Wq", "Wk", "Wv"];
+
+/**
+ * A "compute" request's payload with its scene packed (see "Packed matrices" above): `{payload, matrices}`,
+ * `matrices` null when nothing could be packed. `scene` itself is not changed.
+ * @param {any} scene
+ * @returns {{payload: {scene: any}, matrices: Float64Array|null}}
+ */
+export function packScene(scene) {
+  if (scene === null || typeof scene !== "object" || Array.isArray(scene)) return { payload: { scene }, matrices: null };
+  const chosen = []; // [holder copy, key, matrix]
+  const packed = { ...scene };
+  for (const key of PACKED_SCENE_MATRICES) if (isNumberMatrix(scene[key])) chosen.push([packed, key, scene[key]]);
+  if (Array.isArray(scene.heads)) {
+    packed.heads = scene.heads.map((head) => {
+      if (head === null || typeof head !== "object" || Array.isArray(head)) return head;
+      const copy = { ...head };
+      for (const key of PACKED_HEAD_MATRICES) if (isNumberMatrix(head[key])) chosen.push([copy, key, head[key]]);
+      return copy;
+    });
+  }
+  if (chosen.length === 0) return { payload: { scene }, matrices: null };
+  const total = chosen.reduce((sum, [, , matrix]) => sum + matrix.length * matrix[0].length, 0);
+  const matrices = new Float64Array(total);
+  let offset = 0;
+  for (const [holder, key, matrix] of chosen) {
+    const rows = matrix.length;
+    const cols = matrix[0].length;
+    holder[key] = { [MATRIX_KEY]: [offset, rows, cols] };
+    for (const row of matrix) {
+      matrices.set(row, offset);
+      offset += cols;
+    }
+  }
+  return { payload: { scene: packed }, matrices };
 }
 
 /**

@@ -2,11 +2,13 @@
  * The Python worker: hosts Pyodide, NumPy and the attention module, and answers requests with them.
  *
  * It holds no maths and knows no request kinds: every request goes, as JSON text, to the module's entry
- * point `attention_playground.entry.handle_packed(request_json) -> (reply_json, data)`, and the reply comes
- * back as data: the same reply `handle` gives, except that a "compute" result's float matrices travel as
- * raw float64 in `data` (for 64 tokens, writing its tens of thousands of floats as decimal text took Python
- * ten times longer than computing them). The worker passes the reply on with those bytes as a transferred buffer, and the client puts the
- * numbers back in place. The messages and the packed format are defined in protocol.js.
+ * point `attention_playground.entry.handle_packed(request_json[, numbers]) -> (reply_json, data)`, and the
+ * reply comes back as data: the same reply `handle` gives, except that a "compute" result's float matrices
+ * travel as raw float64 in `data` (for 64 tokens, writing its tens of thousands of floats as decimal text took
+ * Python ten times longer than computing them). The worker passes the reply on with those bytes as a
+ * transferred buffer, and the client puts the numbers back in place. A "compute" request's scene comes packed
+ * the same way (its numbers as a Float64Array, passed to Python as their bytes). The messages and the packed
+ * format are defined in protocol.js.
  *
  * Boot starts the moment the worker does: the runtime (core, standard library and NumPy, through the
  * `packages` option, so NumPy downloads alongside the core) and the module's zip are fetched in parallel.
@@ -263,8 +265,9 @@ function errorReply(id, type, message) {
  * Call the entry point and take its (reply_json, data) apart without keeping any Python object: returns
  * [replyJson, bytes], bytes being a Uint8Array over an ArrayBuffer of its own (empty when nothing was packed).
  */
-function callEntryPoint(handlePacked, requestJson) {
-  const packed = handlePacked(requestJson);
+function callEntryPoint(handlePacked, requestJson, requestNumbers) {
+  // A packed request's numbers go in as their bytes (Python sees a buffer it copies once, see entry.py).
+  const packed = requestNumbers ? handlePacked(requestJson, requestNumbers) : handlePacked(requestJson);
   try {
     if (!(packed instanceof Object) || typeof packed.toJs !== "function") {
       throw new EntryPointError("the module's entry point did not return (reply_json, data)");
@@ -285,10 +288,14 @@ function callEntryPoint(handlePacked, requestJson) {
 
 /** Run one request through the entry point. Always returns a reply; never throws. */
 async function answer(message) {
-  const { id, kind, payload } = message ?? {};
+  const { id, kind, payload, matrices } = message ?? {};
   if (typeof id !== "number" || typeof kind !== "string") {
     return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, "a request is {id: number, kind: string, payload}");
   }
+  if (matrices !== undefined && !(matrices instanceof Float64Array)) {
+    return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, "a request's matrices, if any, are a Float64Array");
+  }
+  const requestNumbers = matrices ? new Uint8Array(matrices.buffer, matrices.byteOffset, matrices.byteLength) : null;
   let runtime;
   try {
     runtime = await booted;
@@ -315,7 +322,7 @@ async function answer(message) {
   let replyJson;
   let bytes;
   try {
-    [replyJson, bytes] = callEntryPoint(runtime.handlePacked, requestJson);
+    [replyJson, bytes] = callEntryPoint(runtime.handlePacked, requestJson, requestNumbers);
   } catch (error) {
     if (error instanceof runtime.pyodide.ffi.PythonError || error instanceof EntryPointError) {
       // The entry point let an exception through or answered out of shape: a bug, reported as data;

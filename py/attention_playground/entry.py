@@ -31,7 +31,7 @@ The response is {"ok": true, "result": ...} or {"ok": false, "error": {"type", "
 "column_index"), "RequestError" for a malformed request, and "InternalError" for anything
 unexpected. `handle` never raises: whatever happens comes back as a response.
 
-`handle_packed(request_json) -> (header_json, data)` serves the same requests with the same responses, but
+`handle_packed(request_json, numbers=None) -> (header_json, data)` serves the same requests with the same responses, but
 ships the numbers of a "compute" result as raw float64 bytes instead of decimal text: for 64 tokens,
 writing its tens of thousands of floats as JSON text takes several times longer than computing them, while
 copying them as bytes costs almost nothing. "compute" is served as arrays (compute.ComputedScene), and
@@ -46,6 +46,11 @@ writes None (null) for a value that is not finite (a masked score, a nan from th
 holds a value that is not finite (nan, or ±inf); the reader puts None in place of every such value, and
 so gets exactly `handle`'s response. For any other kind of request, and for every error, `data` is empty
 and the header is exactly `handle`'s response.
+
+The page packs a "compute" request the same way (reading 16,000 numbers from JSON text was most of what a
+64-token request cost in the browser): a matrix of its scene may be a descriptor into `numbers`, float64
+bytes. Such a request is served exactly as the one with the matrix written out; a matrix of the wrong shape
+gets the same message as the same matrix in JSON.
 """
 
 from __future__ import annotations
@@ -56,6 +61,8 @@ import json
 import re
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from .compute import ComputedScene, compute_scene
 from .experiments import scaling_experiment, shuffle_check
@@ -269,13 +276,44 @@ def handle(request_json: str) -> str:
 __all__ = ["KINDS", "MATRIX_KEY", "MAX_NESTING", "RequestError", "handle", "handle_packed"]
 
 
-def handle_packed(request_json: str) -> tuple[str, bytes]:
+def _unpacked(value: Any, numbers: np.ndarray) -> Any:
+    """`value` with every {"$matrix": [offset, rows, cols]} in it replaced by that matrix of `numbers`."""
+    if isinstance(value, list):
+        return [_unpacked(item, numbers) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if set(value) == {MATRIX_KEY}:
+        where = value[MATRIX_KEY]
+        if not (isinstance(where, list) and len(where) == 3
+                and all(type(n) is int and n >= 0 for n in where) and where[0] + where[1] * where[2] <= len(numbers)):
+            raise RequestError(f"a packed matrix {json.dumps(where)} does not lie within the request's "
+                               f"{len(numbers)} numbers")
+        offset, rows, cols = where
+        return numbers[offset:offset + rows * cols].reshape(rows, cols)  # (rows, cols)
+    return {key: _unpacked(item, numbers) for key, item in value.items()}
+
+
+def _request_numbers(data: Any) -> np.ndarray:
+    """A packed request's numbers: little-endian float64 bytes (from the browser, a JavaScript Uint8Array)."""
+    if hasattr(data, "to_bytes"):  # a JavaScript buffer, as Pyodide hands it over
+        data = data.to_bytes()
+    data = bytes(data)
+    if len(data) % 8:
+        raise RequestError(f"a request's numbers are float64 values, 8 bytes each, but {len(data)} bytes came")
+    return np.frombuffer(data, dtype="<f8")
+
+
+def handle_packed(request_json: str, numbers: Any = None) -> tuple[str, bytes]:
     """Serve one request like `handle`, with a "compute" result's matrices as float64 bytes.
 
+    A request may come packed the same way: its matrices replaced by descriptors, their values in `numbers`
+    (little-endian float64 bytes). It is served exactly as the request with those matrices written out.
     Returns `(header_json, data)`; see the module's docstring for the format. Never raises.
     """
     try:
         kind, payload = _read_request(request_json)
+        if numbers is not None:
+            payload = _unpacked(payload, _request_numbers(numbers))
         result = KINDS[kind](payload)
         data = b""
         if isinstance(result, ComputedScene):

@@ -319,6 +319,12 @@ class _Checker:
         are compared before anything is built, so an oversized matrix is refused at once.
         """
         n_rows, n_columns = len(rows), len(columns)
+        if isinstance(value, np.ndarray):
+            # A packed request's matrix (entry.handle_packed): numbers already. One of the wrong shape (or, which
+            # the page never sends, with a value that is not finite) is checked as the list it stands for.
+            if kind is _NUMBER and value.shape == (n_rows, n_columns) and np.isfinite(value).all():
+                return value.astype(np.float64)  # a copy: the request's buffer is not kept
+            value = value.tolist()
         if (
             type(value) is list
             and len(value) == n_rows
@@ -505,7 +511,9 @@ def _parse_head(check: _Checker, data: Mapping, name: str, tokens: tuple[str, ..
 
 def _value_width(check: _Checker, raw_Wv: Any, features: tuple[str, ...]) -> int:
     """The number of columns of Wv when value_dims does not name them: the first row's length."""
-    if not (isinstance(raw_Wv, list) and raw_Wv and isinstance(raw_Wv[0], list)):
+    if isinstance(raw_Wv, np.ndarray) and raw_Wv.ndim == 2 and len(raw_Wv):  # packed (entry.handle_packed)
+        raw_Wv = [raw_Wv[0]]
+    if not (isinstance(raw_Wv, list) and raw_Wv and isinstance(raw_Wv[0], (list, np.ndarray))):
         return 1  # the matrix check that follows reports what is wrong with the shape
     width = len(raw_Wv[0])
     at_first = {"row": features[0], "row_index": 0}

@@ -286,14 +286,19 @@ RAW_WORKER_REPLIES = """async (scene) => {
       if (data.id !== undefined) replies.get(data.id)(data);
     });
   });
-  const send = (id, kind, payload) => new Promise((resolve) => {
+  const send = (id, kind, payload, matrices) => new Promise((resolve) => {
     replies.set(id, resolve);
-    worker.postMessage({ id, kind, payload });
+    worker.postMessage(matrices === undefined ? { id, kind, payload } : { id, kind, payload, matrices });
   });
   await ready;
   const compute = await send(1, "compute", { scene });
   const presets = await send(2, "presets", {});
   const bad = await send(3, "compute", { scene: { ...scene, tokens: [] } });
+  // The same scene packed as the page sends it, and a packed request whose numbers are not a Float64Array.
+  const { packScene } = await import("/js/runtime/protocol.js");
+  const { payload, matrices } = packScene(scene);
+  const packedCompute = await send(4, "compute", payload, matrices);
+  const badNumbers = await send(5, "compute", payload, [1, 2, 3]);
   worker.terminate();
   const stages = compute.result.heads[0].stages;
   const descriptors = [];
@@ -312,6 +317,11 @@ RAW_WORKER_REPLIES = """async (scene) => {
     presetsHaveMatrices: "matrices" in presets,
     badHasMatrices: "matrices" in bad,
     badType: bad.error.type,
+    packedSentNumbers: matrices instanceof Float64Array && JSON.stringify(payload).includes("$matrix"),
+    packedSameResult: JSON.stringify(packedCompute.result) === JSON.stringify(compute.result),
+    packedSameNumbers: packedCompute.matrices.length === compute.matrices.length &&
+      packedCompute.matrices.every((value, i) => Object.is(value, compute.matrices[i])),
+    badNumbersType: badNumbers.error.type,
   };
 }"""
 
@@ -330,6 +340,48 @@ def test_the_worker_packs_compute_replies_only(page, site_url):
     assert raw["mask"] == plain["mask"], "the mask (booleans) travels as it is"
     assert raw["presetsHaveMatrices"] is False and raw["badHasMatrices"] is False
     assert raw["badType"] == "SceneError"
+    # A packed request is answered exactly as the plain one; numbers of the wrong type are refused.
+    assert raw["packedSentNumbers"] and raw["packedSameResult"] and raw["packedSameNumbers"]
+    assert raw["badNumbersType"] == "BadRequest"
+
+
+PACK_CASES = """async () => {
+  const { packScene, MATRIX_KEY } = await import("/js/runtime/protocol.js");
+  const scene = {
+    title: "t", X: [[1, -0], [2.5, 3]], mask: [[false, true], [false, false]],
+    heads: [{ Wq: [[1], [2]], Wk: [[0.5], ["typed"]], Wv: null }, { Wq: [[1, 2], [3]], Wk: [], Wv: [[NaN], [1]] }],
+  };
+  const before = JSON.stringify(scene);
+  const { payload, matrices } = packScene(scene);
+  const packed = payload.scene;
+  const nothing = packScene({ title: "t", X: [["a"]], heads: [] });
+  return {
+    unchanged: JSON.stringify(scene) === before,
+    X: packed.X, Wq: packed.heads[0].Wq, Wk: packed.heads[0].Wk, Wv: packed.heads[0].Wv,
+    others: [packed.heads[1].Wq, packed.heads[1].Wk, packed.heads[1].Wv].map((m) => MATRIX_KEY in Object(m)),
+    mask: packed.mask,
+    numbers: Array.from(matrices, (value) => (Object.is(value, -0) ? "-0" : value)),
+    nothing: nothing.matrices === null && nothing.payload.scene.X[0][0] === "a",
+    notAScene: packScene("text").payload.scene === "text" && packScene("text").matrices === null,
+  };
+}"""
+
+
+def test_a_scene_is_packed_where_its_matrices_are_all_numbers(page, site_url):
+    page.goto(site_url + HARNESS)
+    outcome = page.evaluate(PACK_CASES)
+    assert outcome == {
+        "unchanged": True,
+        "X": {"$matrix": [0, 2, 2]},
+        "Wq": {"$matrix": [4, 2, 1]},
+        "Wk": [[0.5], ["typed"]],  # typed text stays, for Python to name the cell
+        "Wv": None,
+        "others": [False, False, False],  # ragged, empty, not finite: left as they are
+        "mask": [[False, True], [False, False]],
+        "numbers": [1, "-0", 2.5, 3, 1, 2],
+        "nothing": True,
+        "notAScene": True,
+    }
 
 
 UNPACK_CASES = """async () => {

@@ -8,6 +8,7 @@ import pytest
 
 from attention_playground import PRESET_IDS, compute, entry, handle, list_presets, load_preset
 from attention_playground.presets import random_scene
+from packing import packed_compute_request
 
 
 def strict_json(text):
@@ -274,6 +275,68 @@ def compare_layout(packed, plain, path, found):
     else:
         assert packed == plain and type(packed) is type(plain), f"{path}: {packed!r} != {plain!r}"
     return found
+
+
+@pytest.mark.parametrize("name", list(PACKED_SCENES), ids=list(PACKED_SCENES))
+def test_a_packed_request_is_served_exactly_as_its_json(name):
+    scene = PACKED_SCENES[name]()
+    request_text, numbers = packed_compute_request(scene)
+    assert numbers and "$matrix" in request_text  # the scene's matrices did travel as numbers
+    assert entry.handle_packed(request_text, numbers) == entry.handle_packed(compute_request(scene))
+
+
+def with_extra_row(matrix):
+    return [*matrix, [1.0] * len(matrix[0])]
+
+
+# What can be wrong with a matrix the page packs (all numbers, in rows of one length) is its shape against the
+# scene. Each must get the message the same matrix gets in JSON.
+WRONG_SHAPES = {
+    "X misses a row": lambda scene: scene.update(X=scene["X"][:-1]),
+    "X has an extra column": lambda scene: scene.update(X=[[*row, 0.5] for row in scene["X"]]),
+    "Wq misses a dim": lambda scene: scene["heads"][0].update(Wq=[row[:-1] for row in scene["heads"][0]["Wq"]]),
+    "Wk has an extra row": lambda scene: scene["heads"][0].update(Wk=with_extra_row(scene["heads"][0]["Wk"])),
+    "Wv is wider than value_dims": lambda scene: scene["heads"][0].update(value_dims=["only"]),
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_SHAPES), ids=list(WRONG_SHAPES))
+def test_a_packed_matrix_of_the_wrong_shape_gets_the_json_message(name):
+    scene = load_preset("it-animal-noun")
+    WRONG_SHAPES[name](scene)
+    request_text, numbers = packed_compute_request(scene)
+    assert numbers
+    header, data = entry.handle_packed(request_text, numbers)
+    assert data == b""
+    assert strict_json(header)["error"]["type"] == "SceneError"
+    assert strict_json(header) == strict_json(handle(compute_request(scene)))
+
+
+def test_wv_without_value_dims_takes_its_width_from_the_packed_matrix():
+    scene = load_preset("it-animal-noun")
+    scene["heads"][0]["Wv"] = [[0.5, -1.0, 2.0]] * len(scene["features"])
+    scene["heads"][0].pop("value_dims", None)
+    request_text, numbers = packed_compute_request(scene)
+    packed = unpack(*entry.handle_packed(request_text, numbers))["result"]["heads"][0]["value_dims"]
+    assert packed == strict_json(handle(compute_request(scene)))["result"]["heads"][0]["value_dims"]
+    assert len(packed) == 3
+
+
+@pytest.mark.parametrize("descriptor", [[0, 4, 100], [-1, 1, 1], [0.5, 1, 1], [0, 1], "0,1,1", [10**9, 1, 1]])
+def test_a_descriptor_outside_the_numbers_is_a_request_error(descriptor):
+    request_text, numbers = packed_compute_request(load_preset("dog-bites-man"))
+    request = json.loads(request_text)
+    request["payload"]["scene"]["X"] = {"$matrix": descriptor}
+    header, data = entry.handle_packed(json.dumps(request), numbers)
+    assert data == b""
+    assert_error(strict_json(header), "RequestError")
+
+
+def test_numbers_that_are_not_whole_float64_values_are_a_request_error():
+    request_text, numbers = packed_compute_request(load_preset("dog-bites-man"))
+    header, _ = entry.handle_packed(request_text, numbers[:-3])
+    assert_error(strict_json(header), "RequestError")
+    assert "8 bytes" in strict_json(header)["error"]["message"]
 
 
 @pytest.mark.parametrize("name", ["two heads", "random 7", "softmax-trap"])

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attention_playground.entry import handle, handle_packed
+from packing import packed_compute_request
 from attention_playground.scene import LIMITS
 
 #: Cases per generated test; the three generated tests together run 300 cases.
@@ -73,6 +74,15 @@ def respond(request_text):
     assert json.loads(header)["ok"] == response["ok"]
     if not response["ok"]:
         assert json.loads(header)["error"] == response["error"]
+    # And packed, as the page sends a scene: exactly the same reply.
+    try:
+        request = json.loads(request_text)
+    except (ValueError, RecursionError):
+        return response  # not JSON the page could send: nothing to pack
+    if isinstance(request, dict) and request.get("kind") == "compute" and isinstance(request.get("payload"), dict):
+        packed_text, numbers = packed_compute_request(request["payload"].get("scene"))
+        if numbers is not None:
+            assert handle_packed(packed_text, numbers) == (header, data)
     return response
 
 
