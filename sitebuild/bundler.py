@@ -5,12 +5,14 @@ and edit. dist/ is what learners download, so there the same code is bundled and
 
     js/boot.js                     starts Python: one small file of its own, so the worker starts as soon as it
                                    arrives, before the browser has even parsed the rest of the page's code
+                                   (what it loads on first use, the other workers' clients, are chunks)
     js/main.js                     the page, importing js/boot.js (the same module, so one Python service),
                                    with what its views share split into js/chunks/; every view the page
                                    imports later (import()) is a chunk of its own, loaded then
-    js/runtime/worker.js           the Python worker, one file (at its own path: it finds the site from there)
+    js/runtime/worker.js           the Python worker (at its own path: it finds the site from there), with the
+                                   wheel installer a chunk it loads when it is a training worker
     js/embed-host.js               the course page's script, one classic script
-    static/style.css               minified
+    static/style.css               minified, as is static/teaching.css (the later views' rules, loaded with them)
 
 Each output has a source map with the original files inside (`sourcesContent`), so a browser's developer
 tools still show every module as it is written here, comments included.
@@ -38,7 +40,7 @@ TARGET = "es2022"
 BOOT_ENTRY, PAGE_ENTRY = page.ENTRY_SCRIPTS  # js/boot.js, js/main.js
 WORKER_ENTRY = "js/runtime/worker.js"
 HOST_SCRIPT = "js/embed-host.js"
-STYLESHEET = "static/style.css"
+STYLESHEETS = ("static/style.css", "static/teaching.css")
 CHUNKS = "js/chunks"
 
 
@@ -82,8 +84,8 @@ def run(executable, arguments):
         raise BuildError(f"esbuild failed: {completed.stderr.strip()}")
 
 
-def first_view_outputs(metafile, site_dir):
-    """The files of the page's bundle that js/main.js loads statically, in the order a browser meets them."""
+def first_view_outputs(metafile, site_dir, entry=PAGE_ENTRY):
+    """The files of a bundle that its entry (js/main.js) loads statically, in the order a browser meets them."""
     outputs = metafile["outputs"]
     by_site_path = {os.path.relpath(ROOT / path, site_dir).replace(os.sep, "/"): path for path in outputs}
     ordered = []
@@ -97,7 +99,7 @@ def first_view_outputs(metafile, site_dir):
             if imported["kind"] == "import-statement" and not imported.get("external"):
                 visit(imported["path"])
 
-    visit(by_site_path[PAGE_ENTRY])
+    visit(by_site_path[entry])
     return ordered
 
 
@@ -107,18 +109,24 @@ def bundle_site(site_dir, report=print):
     site_dir = site_dir.resolve()
     shutil.rmtree(site_dir / "js")
     common = ["--bundle", "--minify", "--sourcemap", "--legal-comments=none", "--charset=utf8"]
+    split = ["--format=esm", "--splitting", f"--outdir={site_dir / 'js'}", "--outbase=js", "--chunk-names=chunks/[name]-[hash]"]
     with tempfile.TemporaryDirectory() as scratch:
-        metafile_path = os.path.join(scratch, "meta.json")
-        run(executable, [PAGE_ENTRY, *common, "--format=esm", "--splitting", "--external:./boot.js",
-                         f"--outdir={site_dir / 'js'}", "--outbase=js", "--chunk-names=chunks/[name]-[hash]",
-                         f"--metafile={metafile_path}"])
-        with open(metafile_path, encoding="utf-8") as file:
-            metafile = json.load(file)
-    run(executable, [BOOT_ENTRY, *common, "--format=esm", f"--outfile={site_dir / BOOT_ENTRY}"])
-    run(executable, [WORKER_ENTRY, *common, "--format=esm", f"--outfile={site_dir / WORKER_ENTRY}"])
+
+        def bundle(entry, *extra):
+            metafile_path = os.path.join(scratch, "meta.json")
+            run(executable, [entry, *common, *split, *extra, f"--metafile={metafile_path}"])
+            with open(metafile_path, encoding="utf-8") as file:
+                return first_view_outputs(json.load(file), site_dir, entry)
+
+        # boot.js is bundled on its own, so Python starts as soon as it and its one chunk have arrived; what it
+        # loads on first use (the learner's and the training worker's clients) are chunks of their own.
+        first_view = bundle(BOOT_ENTRY)
+        first_view += [path for path in bundle(PAGE_ENTRY, "--external:./boot.js") if path not in first_view]
+    # The worker too: the wheel installer, which only the training worker needs, is a chunk it loads then.
+    run(executable, [WORKER_ENTRY, *common, *split])
     run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])
-    run(executable, [STYLESHEET, *common, f"--outfile={site_dir / STYLESHEET}"])
-    first_view = [BOOT_ENTRY, *first_view_outputs(metafile, site_dir)]
+    for stylesheet in STYLESHEETS:
+        run(executable, [stylesheet, *common, f"--outfile={site_dir / stylesheet}"])
     sizes = sum((site_dir / path).stat().st_size for path in first_view)
     report(f"bundled: the first view's code is {sizes / 1e3:.0f} kB in {len(first_view)} files")
     return first_view

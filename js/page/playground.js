@@ -47,11 +47,12 @@ export function startPlayground({ python, preview, canEdit, lockedChanges, stora
   mountViews({ store, actions });
   controller.start();
 
-  // The list of examples is not needed for the first paint: fetch it once the page is idle.
+  // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
+  // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
   const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
   idle(() => controller.loadPresetList());
-  // Nor are the teaching views below the playground: their modules load once Python is live (or failed), so
-  // they do not compete with its download.
+  // Nor are the teaching views below the playground: their modules and their stylesheet load once Python is
+  // live (or failed), so they do not compete with its download.
   Promise.allSettled([python.ready]).then(() => idle(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions }), { timeout: 1000 }));
   return { store, controller };
 }
@@ -116,13 +117,34 @@ function showPanels(names) {
   }
 }
 
+/** The later views' own rules, loaded with them (the page's sheet has the palette and the first view). */
+const LATER_VIEWS_STYLESHEET = "static/teaching.css";
+
+/**
+ * Add the stylesheet at `path` (relative to the page) to the document. Resolves once it is in, or once it has
+ * failed: the views still work without it, only plainer.
+ */
+function loadStylesheet(path) {
+  const href = new URL(path, document.baseURI).href;
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+    document.head.append(link);
+  });
+}
+
 /**
  * Mount the views the first screen does without (the worked steps, heads side by side, experiments, the
- * trained model, exercises). Their modules load only now, so they stay out of the first load; each view is then told about
+ * trained model, exercises). Their modules and their stylesheet load only now, so they stay out of the first load; each view is then told about
  * everything that already happened, as if it had been there from the start.
  */
 async function mountLaterViews({ store, actions }) {
-  const [stepView, multiHead, experiments, modelPanel, exercisePanel] = await Promise.all([
+  const [, stepView, multiHead, experiments, modelPanel, exercisePanel] = await Promise.all([
+    loadStylesheet(LATER_VIEWS_STYLESHEET),
     import("../ui/teaching/step-view.js"),
     import("../ui/teaching/multi-head.js"),
     import("../ui/teaching/experiments.js"),

@@ -1,9 +1,11 @@
 /**
  * Links: the one the learner copies (everything on screen, see permalink.js), and reading the one in the
  * address. This module only makes and reads them; the controller shows what a link holds.
+ *
+ * The link format's code (permalink.js) loads the first time a link is made or read: most visits open no link,
+ * and its bytes should not compete with Python's download.
  */
 
-import { PermalinkError, decodePermalinkHash, encodePermalinkHash, makePayload } from "./permalink.js";
 import { sceneFromDraft } from "../scene/draft.js";
 import { viewOf } from "./saved-work.js";
 
@@ -17,6 +19,7 @@ export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}
  */
 export async function linkTo(state) {
   if (!state.draft) throw new Error("there is no scene yet");
+  const { encodePermalinkHash, makePayload } = await import("./permalink.js");
   const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: viewOf(state) });
   return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
 }
@@ -28,6 +31,7 @@ export async function linkTo(state) {
  *   `link` null and `problem` null: the hash is not a playground link; `problem`: why it cannot be opened
  */
 export async function readLink(hash) {
+  const { PermalinkError, decodePermalinkHash } = await import("./permalink.js");
   try {
     return { link: await decodePermalinkHash(hash), problem: null };
   } catch (error) {

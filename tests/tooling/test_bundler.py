@@ -3,6 +3,7 @@
 import base64
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -57,3 +58,34 @@ def test_the_built_site_holds_the_bundle_and_no_source_module():
     for script in scripts:
         assert (paths.DIST_DIR / f"{script}.map").exists(), script
     assert "\n/**" not in (paths.DIST_DIR / "js/main.js").read_text(encoding="utf-8"), "comments are left to the map"
+
+
+def sources_of(script):
+    """The modules a built script carries, by their paths in the repository (from its source map)."""
+    source_map = json.loads((paths.DIST_DIR / f"{script}.map").read_text(encoding="utf-8"))
+    return {os.path.normpath(os.path.join(os.path.dirname(paths.DIST_DIR / script), source)) for source in source_map["sources"]}
+
+
+def test_what_is_used_later_stays_out_of_the_first_view():
+    """The page's first view (boot.js, main.js and the chunks index.html preloads) and the page's worker carry
+    none of the code that loads on first use: the link format, the downloads, the other workers' clients, the
+    wheel installer, and the later views' stylesheet."""
+    index = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
+    preloaded = [line.split('href="')[1].split('"')[0] for line in index.splitlines() if 'rel="modulepreload"' in line]
+    first_view = {source for script in ["js/boot.js", "js/main.js", *preloaded] for source in sources_of(script)}
+    later = {str(paths.ROOT / path) for path in ["js/sharing/permalink.js", "js/sharing/export.js",
+                                                 "js/python/exercise-runner.js", "js/python/model-training.js"]}
+    assert str(paths.ROOT / "js/page/controller.js") in first_view, "the maps name the modules as the tests do"
+    assert not first_view & later
+    chunks = {source for chunk in (paths.DIST_DIR / "js/chunks").glob("*.js")
+              for source in sources_of(chunk.relative_to(paths.DIST_DIR).as_posix())}
+    assert later <= chunks, "each is a chunk of its own, loaded when it is needed"
+    # boot.js's own chunk is preloaded with the page's, so Python waits for no second round trip.
+    boot_imports = re.findall(r'from\s*"\./(chunks/[^"]+)"', (paths.DIST_DIR / "js/boot.js").read_text(encoding="utf-8"))
+    assert boot_imports and {f"js/{chunk}" for chunk in boot_imports} <= set(preloaded)
+    assert str(paths.ROOT / "js/runtime/wheels.js") not in sources_of("js/runtime/worker.js")
+    # The later views' rules are a sheet of their own, minified like the page's.
+    page_sheet = (paths.DIST_DIR / "static/style.css").read_text(encoding="utf-8")
+    later_sheet = (paths.DIST_DIR / "static/teaching.css").read_text(encoding="utf-8")
+    assert ".step-grid" in later_sheet and ".step-grid" not in page_sheet
+    assert ".heatmap" in page_sheet and "/* The views below" not in later_sheet, "minified, its comments in the map"

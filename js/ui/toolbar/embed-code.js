@@ -6,7 +6,6 @@
  * origins=; see embed.js) and copy it by hand where the clipboard is not available.
  */
 
-import { encodePermalinkHash, makePayload, presetHash } from "../../sharing/permalink.js";
 import { sceneFromDraft } from "../../scene/draft.js";
 import { make } from "../shared/dom.js";
 
@@ -44,6 +43,8 @@ export function embedSnippet({ pageUrl, hash, title = "", query = "" }) {
  * @returns {Promise<string>}
  */
 export async function sceneHash(state) {
+  // The link format's code loads on first use (see sharing/links.js).
+  const { encodePermalinkHash, makePayload, presetHash } = await import("../../sharing/permalink.js");
   if (state.presetId && !state.edited) return presetHash(state.presetId);
   const payload = makePayload({
     scene: sceneFromDraft(state.draft),

@@ -1,9 +1,11 @@
 /**
  * Download and open: the heatmap as SVG or PNG, the weights of the head on screen as CSV, the scene
  * as JSON; and "Open scene file…", or a scene file dropped anywhere on the page.
+ *
+ * The buttons are there from the first view; the code that makes the files (sharing/export.js) loads on the
+ * first download, so it does not compete with Python's download.
  */
 
-import { downloadBlob, fileStem, heatmapPicture, pngFromSvg, sceneJson, weightsCsv } from "../../sharing/export.js";
 import { sceneFromDraft } from "../../scene/draft.js";
 import { make } from "../shared/dom.js";
 
@@ -86,32 +88,33 @@ export function mountExportImport(host, { store, actions, picture }) {
     return result ? result.heads[Math.min(state.activeHead, result.heads.length - 1)] : null;
   }
 
-  function stem(state, withHead) {
+  function stem(state, withHead, fileStem) {
     const title = fileStem(state.result?.title ?? state.draft?.title);
     const heads = state.result?.heads ?? [];
     return withHead && heads.length > 1 ? `${title}-${fileStem(headOnScreen(state).name)}` : title;
   }
 
   async function download(kind) {
-    const { state } = store;
     try {
+      const { downloadBlob, fileStem, heatmapPicture, pngFromSvg, sceneJson, weightsCsv } = await import("../../sharing/export.js");
+      const { state } = store;
       if (kind === "json") {
-        downloadBlob(new Blob([sceneJson(sceneFromDraft(state.draft))], { type: "application/json" }), `${stem(state, false)}.json`);
+        downloadBlob(new Blob([sceneJson(sceneFromDraft(state.draft))], { type: "application/json" }), `${stem(state, false, fileStem)}.json`);
         return;
       }
       const head = headOnScreen(state);
       if (kind === "csv") {
-        downloadBlob(new Blob([weightsCsv(state.result.tokens, head.weights)], { type: "text/csv" }), `${stem(state, true)}-weights.csv`);
+        downloadBlob(new Blob([weightsCsv(state.result.tokens, head.weights)], { type: "text/csv" }), `${stem(state, true, fileStem)}-weights.csv`);
         return;
       }
       const title = `Attention weights: ${state.result.title ?? ""}${state.result.heads.length > 1 ? ` (${head.name})` : ""}`;
       const { text, width, height } = heatmapPicture({ ...picture(), title });
       if (kind === "svg") {
-        downloadBlob(new Blob([text], { type: "image/svg+xml" }), `${stem(state, true)}-heatmap.svg`);
+        downloadBlob(new Blob([text], { type: "image/svg+xml" }), `${stem(state, true, fileStem)}-heatmap.svg`);
         return;
       }
       const png = await pngFromSvg(text, width, height);
-      downloadBlob(png, `${stem(state, true)}-heatmap.png`);
+      downloadBlob(png, `${stem(state, true, fileStem)}-heatmap.png`);
     } catch (error) {
       actions.notify(`The download could not be made: ${error.message}`, { tone: "error" });
     }
