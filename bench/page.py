@@ -13,10 +13,12 @@ browser context, so the HTTP cache is cold. Medians over the runs are reported n
   first heatmap   navigation start until the preview heatmap's cells are in the DOM
   time to live    navigation start until `attentionPlayground.ready` resolves (bare: the softmax is back)
   update latency  an edit typed into a Wq cell, or a `setScene` call, until the new weights are in the
-                  heatmap's DOM, timed inside the page (instruments/update-latency.js), for the 10-token
-                  default scene and for a 64 tokens x 64 features x 64 dims scene; p50 and p95
-  bytes           what the server sent until the page was live: the runtime (vendor/) and everything else
-                  (our own files); what it sent in the second after is counted apart
+                  heatmap's DOM and until that frame is painted, timed inside the page
+                  (instruments/update-latency.js), for the 10-token default scene and for a 64 tokens x 64
+                  features x 64 dims scene; p50 and p95. And `await setScene(...)` as a course page's script
+                  waits for it: from the call until its promise resolves
+  bytes           what the server sent for the files asked for before the page was live: the runtime (vendor/)
+                  and everything else (our own files); what was asked for after is counted apart
   memory          after going live and a garbage collection: the page's JS heap, the worker's JS heap, the
                   worker's WebAssembly memory, and the renderer process (page_probes.py says how)
 
@@ -73,11 +75,14 @@ SMALL_EDIT = {"matrix": "wq-cell", "row": 2, "column": 1, "values": ["4", "0"]}
 LARGE_SIZE = 64  # tokens, features and dims of the large scene
 LARGE_EDIT = {"matrix": "wq-cell", "row": 0, "column": 0, "values": ["0.5", "-0.5"]}
 
+#: The targets of the table the page is held to; latencies are judged at p95, as painted where a frame counts.
 TARGETS = {
     "first_heatmap_ms": 200,
     "live_ratio": 1.05,
-    "small_p95_ms": 8,
-    "large_p95_ms": 33,
+    "large_edit_painted_p95_ms": 33,
+    "large_setscene_painted_p95_ms": 50,
+    "small_await_p95_ms": 8,
+    "large_await_p95_ms": 50,
     "own_bytes": 150 * 1024,
     "memory_ratio": 1.2,
 }
@@ -88,6 +93,21 @@ TARGETS = {
 
 def is_runtime(path):
     return RUNTIME_FOLDER in path
+
+
+def split_at_live(requests, files, live_ms):
+    """The server's requests split into those asked for before the page was live and those asked for after.
+
+    The server counts a file when it has sent it, and the driver notices "live" a moment late, so the split goes
+    by when the page (or a worker) asked for each file (`files`, the waterfall). A file the waterfall does not
+    show counts as before.
+    """
+    asked_at = {}
+    for row in files:
+        asked_at.setdefault(row["name"], row["start"])
+    before = [r for r in requests if asked_at.get(r["path"], 0) <= live_ms]
+    after = [r for r in requests if asked_at.get(r["path"], 0) > live_ms]
+    return before, after
 
 
 def cold_load(browser, browser_session, base_url, our_path, kind, ledger, settle_ms):
@@ -116,19 +136,21 @@ def cold_load(browser, browser_session, base_url, our_path, kind, ledger, settle
                 raise RuntimeError(f"the bare page failed: {status['text']}")
             marks = status["marks"]
             live_ms = float(status["liveMs"])
-        requests = ledger.take()  # what it took to go live; anything fetched later is counted apart
+        requests = ledger.take()
         # CPU time, unlike wall time, barely depends on what else the machine is doing.
         _, cpu_to_live_s = busiest_renderer(browser_session, cpu_before)
         first_contentful_paint = page.evaluate(
             "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
         files = waterfall(page)
+        # What it took to go live; what was asked for after (while the driver was noticing) is counted apart.
+        requests, asked_after_live = split_at_live(requests, files, live_ms)
 
         # Memory "after going live": let the page finish what going live set off, then collect garbage.
         page.wait_for_timeout(settle_ms)
         page_heap_bytes = page_heap(session)
         worker_heap_bytes, wasm_bytes = workers.memory()
         renderer = page_renderer_memory(browser_session, cpu_before)
-        requests_after_live = ledger.take()
+        requests_after_live = asked_after_live + ledger.take()
         return {
             "kind": kind,
             "live_ms": live_ms,
@@ -175,6 +197,10 @@ def percentile(values, fraction):
 
 
 def summarise_samples(run):
+    if "awaitMs" in run["samples"][0]:
+        waited = [sample["awaitMs"] for sample in run["samples"]]
+        return {"count": len(waited), "p50_ms": percentile(waited, 0.5), "p95_ms": percentile(waited, 0.95),
+                "max_ms": max(waited), "samples_ms": [round(value, 2) for value in waited]}
     dom = [sample["domMs"] for sample in run["samples"]]
     painted = [sample["paintedMs"] for sample in run["samples"]]
     return {
@@ -187,7 +213,7 @@ def summarise_samples(run):
 
 
 def update_latencies(browser, base_url, our_path, count, warmup):
-    """The four latency series (10-token and 64x64x64 scenes, by edit and by setScene), in one warm page."""
+    """The latency series (10-token and 64x64x64 scenes; by edit, by setScene, awaiting setScene), in one warm page."""
     context = browser.new_context(viewport=VIEWPORT)
     results = {}
     try:
@@ -202,6 +228,8 @@ def update_latencies(browser, base_url, our_path, count, warmup):
             ("small_setscene", small, "setScene", SMALL_EDIT),
             ("large_edit", large, "edit", LARGE_EDIT),
             ("large_setscene", large, "setScene", LARGE_EDIT),
+            ("small_await", small, "await", SMALL_EDIT),
+            ("large_await", large, "await", LARGE_EDIT),
         ]
         for name, scene, mode, edit in series:
             try:
@@ -265,29 +293,43 @@ def build_figures(cold, updates):
         figure("first heatmap in DOM", median_of(ours, "first_heatmap_ms"), None, "<= 200 ms", "ms",
                at_most(TARGETS["first_heatmap_ms"])),
         figure("first contentful paint", *both("first_contentful_paint_ms"), "", "ms"),
-        figure("time to live", *both("live_ms"), "ratio <= 1.1", "ms", ratio_at_most(TARGETS["live_ratio"])),
+        figure("time to live", *both("live_ms"), f"ratio <= {TARGETS['live_ratio']}", "ms",
+               ratio_at_most(TARGETS["live_ratio"])),
         figure("renderer CPU time to live", *both("renderer_cpu_to_live_ms"), "", "ms"),
     ]
-    for name, label, limit in [("small_edit", "update 10 tokens, edit", "small_p95_ms"),
-                               ("small_setscene", "update 10 tokens, setScene", "small_p95_ms"),
-                               ("large_edit", "update 64x64x64, edit", "large_p95_ms"),
-                               ("large_setscene", "update 64x64x64, setScene", "large_p95_ms")]:
+
+    def judged(limit):
+        return (f"<= {TARGETS[limit]} ms", at_most(TARGETS[limit])) if limit else ("", None)
+
+    # (series, label, target of its p95 in the DOM, target of its p95 painted)
+    for name, label, dom_limit, painted_limit in [
+        ("small_edit", "update 10 tokens, edit", None, None),
+        ("small_setscene", "update 10 tokens, setScene", None, None),
+        ("large_edit", "update 64x64x64, edit", None, "large_edit_painted_p95_ms"),
+        ("large_setscene", "update 64x64x64, setScene", None, "large_setscene_painted_p95_ms"),
+        ("small_await", "await setScene, 10 tokens", "small_await_p95_ms", None),
+        ("large_await", "await setScene, 64x64x64", "large_await_p95_ms", None),
+    ]:
         series = updates.get(name, {"error": "not measured"})
-        target = f"<= {TARGETS[limit]} ms"
         if "error" in series:
+            target, _ = judged(dom_limit or painted_limit)
             rows.append(figure(f"{label} p95", None, None, target, "ms", note=series["error"]))
             continue
+        dom_target, dom_passes = judged(dom_limit)
         rows += [
             figure(f"{label} p50", series["p50_ms"], None, "", "ms"),
-            figure(f"{label} p95", series["p95_ms"], None, target, "ms", at_most(TARGETS[limit])),
-            figure(f"{label} p95, painted", series["painted_p95_ms"], None, "", "ms"),
+            figure(f"{label} p95", series["p95_ms"], None, dom_target, "ms", dom_passes),
         ]
+        if "painted_p95_ms" in series:
+            painted_target, painted_passes = judged(painted_limit)
+            rows.append(figure(f"{label} p95, painted", series["painted_p95_ms"], None, painted_target, "ms",
+                               painted_passes))
     gzipped = f"{own_bytes_gzipped(ours[0]['requests']) / 1024:.1f} KB if the host gzips them" if ours else ""
     rows += [
-        figure("bytes, own files", *both("own_bytes"), "<= 150 KB", "bytes", at_most(TARGETS["own_bytes"]),
-               note=gzipped, compare=False),
+        figure("bytes, own files", *both("own_bytes"), f"<= {TARGETS['own_bytes'] // 1024} KB", "bytes",
+               at_most(TARGETS["own_bytes"]), note=gzipped, compare=False),
         figure("bytes, runtime (vendor/)", *both("runtime_bytes"), "", "bytes"),
-        figure("bytes in the second after live", *both("bytes_after_live"), "", "bytes", compare=False),
+        figure("bytes asked for after live (first second)", *both("bytes_after_live"), "", "bytes", compare=False),
         figure("memory, page JS heap", *both("page_heap_bytes"), "", "bytes"),
         figure("memory, worker JS heap", *both("worker_heap_bytes"), "", "bytes"),
         figure("memory, worker wasm", *both("wasm_memory_bytes"), "", "bytes"),

@@ -19,6 +19,8 @@ import json
 import time
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
+
 INSTRUMENTS = Path(__file__).resolve().parent / "instruments"
 PAGE_MARKS_SCRIPT = INSTRUMENTS / "page-marks.js"
 WASM_MEMORY_HOOK = (INSTRUMENTS / "wasm-memory.js").read_text()
@@ -81,7 +83,10 @@ class WorkerProbe:
         session_id = event["sessionId"]
         target = event["targetInfo"]
         if target["type"] != "worker":
-            self.session.send("Target.detachFromTarget", {"sessionId": session_id})
+            try:
+                self.session.send("Target.detachFromTarget", {"sessionId": session_id})
+            except PlaywrightError:
+                pass  # the page closed first (a run ends as a service worker starts): nothing is left to detach
             return
         self.workers[session_id] = target["url"]
         self._post(session_id, "Runtime.evaluate", {"expression": WASM_MEMORY_HOOK})

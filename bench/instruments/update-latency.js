@@ -5,6 +5,8 @@
  *
  *   mode "edit"      type a value into one cell of a weight grid (the input event a keystroke makes)
  *   mode "setScene"  call window.attentionPlayground.setScene with one of two scenes
+ *   mode "await"     the same calls, timed as a course page's script waits for them: from the call until its
+ *                    promise resolves (each sample's awaitMs; the DOM is not watched)
  *
  * Each state is first shown once, untimed, until the heatmap stops changing, to learn what it draws; the
  * probe is then the last cell, in drawing order, that differs between the two. A cell is read by its
@@ -98,10 +100,17 @@ async ({ mode, count, warmup, edit, scenes }) => {
       apply(state);
     });
 
+  const awaitOne = async (state) => {
+    const started = performance.now();
+    await window.attentionPlayground.setScene(scenes[state]);
+    return { awaitMs: performance.now() - started };
+  };
+
   const samples = [];
   for (let i = 0; i < warmup + count; i += 1) {
     await sleep(0);
-    const sample = await timeOne(i % 2); // settled in state 1, so the first update goes to state 0
+    // Settled in state 1, so the first update goes to state 0.
+    const sample = mode === "await" ? await awaitOne(i % 2) : await timeOne(i % 2);
     if (i >= warmup) samples.push(sample);
   }
   await sleep(50);
