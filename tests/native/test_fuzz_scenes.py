@@ -74,11 +74,11 @@ def respond(request_text):
     assert json.loads(header)["ok"] == response["ok"]
     if not response["ok"]:
         assert json.loads(header)["error"] == response["error"]
-    # And packed, as the page sends a scene: exactly the same reply.
-    try:
-        request = json.loads(request_text)
-    except (ValueError, RecursionError):
-        return response  # not JSON the page could send: nothing to pack
+    # And packed, as the page sends a scene: exactly the same reply. Only a request the entry point could read is
+    # read here: one nested thousands deep overflows the WebAssembly stack in Pyodide (which is why it is refused).
+    if not response["ok"] and response["error"]["type"] != "SceneError":
+        return response
+    request = json.loads(request_text)
     if isinstance(request, dict) and request.get("kind") == "compute" and isinstance(request.get("payload"), dict):
         packed_text, numbers = packed_compute_request(request["payload"].get("scene"))
         if numbers is not None:
