@@ -207,7 +207,7 @@ function startSession(workerUrl, notify, sharedName = null) {
 
   /**
    * Ask the worker; resolves with the result, rejects with a RequestError.
-   * @param {string} kind one of REQUEST_KINDS
+   * @param {string} kind a request kind (protocol.js)
    * @param {object} payload
    * @param {Float64Array|null} [matrices] the numbers of a packed payload (protocol.js packScene)
    */
