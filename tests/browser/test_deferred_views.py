@@ -1,0 +1,105 @@
+"""js/page/deferred-views.js in real Chromium, on its own: the views that redraw a task after the heatmap all
+redraw in one task, in the order they were owed, each once with every part that changed, and one that fails
+does not keep the others from drawing.
+
+Each test opens tests/browser/harness.html and imports the module into it, with a store of the same shape as
+the page's (state.js): `state`, `update(patch, ...parts)`, `subscribe(listener)`.
+"""
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+HARNESS = "/tests/browser/harness.html"
+
+# Three deferred views and one that is not, each logging its calls. Every call also queues a microtask that
+# advances `epoch`: calls made in one run of code, with no microtask checkpoint between them (one task), log
+# the same epoch, and calls in separate tasks log different ones.
+DEFERRED_REDRAWS = """async () => {
+  const { deferredStore } = await import("/js/page/deferred-views.js");
+  const listeners = new Set();
+  const store = {
+    state: { n: 0 },
+    update(patch, ...parts) {
+      Object.assign(this.state, patch);
+      for (const listener of [...listeners]) listener(this.state, new Set(parts));
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  let epoch = 0;
+  const log = [];
+  const record = (name, state, changes) => {
+    log.push({ name, epoch, n: state.n, changes: [...changes].sort() });
+    queueMicrotask(() => { epoch += 1; });
+  };
+  const view = (name, options) => deferredStore(store, options).subscribe((state, changes) => record(name, state, changes));
+  view("bars");
+  view("steps");
+  view("editors", { urgent: (changes) => changes.has("values") });
+  store.subscribe((state, changes) => record("heatmap", state, changes));
+
+  const updateEpoch = epoch;
+  store.update({ n: 1 }, "result");
+  store.update({ n: 2 }, "focus");
+  store.update({ n: 3 }, "values");
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { updateEpoch, log };
+}"""
+
+A_FAILING_VIEW = """async () => {
+  const { deferredStore } = await import("/js/page/deferred-views.js");
+  const listeners = new Set();
+  const store = {
+    state: {},
+    update(patch, ...parts) { for (const listener of listeners) listener(this.state, new Set(parts)); },
+    subscribe(listener) { listeners.add(listener); return () => listeners.delete(listener); },
+  };
+  const drawn = [];
+  const reported = [];
+  window.addEventListener("error", (event) => { reported.push(event.message); event.preventDefault(); });
+  deferredStore(store).subscribe(() => { drawn.push("first"); throw new Error("the first view broke"); });
+  deferredStore(store).subscribe(() => drawn.push("second"));
+  store.update({}, "result");
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { drawn, reported };
+}"""
+
+
+def test_deferred_views_redraw_together_in_the_next_task_in_the_order_they_were_owed(page, site_url):
+    page.goto(site_url + HARNESS)
+    outcome = page.evaluate(DEFERRED_REDRAWS)
+    start, log = outcome["updateEpoch"], outcome["log"]
+
+    heatmap = [entry for entry in log if entry["name"] == "heatmap"]
+    assert [entry["epoch"] for entry in heatmap] == [start] * 3, "the heatmap draws each update at once"
+
+    # The editors' "values" change is urgent: they draw at once, first what they were owed, then the edit.
+    editors = [entry for entry in log if entry["name"] == "editors"]
+    assert [(entry["epoch"], entry["changes"]) for entry in editors] == [
+        (start, ["focus", "result"]),
+        (start, ["values"]),
+    ]
+
+    # The other two wait, and then draw once each, in one task after the update, in the order they were owed.
+    later = [entry for entry in log if entry["name"] in ("bars", "steps")]
+    assert [entry["name"] for entry in later] == ["bars", "steps"]
+    assert len({entry["epoch"] for entry in later}) == 1, f"the deferred views drew in separate tasks: {later}"
+    assert later[0]["epoch"] > start
+    for entry in later:
+        assert entry["changes"] == ["focus", "result", "values"], "every part that changed, once"
+        assert entry["n"] == 3, "the state as it is when they draw"
+
+
+def test_a_failing_deferred_view_is_reported_and_the_others_still_draw(browser, site_url):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(site_url + HARNESS)
+        outcome = page.evaluate(A_FAILING_VIEW)
+    finally:
+        context.close()
+    assert outcome["drawn"] == ["first", "second"]
+    assert len(outcome["reported"]) == 1 and "the first view broke" in outcome["reported"][0]
