@@ -11,7 +11,7 @@
  *   saveStatus  {saved: boolean, problem: string | null, kept: boolean}   (part "saved")
  */
 
-import { canonicalJson, createDraftStore, sceneIdentity } from "./saved-drafts.js";
+import { createDraftStore, sameCanonicalJson, sceneIdentity } from "./saved-drafts.js";
 import { sceneShapeProblem } from "../scene/shape.js";
 import { sceneFromDraft } from "../scene/draft.js";
 
@@ -64,14 +64,16 @@ export function createSavedWork({ store, mode, onKept }) {
   function follow(state, restoredId) {
     if (saveTimer) saveNow();
     const sceneId = restoredId ?? sceneIdentity(sceneFromDraft(state.draft), state.presetId);
+    // Saved edits of this scene that differ from the draft now shown are put aside (kept), not overwritten.
+    let saved = restoredId ? null : drafts.load(sceneId);
     let kept = false;
-    if (!restoredId) {
-      const saved = drafts.load(sceneId);
-      if (saved && canonicalJson(saved.draft) !== canonicalJson(state.draft)) kept = drafts.keep(sceneId);
+    if (saved && !sameCanonicalJson(saved.draft, state.draft)) {
+      kept = drafts.keep(sceneId);
+      if (kept) saved = null;
     }
     shown = { draft: state.draft, sceneId, presetId: state.presetId, title: state.draft.title ?? "", view: viewOf(state) };
     drafts.setCurrent(sceneId);
-    setSaveStatus({ saved: Boolean(restoredId) || Boolean(drafts.load(sceneId)), kept: Boolean(drafts.loadKept(sceneId)) });
+    setSaveStatus({ saved: Boolean(restoredId) || Boolean(saved), kept: Boolean(drafts.loadKept(sceneId)) });
     // A scene of one's own (a file, a link, the API) is saved at once: there is no example to go back to.
     if (!state.presetId || state.edited) scheduleSave(state);
     if (kept) onKept({ title: state.draft.title ?? "" });
