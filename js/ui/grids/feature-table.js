@@ -11,7 +11,6 @@
 import { lexiconOf, wordsOf } from "../../scene/edits.js";
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
 import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
-import { markGridSize } from "./large-grid.js";
 import { make } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 
@@ -169,7 +168,6 @@ export function mountFeatureTable(host, { store, actions }) {
 
   function build(draft) {
     drawTable(table, draft, { cells, tokenNames, featureNames });
-    markGridSize(scroller, draft.tokens.length, draft.features.length);
     shownTokens = [...draft.tokens];
     shownFeatures = [...draft.features];
   }

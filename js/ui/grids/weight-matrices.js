@@ -10,7 +10,6 @@
 
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
 import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
-import { markGridSize } from "./large-grid.js";
 import { make } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 import { shownValueDims } from "../../scene/draft.js";
@@ -136,7 +135,6 @@ function drawMatrix(spec, head, features, valueNames, editor) {
   });
   table.append(thead, body);
   const scroller = make("div", "grid-scroll");
-  markGridSize(scroller, features.length, names.length);
   scroller.append(table);
   section.append(scroller);
   if (spec.key === "Wk") section.append(make("p", "panel-note", "Shares its dims with Wq."));
