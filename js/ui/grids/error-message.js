@@ -82,8 +82,12 @@ export function createErrorLine(testId) {
  * @returns {{set: (cells: HTMLElement[]) => void}}
  */
 export function createInvalidMarks(messageId, container) {
+  let anyMarked = false;
   return {
     set(cells) {
+      // Most redraws have nothing to mark and nothing marked: then the grid is not searched at all.
+      if (!anyMarked && cells.length === 0) return;
+      anyMarked = cells.length > 0;
       const next = new Set(cells);
       // Cells can be swapped (text ↔ input) while marked, so the marked ones are found afresh.
       for (const cell of container.querySelectorAll(`[aria-describedby="${messageId}"]`)) {

@@ -3,6 +3,7 @@
  * with percentages (92.0%). Masked tokens are listed last as "may not read".
  */
 
+import { setText } from "../shared/dom.js";
 import { formatPercent, quoted } from "../shared/format.js";
 
 /** How far from 100% a row of the learner's weights may add up and still be called 100% (rounding). */
@@ -109,20 +110,27 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
     const largest = Math.max(0, ...readable);
     // Mark the winner only when there is one: a row of equal shares has no top.
     const hasWinner = readable.some((weight) => weight < largest);
+    // Rows stay where they are when their place in the order has not changed: only the others are moved,
+    // and only what changed is written (each write is laid out again; at 64 tokens moving every row each
+    // time was the bars' largest cost).
+    let next = list.firstChild;
     order.forEach((j) => {
       const row = rows[j];
       const weight = weights[j];
-      if (row.label.textContent !== tokens[j]) row.label.textContent = tokens[j];
-      row.position.textContent = `#${j + 1}`;
+      setText(row.label, tokens[j]);
+      setText(row.position, `#${j + 1}`);
       row.item.classList.toggle("masked", masked(j));
       row.item.classList.toggle("self", j === focusRow);
       row.item.classList.toggle("top", hasWinner && !masked(j) && weight === largest);
-      row.fill.style.width = masked(j) || weight === null ? "0%" : `${Math.max(0, Math.min(1, weight)) * 100}%`;
-      row.value.textContent = masked(j) ? "may not read" : formatPercent(weight);
-      row.item.title = masked(j)
+      const width = masked(j) || weight === null ? "0%" : `${Math.max(0, Math.min(1, weight)) * 100}%`;
+      if (row.fill.style.width !== width) row.fill.style.width = width;
+      setText(row.value, masked(j) ? "may not read" : formatPercent(weight));
+      const title = masked(j)
         ? `${quoted(tokens[focusRow])} may not read ${quoted(tokens[j])} (masked)`
         : `${quoted(tokens[focusRow])} spends ${formatPercent(weight)} of its attention on ${quoted(tokens[j])} (position ${j + 1})`;
-      list.append(row.item); // appending an existing node moves it: the list ends up in sorted order
+      if (row.item.title !== title) row.item.title = title;
+      if (row.item === next) next = next.nextSibling;
+      else list.insertBefore(row.item, next);
     });
   }
 

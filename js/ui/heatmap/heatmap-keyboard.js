@@ -36,11 +36,15 @@ export function installHeatmapKeyboard(area, { store, actions }) {
 
   /** Exactly one cell takes Tab: the current one (or the first, after the grid was rebuilt smaller). */
   function settleTabStop() {
-    const cells = area.querySelectorAll(CELL);
-    if (!cells.length) return;
-    const n = Math.round(Math.sqrt(cells.length));
-    current = { row: Math.min(current.row, n - 1), column: Math.min(current.column, n - 1) };
-    const stop = cellAt(current);
+    let stop = cellAt(current);
+    if (!stop) {
+      // The grid was rebuilt smaller (or is empty): only then are its cells counted (4,096 at 64 tokens).
+      const cells = area.querySelectorAll(CELL);
+      if (!cells.length) return;
+      const n = Math.round(Math.sqrt(cells.length));
+      current = { row: Math.min(current.row, n - 1), column: Math.min(current.column, n - 1) };
+      stop = cellAt(current);
+    }
     for (const cell of area.querySelectorAll(`${CELL}[tabindex="0"]`)) if (cell !== stop) cell.setAttribute("tabindex", "-1");
     if (stop && stop.getAttribute("tabindex") !== "0") {
       stop.setAttribute("tabindex", "0");

@@ -3,6 +3,15 @@
  * textContent (never as markup), so a name typed by a learner or sent by a course page is shown as text.
  */
 
+/**
+ * Set `node`'s text to `text` unless it already reads so. Writing textContent replaces the node's text even
+ * when it is the same, and every replaced text is laid out again; a view that redraws often writes only
+ * what changed.
+ */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** Create an element with a class and optional text. */
 export function make(tag, className = "", text = "") {
   const node = document.createElement(tag);
