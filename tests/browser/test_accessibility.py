@@ -170,6 +170,43 @@ def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
     assert page.locator(".heatmap .masked-symbol").count() > 0
 
 
+
+# Five scenes, 100 ms apart, each with a different Wq: the hidden weights table is watched while they arrive
+# and until it holds the last one's weights.
+STREAM_OF_SCENES = """async () => {
+  const api = window.attentionPlayground;
+  const body = document.querySelector('[data-testid="weights-table"] tbody');
+  let redrawsDuringStream = 0;
+  let streaming = true;
+  new MutationObserver(() => { if (streaming) redrawsDuringStream += 1; })
+    .observe(body, { childList: true, characterData: true, subtree: true });
+  const base = api.getScene();
+  let result = null;
+  for (let k = 1; k <= 5; k += 1) {
+    const scene = structuredClone(base);
+    scene.heads[0].Wq[2][1] = k;
+    result = await api.setScene(scene);
+    if (k < 5) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  streaming = false;
+  return { redrawsDuringStream, weights: result.heads[0].weights };
+}"""
+
+
+def test_the_hidden_weights_table_is_redrawn_once_a_stream_of_updates_stops(page, site_url):
+    open_live(page, f"{site_url}/", "light")
+    table = page.locator(sel("weights-table"))
+    expect(table.locator("tbody tr")).to_have_count(10)
+    outcome = page.evaluate(STREAM_OF_SCENES)
+    assert outcome["redrawsDuringStream"] == 0, "the hidden table waits for the weights to stay still"
+    it = page.evaluate("window.attentionPlayground.getScene().tokens.indexOf('it')")
+    # Weights of 1% or more are written with one decimal (smaller ones have a form of their own).
+    plain = {j: f"{weight * 100:.1f}%" for j, weight in enumerate(outcome["weights"][it]) if weight * 100 >= 1}
+    assert plain
+    cells = table.locator("tbody tr").nth(it).locator("td")
+    for j, text in plain.items():
+        expect(cells.nth(j)).to_have_text(text)
+
 def test_the_heatmap_cells_work_from_the_keyboard(page, site_url):
     open_live(page, f"{site_url}/", "light")
     # One tab stop for the whole grid.

@@ -3,8 +3,8 @@
  * and a spoken one-line summary of what changed ("“it” now attends 65% to “cat”").
  *
  * The table is hidden visually until "show as table" is pressed, but always present for assistive technology.
- * It is redrawn when the page is idle, not on every keystroke: a 64 × 64 table is 4,096 cells, and the
- * heatmap is what must keep up with typing.
+ * It is redrawn when the page is idle (while hidden, once the weights stay still), not on every keystroke: a
+ * 64 × 64 table is 4,096 cells, and the heatmap is what must keep up with typing.
  */
 
 import { make } from "../shared/dom.js";
@@ -129,16 +129,25 @@ export function mountWeightsTable(host, { store, actions }) {
     }
   }
 
-  // Redraw when idle, at most once per burst of updates.
+  // Redraw at most once per burst of updates: when the page is idle if the table is shown; if it is there only
+  // for screen readers, once the weights have stayed still as long as the spoken summary waits. A stream of
+  // updates (typing, a course page's script) then lays out its cells (4,096 at 64 tokens, some 20 ms) once at
+  // its end, not at every pause.
   const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 100));
   let drawPending = false;
-  function scheduleDraw() {
+  let stillTimer = null;
+  function drawWhenIdle() {
     if (drawPending) return;
     drawPending = true;
     idle(() => {
       drawPending = false;
       drawTable(store.state);
     }, { timeout: 1000 });
+  }
+  function scheduleDraw() {
+    clearTimeout(stillTimer);
+    if (store.state.view.table) drawWhenIdle();
+    else stillTimer = setTimeout(drawWhenIdle, ANNOUNCE_AFTER_MS);
   }
 
   let lastSpoken = "";
