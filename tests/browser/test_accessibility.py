@@ -170,7 +170,6 @@ def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
     assert page.locator(".heatmap .masked-symbol").count() > 0
 
 
-
 # Five scenes, 100 ms apart, each with a different Wq: the hidden weights table is watched while they arrive
 # and until it holds the last one's weights.
 STREAM_OF_SCENES = """async () => {
@@ -206,6 +205,7 @@ def test_the_hidden_weights_table_is_redrawn_once_a_stream_of_updates_stops(page
     cells = table.locator("tbody tr").nth(it).locator("td")
     for j, text in plain.items():
         expect(cells.nth(j)).to_have_text(text)
+
 
 def test_the_heatmap_cells_work_from_the_keyboard(page, site_url):
     open_live(page, f"{site_url}/", "light")

@@ -12,23 +12,30 @@ pytestmark = pytest.mark.browser
 
 HARNESS = "/tests/browser/harness.html"
 
+# The store both tests drive, put on the harness page first.
+INSTALL_STORE = """() => {
+  window.makeStore = (state) => {
+    const listeners = new Set();
+    return {
+      state,
+      update(patch, ...parts) {
+        Object.assign(this.state, patch);
+        for (const listener of [...listeners]) listener(this.state, new Set(parts));
+      },
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+  };
+}"""
+
 # Three deferred views and one that is not, each logging its calls. Every call also queues a microtask that
 # advances `epoch`: calls made in one run of code, with no microtask checkpoint between them (one task), log
 # the same epoch, and calls in separate tasks log different ones.
 DEFERRED_REDRAWS = """async () => {
   const { deferredStore } = await import("/js/page/deferred-views.js");
-  const listeners = new Set();
-  const store = {
-    state: { n: 0 },
-    update(patch, ...parts) {
-      Object.assign(this.state, patch);
-      for (const listener of [...listeners]) listener(this.state, new Set(parts));
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  const store = makeStore({ n: 0 });
   let epoch = 0;
   const log = [];
   const record = (name, state, changes) => {
@@ -51,12 +58,7 @@ DEFERRED_REDRAWS = """async () => {
 
 A_FAILING_VIEW = """async () => {
   const { deferredStore } = await import("/js/page/deferred-views.js");
-  const listeners = new Set();
-  const store = {
-    state: {},
-    update(patch, ...parts) { for (const listener of listeners) listener(this.state, new Set(parts)); },
-    subscribe(listener) { listeners.add(listener); return () => listeners.delete(listener); },
-  };
+  const store = makeStore({});
   const drawn = [];
   const reported = [];
   window.addEventListener("error", (event) => { reported.push(event.message); event.preventDefault(); });
@@ -70,6 +72,7 @@ A_FAILING_VIEW = """async () => {
 
 def test_deferred_views_redraw_together_in_the_next_task_in_the_order_they_were_owed(page, site_url):
     page.goto(site_url + HARNESS)
+    page.evaluate(INSTALL_STORE)
     outcome = page.evaluate(DEFERRED_REDRAWS)
     start, log = outcome["updateEpoch"], outcome["log"]
 
@@ -98,6 +101,7 @@ def test_a_failing_deferred_view_is_reported_and_the_others_still_draw(browser, 
     try:
         page = context.new_page()
         page.goto(site_url + HARNESS)
+        page.evaluate(INSTALL_STORE)
         outcome = page.evaluate(A_FAILING_VIEW)
     finally:
         context.close()
