@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
+from attention_playground.presets import random_scene
 from page_helpers import PRESETS, module_error, open_live, preset_scene, sel, type_into
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,6 +161,64 @@ def test_a_bad_cell_shows_the_module_message_there_and_keeps_the_last_good_heatm
     fixed["X"][CAT][1] = 0
     want = compute(fixed)["heads"][0]["weights"][IT][CAT]
     expect(bar_value(page, CAT)).to_have_text(f"{want * 100:.1f}%")
+
+
+# Every transition that starts on the page, by the test id (else the class) of its element and the property.
+RECORD_TRANSITIONS = """() => {
+  window.transitionsSeen = [];
+  document.addEventListener("transitionrun", (event) => {
+    window.transitionsSeen.push([event.target.dataset.testid ?? event.target.className, event.propertyName]);
+  });
+}"""
+
+# How much of each bar's track its fill covers on screen, by token index, once every transition has ended.
+SHOWN_SHARES = """async () => {
+  await Promise.all(document.getAnimations().map((animation) => animation.finished));
+  const shares = {};
+  for (const row of document.querySelectorAll('[data-testid="bar-row"]')) {
+    const track = row.querySelector(".bar-track").getBoundingClientRect();
+    const fill = row.querySelector(".bar-fill").getBoundingClientRect();
+    shares[row.dataset.tokenIndex] = Math.max(0, Math.min(fill.right, track.right) - track.left) / track.width;
+  }
+  return shares;
+}"""
+
+
+def test_each_bar_covers_its_share_and_glides_there_by_transform_alone(page, site_url):
+    open_live(page, f"{site_url}/")
+    page.evaluate(RECORD_TRANSITIONS)
+    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "0")
+    expect(bar_value(page, CAT)).to_have_text("65.3%")
+
+    weights = page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"][IT]
+    shares = page.evaluate(SHOWN_SHARES)
+    assert len(shares) == len(weights)
+    for j, weight in enumerate(weights):
+        assert math.isclose(shares[str(j)], weight, abs_tol=0.01), f"token {j}: bar shows {shares[str(j)]}, weight {weight}"
+    # The bars glided there, and only by a transform: a width transition would lay out the page at every frame.
+    seen = page.evaluate("window.transitionsSeen")
+    bars = [prop for test_id, prop in seen if test_id == "bar-fill"]
+    assert bars and set(bars) == {"transform"}, seen
+    assert all(prop in ("transform", "opacity") for _, prop in seen), seen
+
+
+def test_the_bars_of_a_long_row_jump_to_their_shares(page, site_url):
+    open_live(page, f"{site_url}/")
+    scene = random_scene(64, seed=3, digits=2)
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene)
+    expect(page.locator(sel("bar-row"))).to_have_count(64)
+    page.evaluate(RECORD_TRANSITIONS)
+    changed = copy.deepcopy(scene)
+    changed["heads"][0]["Wq"][0][0] += 3
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", changed)
+
+    last = len(scene["tokens"]) - 1  # a scene with no "it" focuses its last token
+    expect(page.locator(sel("bars-heading"))).to_have_text(f"Where “{scene['tokens'][last]}” pays attention")
+    weights = page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"][last]
+    shares = page.evaluate(SHOWN_SHARES)
+    for j, weight in enumerate(weights):
+        assert math.isclose(shares[str(j)], weight, abs_tol=0.01), f"token {j}: bar shows {shares[str(j)]}, weight {weight}"
+    assert [prop for test_id, prop in page.evaluate("window.transitionsSeen") if test_id == "bar-fill"] == []
 
 
 def test_clicking_a_cell_in_custom_mask_mode_masks_it_and_renormalises_the_row(page, site_url, artifacts):

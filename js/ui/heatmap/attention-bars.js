@@ -9,6 +9,20 @@ import { formatPercent, quoted } from "../shared/format.js";
 /** How far from 100% a row of the learner's weights may add up and still be called 100% (rounding). */
 const ROW_SUM_TOLERANCE = 1e-6;
 
+/** The most rows whose bars glide to a new share; longer lists jump there. */
+const GLIDING_ROWS_AT_MOST = 16;
+
+/**
+ * Where a bar's fill sits for a share in [0, 1]: the fill is as wide as its track and slides in from the left
+ * (the track cuts off the rest). A transform, not a width, so that the compositor animates the glide on its
+ * own: a width transition lays out and paints the whole page in every frame of it, which at 64 tokens was
+ * the main thread's largest cost of an update.
+ */
+const fillTransform = (share) => {
+  const shown = Number.isFinite(share) ? Math.max(0, Math.min(1, share)) : 0;
+  return `translateX(${((shown - 1) * 100).toFixed(3)}%)`;
+};
+
 /**
  * Create the bar chart inside `host` (which holds a heading and a list).
  * @param {HTMLElement} host
@@ -27,10 +41,21 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
   empty.className = "panel-note";
   host.append(heading, subline, list, empty);
 
-  /** @type {Array<{item: HTMLLIElement, label: HTMLElement, position: HTMLElement, fill: HTMLElement, value: HTMLElement}>} */
+  /** @type {Array<{item: HTMLLIElement, label: HTMLElement, position: HTMLElement, fill: HTMLElement, value: HTMLElement, shown: string|null}>} */
   let rows = [];
 
+  /** Slide a row's fill to `share`, writing only when it moves (each write starts a transition). */
+  function showShare(row, share) {
+    const transform = fillTransform(share);
+    if (row.shown === transform) return;
+    row.fill.style.transform = transform;
+    row.shown = transform;
+  }
+
   function build(count) {
+    // In a longer list, which re-sorts at every update anyway, the glide shows nothing an eye can follow, and
+    // starting 64 animations still costs the main thread a compositing pass per update: there they jump.
+    list.classList.toggle("many", count > GLIDING_ROWS_AT_MOST);
     rows = Array.from({ length: count }, (_, j) => {
       const item = document.createElement("li");
       item.className = "bar-row";
@@ -49,7 +74,7 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
       value.className = "bar-value";
       value.dataset.testid = `${testPrefix}bar-value`;
       item.append(label, position, track, value);
-      return { item, label, position, fill, value };
+      return { item, label, position, fill, value, shown: null };
     });
     list.replaceChildren(...rows.map((row) => row.item));
   }
@@ -69,7 +94,7 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
       rows.forEach((row, j) => {
         row.label.textContent = tokens[j];
         row.position.textContent = `#${j + 1}`;
-        row.fill.style.width = "0%";
+        showShare(row, 0);
         row.value.textContent = "…";
         row.item.classList.remove("masked", "top", "self");
       });
@@ -122,8 +147,7 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
       row.item.classList.toggle("masked", masked(j));
       row.item.classList.toggle("self", j === focusRow);
       row.item.classList.toggle("top", hasWinner && !masked(j) && weight === largest);
-      const width = masked(j) || weight === null ? "0%" : `${Math.max(0, Math.min(1, weight)) * 100}%`;
-      if (row.fill.style.width !== width) row.fill.style.width = width;
+      showShare(row, masked(j) || weight === null ? 0 : weight);
       setText(row.value, masked(j) ? "may not read" : formatPercent(weight));
       const title = masked(j)
         ? `${quoted(tokens[focusRow])} may not read ${quoted(tokens[j])} (masked)`
