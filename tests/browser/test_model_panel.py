@@ -76,7 +76,17 @@ def test_the_shipped_models_heads_show_the_roles_the_analysis_measured(page, sit
     top = page.locator(sel("model-bar-row")).first
     expect(top.locator(".bar-label")).to_have_text(words[read])
     expect(top.locator(".bar-position")).to_have_text(f"#{read + 1}")
-    wait_for_predictions(page, native_run(REPEATED_RUN)["predictions"][second_frog])
+    predicted = native_run(REPEATED_RUN)["predictions"][second_frog]
+    wait_for_predictions(page, predicted)
+    # Each prediction's bar is drawn to its probability, the most likely word's across the whole track.
+    drawn = page.eval_on_selector_all(sel("model-prediction"), """rows => rows.map((row) => {
+      const track = row.querySelector(".bar-track").getBoundingClientRect();
+      const fill = row.querySelector(".bar-fill").getBoundingClientRect();
+      return Math.max(0, Math.min(fill.right, track.right) - Math.max(fill.left, track.left)) / track.width;
+    })""")
+    assert len(drawn) == len(predicted)
+    for share, (_, probability) in zip(drawn, predicted):
+        assert share == pytest.approx(probability / predicted[0][1], abs=0.01)
     page.locator(sel("model-panel")).screenshot(path=str(artifacts / "model-panel.png"))
 
 

@@ -163,11 +163,11 @@ def test_a_bad_cell_shows_the_module_message_there_and_keeps_the_last_good_heatm
     expect(bar_value(page, CAT)).to_have_text(f"{want * 100:.1f}%")
 
 
-# Every transition that starts on the page, by the test id (else the class) of its element and the property.
+# Every transition that starts on the page, by the test id (else the first class) of its element and the property.
 RECORD_TRANSITIONS = """() => {
   window.transitionsSeen = [];
   document.addEventListener("transitionrun", (event) => {
-    window.transitionsSeen.push([event.target.dataset.testid ?? event.target.className, event.propertyName]);
+    window.transitionsSeen.push([event.target.dataset.testid ?? event.target.classList[0], event.propertyName]);
   });
 }"""
 

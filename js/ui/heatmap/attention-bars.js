@@ -68,7 +68,7 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
       const track = document.createElement("span");
       track.className = "bar-track";
       const fill = document.createElement("span");
-      fill.className = "bar-fill";
+      fill.className = "bar-fill sliding";
       track.append(fill);
       const value = document.createElement("span");
       value.className = "bar-value";
