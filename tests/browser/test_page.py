@@ -221,6 +221,25 @@ def test_the_bars_of_a_long_row_jump_to_their_shares(page, site_url):
     assert [prop for test_id, prop in page.evaluate("window.transitionsSeen") if test_id == "bar-fill"] == []
 
 
+def test_a_redraw_that_moves_no_outline_leaves_the_outlines_untouched(page, site_url):
+    # Chromium lays out a whole SVG again when any attribute of it is written, even with the value it had:
+    # at 64 tokens, that is 4,096 cells at every update for an outline that stayed where it was.
+    open_live(page, f"{site_url}/")
+    page.evaluate("""() => {
+      window.outlineWrites = [];
+      const outlines = document.querySelectorAll('[data-testid="heatmap"] .focus-outline, [data-testid="heatmap"] .hover-outline');
+      const watcher = new MutationObserver((records) => window.outlineWrites.push(...records.map((r) => r.attributeName)));
+      outlines.forEach((outline) => watcher.observe(outline, { attributes: true }));
+    }""")
+    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "0")
+    expect(bar_value(page, CAT)).to_have_text("65.3%")
+    assert page.evaluate("window.outlineWrites") == []
+    # Focusing another row moves the focus outline: that write is kept.
+    page.locator(sel("row-label", row=CAT)).click()
+    expect(page.locator(sel("bars-heading"))).to_have_text("Where “cat” pays attention")
+    assert "y" in page.evaluate("window.outlineWrites")
+
+
 def test_clicking_a_cell_in_custom_mask_mode_masks_it_and_renormalises_the_row(page, site_url, artifacts):
     open_live(page, f"{site_url}/")
     page.locator(sel("mask-custom")).check()

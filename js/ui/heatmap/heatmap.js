@@ -7,6 +7,7 @@
  */
 
 import { el, hatchPattern, textColourOn, weightColour } from "./colour-scale.js";
+import { setAttributeIfChanged } from "../shared/dom.js";
 import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
 
 let instances = 0;
@@ -163,12 +164,12 @@ function paintCell(slot, weight, masked, hatchId) {
 /** Put an outline on row `row` (and column `column`, for a cell), or hide it. */
 function placeOutline(outline, layout, rows, row, column) {
   if (row === null || row === undefined || row >= rows) {
-    outline.setAttribute("visibility", "hidden");
+    setAttributeIfChanged(outline, "visibility", "hidden");
     return;
   }
-  outline.setAttribute("y", String(layout.top + row * layout.cell));
-  if (column !== undefined) outline.setAttribute("x", String(layout.left + column * layout.cell));
-  outline.setAttribute("visibility", "visible");
+  setAttributeIfChanged(outline, "y", String(layout.top + row * layout.cell));
+  if (column !== undefined) setAttributeIfChanged(outline, "x", String(layout.left + column * layout.cell));
+  setAttributeIfChanged(outline, "visibility", "visible");
 }
 
 /** What the tooltip says about the hovered cell: [text, class name] per line. */

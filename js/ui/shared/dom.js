@@ -12,6 +12,14 @@ export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/**
+ * Set `node`'s attribute `name` to `value` unless it already is. Chromium treats every write to an SVG
+ * attribute as a change: one that places an outline in a heatmap of 4,096 cells lays out the whole SVG again.
+ */
+export function setAttributeIfChanged(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /** Create an element with a class and optional text. */
 export function make(tag, className = "", text = "") {
   const node = document.createElement(tag);
