@@ -15,7 +15,6 @@ before any array is built, so an oversized scene is refused at once instead of h
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import numbers
@@ -272,7 +271,12 @@ class _Checker:
         for key in data:
             if key not in allowed:
                 close = [k for k in allowed if isinstance(key, str) and k.lower() == key.lower()]
-                close = close or difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                if not close:
+                    # Imported here, the one place it is needed: in the page, importing difflib with the module
+                    # added some 20 ms to every boot for a message most learners never see.
+                    import difflib
+
+                    close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
                 hint = f" (did you mean {_quote(close[0])}?)" if close else ""
                 raise self.error(
                     f"{subject} has an unknown key {_show(str(key))}{hint}; "

@@ -80,6 +80,8 @@ CASES = {
     "unknown key": (small_scene, set_in(["colour"], "red"), "colour", None, None, ['unknown key "colour"']),
     "unknown key close to a real one": (small_scene, set_in(["Scale"], True), "Scale", None, None,
                                         ['unknown key "Scale"', 'did you mean "scale"']),
+    "unknown key a typo away from a real one": (small_scene, set_in(["scael"], True), "scael", None, None,
+                                                ['unknown key "scael"', 'did you mean "scale"']),
     "title not text": (small_scene, set_in(["title"], 5), "title", None, None, ["title must be text", "got 5"]),
     "id not text": (small_scene, set_in(["id"], 7), "id", None, None, ["id must be text"]),
     "description not text": (small_scene, set_in(["description"], ["x"]), "description", None, None,
