@@ -9,8 +9,7 @@ dict the README describes, and the page's worker gets the same arrays packed as 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -20,16 +19,14 @@ from .scene import Head, Scene, parse_scene
 from .wire import result_json
 
 
-@dataclass(frozen=True)
-class ComputedHead:
+class ComputedHead(NamedTuple):
     """One head of a computed scene: the head as the module read it, and every stage it computed."""
 
     head: Head
     stages: AttentionStages  # Q, K, V, scores, scaled, masked, weights, output: arrays
 
 
-@dataclass(frozen=True)
-class ComputedScene:
+class ComputedScene(NamedTuple):
     """A scene and everything computed from it, as arrays (see `wire.result_json` for the README's form)."""
 
     scene: Scene

@@ -18,8 +18,6 @@ def default_value_dims(width: int) -> tuple[str, ...]:
 
 def module_facts() -> dict[str, Any]:
     """The facts as plain data (see the module docstring)."""
-    from dataclasses import asdict
-
     from .attention import STAGES
     from .entry import KINDS, MAX_NESTING
     from .parts import facts as part_facts
@@ -27,7 +25,7 @@ def module_facts() -> dict[str, Any]:
     from .scene import LIMITS
 
     return {
-        "limits": asdict(LIMITS),
+        "limits": LIMITS._asdict(),
         "defaultPresetId": DEFAULT_PRESET_ID,
         "presetIds": list(PRESET_IDS),
         "stages": list(STAGES),

@@ -19,7 +19,6 @@ for the page to show in place of its usual captions.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -113,8 +112,7 @@ def compute_with_learner(scene: Mapping[str, Any], exercise_id: str, code: str) 
         problems += weight_problems(head.stages.weights, computed.scene.mask, list(computed.scene.tokens), exercise.function, label)
     problems = problems[:MAX_PROBLEMS]
     note = f"Drawn with your {exercise.function}(): the weights and the output come from your code."
-    drawn = replace(
-        computed,
+    drawn = computed._replace(
         heads=tuple(drawn_heads),
         output=np.concatenate([head.stages.output for head in drawn_heads], axis=1),  # (n_tokens, sum of d_v)
         warnings=[note, *problems, *computed.warnings],
@@ -142,4 +140,4 @@ def _learner_head(computed_head: ComputedHead, computed: ComputedScene, name: st
             # The masked scores as the softmax sees them: -inf where a token may not read.
             weights = _learner_matrix(function(stages.masked.copy()), (n_tokens, n_tokens), "softmax's weights")
             output = weights @ V  # (n_tokens, d_v)
-    return replace(computed_head, stages=stages._replace(weights=weights, output=output))
+    return computed_head._replace(stages=stages._replace(weights=weights, output=output))

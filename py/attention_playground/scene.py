@@ -20,8 +20,7 @@ import math
 import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -30,8 +29,7 @@ from .facts import default_value_dims
 from .positions import POSITION_ENCODINGS
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """The largest scene the page accepts; big enough for every example, small enough to stay instant."""
 
     tokens: int = 64
@@ -113,8 +111,7 @@ class SceneError(ValueError):
         }
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):
     """One attention head, checked: names and float64 arrays."""
 
     name: str
@@ -125,8 +122,7 @@ class Head:
     Wv: np.ndarray | None  # (n_features, d_v), or None: one-hot position markers (d_v = n_tokens)
 
 
-@dataclass(frozen=True)
-class Scene:
+class Scene(NamedTuple):
     """A checked scene, ready for the maths."""
 
     title: str
@@ -238,8 +234,7 @@ def _flag_problem(value: Any) -> str | None:
     return f"{_show(value)} is not true or false"
 
 
-@dataclass(frozen=True)
-class _CellKind:
+class _CellKind(NamedTuple):
     fast_types: frozenset  # exact Python types that need no further look in the fast path
     dtype: type
     problem: Callable[[Any], str | None]
