@@ -296,8 +296,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     rowLabels.forEach((label, i) => {
       label.classList.toggle("focused", i === view.focusRow);
       label.classList.toggle("hovered", i === view.hover?.row);
-      const pressed = String(i === view.focusRow);
-      if (label.getAttribute("aria-pressed") !== pressed) label.setAttribute("aria-pressed", pressed);
+      setAttributeIfChanged(label, "aria-pressed", String(i === view.focusRow));
     });
     columnLabels.forEach((label, j) => label.classList.toggle("hovered", j === view.hover?.column));
     placeOutline(focusOutline, layout, cells.length, view.focusRow);
@@ -305,7 +304,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     const label = view.pending
       ? `Attention weights, being computed: ${tokens.length} rows ask, ${tokens.length} columns answer`
       : `Attention weights of ${head.name}: ${tokens.length} rows ask, ${tokens.length} columns answer`;
-    if (svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
+    setAttributeIfChanged(svg, "aria-label", label);
     showTooltip(view);
   }
 
