@@ -55,6 +55,20 @@ def type_into(page, locator, text):
     locator.press_sequentially(text)
 
 
+def shown_bar_shares(page, row_test_id):
+    """How much of its track each bar's fill covers on screen, once every animation has ended: a list of
+    (the row's data attributes, share), in the rows' order on the page."""
+    return page.evaluate("""async (testId) => {
+      await Promise.all(document.getAnimations().map((animation) => animation.finished));
+      return [...document.querySelectorAll(`[data-testid="${testId}"]`)].map((row) => {
+        const track = row.querySelector(".bar-track").getBoundingClientRect();
+        const fill = row.querySelector(".bar-fill").getBoundingClientRect();
+        const covered = Math.max(0, Math.min(fill.right, track.right) - Math.max(fill.left, track.left));
+        return [{ ...row.dataset }, covered / track.width];
+      });
+    }""", row_test_id)
+
+
 def copy_link(page):
     """Click "Copy link" and read the link the page shows."""
     page.locator(sel("copy-link")).click()

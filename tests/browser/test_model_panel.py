@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from attention_playground.model import TrainConfig, load_model, run, train, with_head_weights
 from attention_playground.model import requests as model_requests
 from attention_playground.model.errors import ModelInputError
-from page_helpers import copy_link, open_live, sel, type_into
+from page_helpers import copy_link, open_live, sel, shown_bar_shares, type_into
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
 REPEATED_RUN = EXAMPLES["repeated-run"]
@@ -79,11 +79,7 @@ def test_the_shipped_models_heads_show_the_roles_the_analysis_measured(page, sit
     predicted = native_run(REPEATED_RUN)["predictions"][second_frog]
     wait_for_predictions(page, predicted)
     # Each prediction's bar is drawn to its probability, the most likely word's across the whole track.
-    drawn = page.eval_on_selector_all(sel("model-prediction"), """rows => rows.map((row) => {
-      const track = row.querySelector(".bar-track").getBoundingClientRect();
-      const fill = row.querySelector(".bar-fill").getBoundingClientRect();
-      return Math.max(0, Math.min(fill.right, track.right) - Math.max(fill.left, track.left)) / track.width;
-    })""")
+    drawn = [share for _, share in shown_bar_shares(page, "model-prediction")]
     assert len(drawn) == len(predicted)
     for share, (_, probability) in zip(drawn, predicted):
         assert share == pytest.approx(probability / predicted[0][1], abs=0.01)

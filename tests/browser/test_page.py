@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.presets import random_scene
-from page_helpers import PRESETS, module_error, open_live, preset_scene, sel, type_into
+from page_helpers import PRESETS, module_error, open_live, preset_scene, sel, shown_bar_shares, type_into
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PRESET = "it-animal-noun"
@@ -171,17 +171,10 @@ RECORD_TRANSITIONS = """() => {
   });
 }"""
 
-# How much of each bar's track its fill covers on screen, by token index, once every transition has ended.
-SHOWN_SHARES = """async () => {
-  await Promise.all(document.getAnimations().map((animation) => animation.finished));
-  const shares = {};
-  for (const row of document.querySelectorAll('[data-testid="bar-row"]')) {
-    const track = row.querySelector(".bar-track").getBoundingClientRect();
-    const fill = row.querySelector(".bar-fill").getBoundingClientRect();
-    shares[row.dataset.tokenIndex] = Math.max(0, Math.min(fill.right, track.right) - track.left) / track.width;
-  }
-  return shares;
-}"""
+
+def shares_by_token(page):
+    """The focused token's bars: how much of its track each covers, by token index."""
+    return {int(row["tokenIndex"]): share for row, share in shown_bar_shares(page, "bar-row")}
 
 
 def test_each_bar_covers_its_share_and_glides_there_by_transform_alone(page, site_url):
@@ -191,10 +184,10 @@ def test_each_bar_covers_its_share_and_glides_there_by_transform_alone(page, sit
     expect(bar_value(page, CAT)).to_have_text("65.3%")
 
     weights = page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"][IT]
-    shares = page.evaluate(SHOWN_SHARES)
+    shares = shares_by_token(page)
     assert len(shares) == len(weights)
     for j, weight in enumerate(weights):
-        assert math.isclose(shares[str(j)], weight, abs_tol=0.01), f"token {j}: bar shows {shares[str(j)]}, weight {weight}"
+        assert math.isclose(shares[j], weight, abs_tol=0.01), f"token {j}: bar shows {shares[j]}, weight {weight}"
     # The bars glided there, and only by a transform: a width transition would lay out the page at every frame.
     seen = page.evaluate("window.transitionsSeen")
     bars = [prop for test_id, prop in seen if test_id == "bar-fill"]
@@ -215,9 +208,9 @@ def test_the_bars_of_a_long_row_jump_to_their_shares(page, site_url):
     last = len(scene["tokens"]) - 1  # a scene with no "it" focuses its last token
     expect(page.locator(sel("bars-heading"))).to_have_text(f"Where “{scene['tokens'][last]}” pays attention")
     weights = page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"][last]
-    shares = page.evaluate(SHOWN_SHARES)
+    shares = shares_by_token(page)
     for j, weight in enumerate(weights):
-        assert math.isclose(shares[str(j)], weight, abs_tol=0.01), f"token {j}: bar shows {shares[str(j)]}, weight {weight}"
+        assert math.isclose(shares[j], weight, abs_tol=0.01), f"token {j}: bar shows {shares[j]}, weight {weight}"
     assert [prop for test_id, prop in page.evaluate("window.transitionsSeen") if test_id == "bar-fill"] == []
 
 
