@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute, load_preset, scaling_experiment
+from contrast import low_contrast_text
 from page_helpers import open_live, sel
 
 pytestmark = pytest.mark.browser
@@ -99,6 +100,42 @@ def test_every_step_is_worked_by_hand_on_hover_and_focus(page, site_url, artifac
     expect(stage_cell(page, "V", DOG, 0)).to_have_class(re.compile(r"\bsource-column\b"))
     expect(stage_cell(page, "weights", MAN, 1)).to_have_class(re.compile(r"\bsource-row\b"))
     page.locator(sel("step-view")).screenshot(path=str(artifacts / "teaching-step-view.png"))
+
+
+#: Records what changes inside the worked steps: text nodes replaced in a cell, numbers changed in place.
+WATCH_STEP_CELLS = """() => {
+  const seen = window.stepCellChanges = { replaced: 0, inPlace: 0 };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "childList" && record.target.matches?.("td.matrix-cell")) seen.replaced += 1;
+      if (record.type === "characterData" && record.target.parentElement?.matches("td.matrix-cell")) seen.inPlace += 1;
+    }
+  }).observe(document.querySelector('[data-testid="step-view"]'), { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_an_edit_changes_the_worked_numbers_in_place(page, site_url):
+    open_live(page, f"{site_url}/", viewport=WIDE)
+    pick(page, "dog-bites-man")
+    open_steps(page)
+    page.evaluate(WATCH_STEP_CELLS)
+    page.locator(sel("x-cell", row=DOG, column=1)).click()
+    page.keyboard.type("2")
+    page.wait_for_function("() => window.attentionPlayground.result().X[0][1] === 2")
+    scene = page.evaluate("window.attentionPlayground.getScene()")
+    native = compute(scene)["heads"][0]["stages"]
+    expect(stage_cell(page, "X", DOG, 1)).to_have_text("2")
+    for i, row in enumerate(native["scores"]):
+        for j, score in enumerate(row):
+            expect(stage_cell(page, "scores", i, j)).to_have_text(fmt(score).replace("-", "−"))
+    changes = page.evaluate("window.stepCellChanges")
+    # Each number that changed was changed where it stands; no cell's text was thrown away and made again.
+    assert changes["replaced"] == 0, changes
+    assert changes["inPlace"] > 0, changes
+    # The weights keep their colours, and a number on a dark cell is light: every number stays readable.
+    stage_cell(page, "weights", 0, 0).scroll_into_view_if_needed()
+    assert stage_cell(page, "weights", DOG, DOG).evaluate("(td) => td.style.backgroundColor") != ""
+    assert low_contrast_text(page) == []
 
 
 def test_step_view_follows_the_mask_and_scaling_off(page, site_url, artifacts):

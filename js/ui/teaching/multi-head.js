@@ -60,13 +60,8 @@ export function mountMultiHead(host, { store, actions }) {
         format: (value, i, j) => (result.mask[i][j] ? "×" : formatWeight(value)),
         classify: (value, i, j) => (result.mask[i][j] ? "masked" : ""),
         colour: (value, i, j) => (result.mask[i][j] || value === null ? "" : weightColour(value)),
+        textColour: (value, i, j) => (result.mask[i][j] || value === null ? "" : textColourOn(value)),
       });
-      tokens.forEach((_, i) => tokens.forEach((__, j) => {
-        const value = head.weights[i][j];
-        const cell = matrix.cell(i, j);
-        const colour = result.mask[i][j] || value === null ? "" : textColourOn(value);
-        if (cell && cell.style.color !== colour) cell.style.color = colour;
-      }));
     });
     const blockOf = result.heads.flatMap((head, h) => head.value_dims.map(() => h));
     output.update({

@@ -264,19 +264,9 @@ export function mountStepView(host, { store, actions }) {
         },
         classify: (value, i, j) => (isMaskedStage && result.mask[i]?.[j] ? "masked" : isBlank(value) ? "nan" : ""),
         colour: (value, i, j) => (isWeights && !result.mask[i]?.[j] && !isBlank(value) ? weightColour(value) : ""),
+        // Dark cells need light text.
+        textColour: (value, i, j) => (isWeights && !result.mask[i]?.[j] && !isBlank(value) ? textColourOn(value) : ""),
       });
-      if (isWeights) {
-        // Dark cells need light text; set it per cell after the colour.
-        const shown = Math.min(rows.length, MAX_SHOWN);
-        for (let i = 0; i < shown; i += 1) {
-          for (let j = 0; j < Math.min(columns.length, MAX_SHOWN); j += 1) {
-            const value = values[i][j];
-            const cell = matrices.get(name).cell(i, j);
-            const colour = !result.mask[i]?.[j] && !isBlank(value) ? textColourOn(value) : "";
-            if (cell && cell.style.color !== colour) cell.style.color = colour;
-          }
-        }
-      }
     }
     const big = Math.max(result.tokens.length, result.features.length, head.dims.length, head.value_dims.length);
     capNote.hidden = big <= MAX_SHOWN;
