@@ -16,7 +16,8 @@ browser context, so the HTTP cache is cold. Medians over the runs are reported n
                   heatmap's DOM and until that frame is painted, timed inside the page
                   (instruments/update-latency.js), for the 10-token default scene and for a 64 tokens x 64
                   features x 64 dims scene; p50 and p95. And `await setScene(...)` as a course page's script
-                  waits for it: from the call until its promise resolves
+                  waits for it: from the call until its promise resolves. The step view is open for all of
+                  them, so the heatmap, the grids, the bars and every worked step are drawn at each update
   bytes           what the server sent for the files asked for before the page was live: the runtime (vendor/)
                   and everything else (our own files); what was asked for after is counted apart
   memory          after going live and a garbage collection: the page's JS heap, the worker's JS heap, the
@@ -221,6 +222,9 @@ def update_latencies(browser, base_url, our_path, count, warmup):
         page.goto(base_url + our_path)
         page.wait_for_function("window.attentionPlayground !== undefined", timeout=LIVE_TIMEOUT_MS)
         page.evaluate("window.attentionPlayground.ready")
+        # Every view a learner may have open redraws at each update: the step view is the one that is closed
+        # until asked for.
+        page.locator('[data-testid="step-toggle"]').check()
         small = page.evaluate("window.attentionPlayground.getScene()")
         large = random_scene(LARGE_SIZE, digits=2) | {"title": f"{LARGE_SIZE} tokens x {LARGE_SIZE} features x {LARGE_SIZE} dims"}
         series = [
