@@ -121,7 +121,7 @@ def test_an_edit_changes_the_worked_numbers_in_place(page, site_url):
     page.evaluate(WATCH_STEP_CELLS)
     page.locator(sel("x-cell", row=DOG, column=1)).click()
     page.keyboard.type("2")
-    page.wait_for_function("() => window.attentionPlayground.result().X[0][1] === 2")
+    page.wait_for_function("(row) => window.attentionPlayground.result().X[row][1] === 2", arg=DOG)
     scene = page.evaluate("window.attentionPlayground.getScene()")
     native = compute(scene)["heads"][0]["stages"]
     expect(stage_cell(page, "X", DOG, 1)).to_have_text("2")
