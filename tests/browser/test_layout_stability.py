@@ -42,9 +42,10 @@ def settle(page):
     page.wait_for_timeout(1000)  # the views' idle-time redraws (the weights table)
 
 
+@pytest.mark.parametrize("width", [1280, 1360])
 @pytest.mark.parametrize("address", ["", "#preset=dog-bites-man"], ids=["default-example", "example-without-preview"])
-def test_loading_the_page_and_a_first_edit_move_nothing(page, site_url, address):
-    page.set_viewport_size({"width": 1360, "height": 900})
+def test_loading_the_page_and_a_first_edit_move_nothing(page, site_url, address, width):
+    page.set_viewport_size({"width": width, "height": 900})
     page.add_init_script(RECORD_SHIFTS)
     page.goto(f"{site_url}/{address}")
     # From the first view on, "Copy embed code" is in its place beside the other buttons.
@@ -53,6 +54,10 @@ def test_loading_the_page_and_a_first_edit_move_nothing(page, site_url, address)
     settle(page)
     loaded, shifts = shifts_since(page, 0)
     assert loaded < MOST_SHIFT, f"layout shift {loaded:.4f} while the page loaded: {shifts}"
+    # However small the total, the heatmap and the editors keep their places when Python goes live.
+    panels = ("heatmap-area", "legend-row", "feature-editor", "weight-editor")
+    moved = [shift for shift in shifts if any(source.startswith(panels) for source in shift["moved"])]
+    assert moved == [], f"the panels moved while the page loaded: {moved}"
 
     # The first edit: a number typed into Wq, then the scaling switched off. The "saved in this browser" line
     # appears where it always had its place.

@@ -89,7 +89,9 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
       // Nothing computed yet: one blank row per token, so the panel has its size before the numbers come.
       if (rows.length !== tokens.length || !list.firstChild) build(tokens.length);
       heading.textContent = `Where ${quoted(tokens[focusRow])} pays attention`;
-      subline.textContent = `Row ${focusRow + 1} of the grid. The shares appear as soon as Python has computed them.`;
+      // About as long as the line that replaces it ("… The shares add up to 100%."), so that it takes as many
+      // lines and the weight editor below stays where it is when Python goes live.
+      subline.textContent = `Row ${focusRow + 1} of the grid. Python is computing the shares.`;
       empty.textContent = "";
       rows.forEach((row, j) => {
         row.label.textContent = tokens[j];

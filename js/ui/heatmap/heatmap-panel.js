@@ -36,6 +36,7 @@ export function mountHeatmapPanel(host, { store, actions }) {
 
   const strip = make("div", "head-strip");
   strip.dataset.testid = "head-strip";
+  strip.hidden = true; // shown only for a result with two heads or more; empty, its margin would still push
   let thumbs = [];
 
   const main = createHeatmap({
