@@ -16,6 +16,7 @@ import shutil
 import sys
 import zipfile
 
+from .code_only import code_only
 from .downloads import BuildError, write_atomically
 from .paths import GENERATED_DIR, PACKAGE_NAME, PY_DIR
 
@@ -78,7 +79,8 @@ def write_facts_module():
 
 def write_module_zip():
     """The Python package as zips for the worker to unpack: the core, and one per part the page fetches when
-    a request first needs it (attention_playground.parts). Fixed timestamps keep each byte-stable."""
+    a request first needs it (attention_playground.parts). Its Python is code only (code_only.py says why);
+    fixed timestamps keep each zip byte-stable."""
     _module()
     from attention_playground import parts
 
@@ -87,7 +89,10 @@ def write_module_zip():
     for path in sorted(package_dir.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
             part = parts.part_of(path.relative_to(package_dir).as_posix())
-            zips[part][str(path.relative_to(PY_DIR))] = path.read_bytes()
+            data = path.read_bytes()
+            if path.suffix == ".py":
+                data = code_only(data.decode("utf-8")).encode("utf-8")
+            zips[part][str(path.relative_to(PY_DIR))] = data
     for part, files in zips.items():
         if not files:
             raise BuildError(f"the module's part {part!r} holds no file: check attention_playground/parts.py")
