@@ -3,12 +3,14 @@
 The development server serves js/ as it is, one module per file, comments and all: that is the code to read
 and edit. dist/ is what learners download, so there the same code is bundled and minified:
 
-    js/boot.js                     starts Python: one small file of its own, so the worker starts as soon as it
-                                   arrives, before the browser has even parsed the rest of the page's code
-                                   (what it loads on first use, the other workers' clients, are chunks)
+    js/boot.js                     starts Python: it and the chunks it imports hold only what that needs, so the
+                                   worker starts as soon as they arrive, before the browser has even parsed
+                                   the rest of the page's code (what it loads on first use, the other
+                                   workers' clients, are chunks)
     js/main.js                     the page, importing js/boot.js (the same module, so one Python service),
                                    with what its views share split into js/chunks/; every view the page
-                                   imports later (import()) is a chunk of its own, loaded then
+                                   imports later (import()) is a chunk of its own, loaded then. Both entry
+                                   scripts are bundled in one run, so no module is in two files
     js/runtime/worker.js           the Python worker (at its own path: it finds the site from there), with the
                                    wheel installer a chunk it loads when it is a training worker
     js/embed-host.js               the course page's script, one classic script
@@ -111,17 +113,16 @@ def bundle_site(site_dir, report=print):
     common = ["--bundle", "--minify", "--sourcemap", "--legal-comments=none", "--charset=utf8"]
     split = ["--format=esm", "--splitting", f"--outdir={site_dir / 'js'}", "--outbase=js", "--chunk-names=chunks/[name]-[hash]"]
     with tempfile.TemporaryDirectory() as scratch:
-
-        def bundle(entry, *extra):
-            metafile_path = os.path.join(scratch, "meta.json")
-            run(executable, [entry, *common, *split, *extra, f"--metafile={metafile_path}"])
-            with open(metafile_path, encoding="utf-8") as file:
-                return first_view_outputs(json.load(file), site_dir, entry)
-
-        # boot.js is bundled on its own, so Python starts as soon as it and its one chunk have arrived; what it
-        # loads on first use (the learner's and the training worker's clients) are chunks of their own.
-        first_view = bundle(BOOT_ENTRY)
-        first_view += [path for path in bundle(PAGE_ENTRY, "--external:./boot.js") if path not in first_view]
+        # Both entry scripts in one run, so each module is in one file: the page's code shares boot.js's
+        # (the Python service, the protocol, the module's facts) instead of carrying a second copy. boot.js
+        # still loads only what starting Python needs, so the worker starts as soon as that has arrived;
+        # what it loads on first use (the learner's and the training worker's clients) are chunks of their own.
+        metafile_path = os.path.join(scratch, "meta.json")
+        run(executable, [BOOT_ENTRY, PAGE_ENTRY, *common, *split, f"--metafile={metafile_path}"])
+        with open(metafile_path, encoding="utf-8") as file:
+            metafile = json.load(file)
+        first_view = first_view_outputs(metafile, site_dir, BOOT_ENTRY)
+        first_view += [path for path in first_view_outputs(metafile, site_dir, PAGE_ENTRY) if path not in first_view]
     # The worker too: the wheel installer, which only the training worker needs, is a chunk it loads then.
     run(executable, [WORKER_ENTRY, *common, *split])
     run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])
