@@ -86,3 +86,74 @@ export const unlessResult = (changes) => !changes.has("result");
 
 /** For views below the heatmap: the learner opening or closing a panel, or choosing a tab, shows at once. */
 export const viewChanges = (changes) => changes.has("view");
+
+/** How far beyond the viewport, above and below, a view still counts as near the screen (a viewport's height). */
+const NEAR_SCREEN_MARGIN = "100% 0px";
+
+/** How long the updates must pause before a view far from the screen catches up with them. */
+export const FAR_VIEW_STILL_MS = 250;
+
+/**
+ * A stand-in for the store (same `state` and `update`) for a view that is drawn out of sight most of the time.
+ *
+ * While `element` is near the screen, every change reaches the view as it comes. While it is farther away,
+ * the changes wait until the updates have paused for FAR_VIEW_STILL_MS, and then reach the view all at
+ * once; or until the element comes near the screen, or an urgent change arrives, whichever is first. At 64
+ * tokens the worked steps change some 1,100 numbers per update, and laying them out took about 10 ms of every
+ * frame of a stream of edits typed into a grid thousands of pixels above them. Nothing leaves the page: the
+ * view is whole and in the accessibility tree, and it is at most one pause behind.
+ * @param {{state: object, update: Function, subscribe: Function}} store the page's store, or a deferred one
+ * @param {Element} element the view's element
+ * @param {object} [options]
+ * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
+ * @returns {{state: object, update: Function, subscribe: Function}}
+ */
+export function nearScreenStore(store, element, { urgent = () => false } = {}) {
+  let near = true; // until the element has been measured
+  /** The flushes of the subscribers that owe a redraw. */
+  const waiting = new Set();
+  let stillTimer = null;
+  const catchUp = () => {
+    clearTimeout(stillTimer);
+    const flushes = [...waiting];
+    waiting.clear();
+    for (const flush of flushes) flush();
+  };
+  if (typeof IntersectionObserver === "function") {
+    new IntersectionObserver((entries) => {
+      near = entries[entries.length - 1].isIntersecting;
+      if (near) catchUp();
+    }, { rootMargin: NEAR_SCREEN_MARGIN }).observe(element);
+  }
+  return {
+    state: store.state,
+    update: store.update,
+    subscribe(listener) {
+      let pending = null; // the parts changed while the view was far, or null if it is up to date
+      let subscribed = true;
+      const flush = () => {
+        const changes = pending;
+        pending = null;
+        waiting.delete(flush);
+        if (subscribed && changes) listener(store.state, changes);
+      };
+      const unsubscribe = store.subscribe((state, changes) => {
+        if (near || urgent(changes)) {
+          flush(); // what was waiting first, so the view sees changes in their order
+          listener(state, changes);
+          return;
+        }
+        if (pending) for (const part of changes) pending.add(part);
+        else pending = new Set(changes);
+        waiting.add(flush);
+        clearTimeout(stillTimer);
+        stillTimer = setTimeout(catchUp, FAR_VIEW_STILL_MS);
+      });
+      return () => {
+        subscribed = false;
+        waiting.delete(flush);
+        unsubscribe();
+      };
+    },
+  };
+}

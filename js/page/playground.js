@@ -8,7 +8,7 @@
  */
 
 import { createController } from "./controller.js";
-import { deferredStore, unlessResult, viewChanges } from "./deferred-views.js";
+import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
 import { createStore } from "./state.js";
 import { PANEL_SELECTORS, host } from "./view.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
@@ -159,8 +159,11 @@ async function mountLaterViews({ store, actions }) {
       return store.subscribe(listener);
     },
   };
-  stepView.mountStepView(panel("steps"), { store: lateStore, actions });
-  multiHead.mountMultiHead(panel("heads"), { store: lateStore, actions });
+  // The views that only show each result (no controls of their own that act on it) catch up once the updates
+  // pause while they are far from the screen.
+  const nearScreen = (name) => nearScreenStore(lateStore, panel(name), { urgent: viewChanges });
+  stepView.mountStepView(panel("steps"), { store: nearScreen("steps"), actions });
+  multiHead.mountMultiHead(panel("heads"), { store: nearScreen("heads"), actions });
   experiments.mountExperiments(panel("experiments"), { store: lateStore, actions });
   modelPanel.mountModelPanel(panel("model"), { store: lateStore, actions });
   exercisePanel.mountExercisePanel(panel("exercise"), { store: lateStore, actions });

@@ -107,3 +107,71 @@ def test_a_failing_deferred_view_is_reported_and_the_others_still_draw(browser, 
         context.close()
     assert outcome["drawn"] == ["first", "second"]
     assert len(outcome["reported"]) == 1 and "the first view broke" in outcome["reported"][0]
+
+
+# One view near the screen and one far below it, each logging its calls with the time since the first update.
+# The far one gets a stream of updates 50 ms apart (quicker than the pause it waits for), then a pause; then
+# two more updates, of which the second is urgent; then one more, and it is scrolled into view.
+NEAR_AND_FAR_VIEWS = """async () => {
+  const { nearScreenStore, FAR_VIEW_STILL_MS } = await import("/js/page/deferred-views.js");
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const near = document.createElement("div");
+  const far = document.createElement("div");
+  far.style.marginTop = "20000px";
+  far.style.height = "10px";
+  document.body.append(near, far);
+  const store = makeStore({ n: 0 });
+  const log = [];
+  let started = 0;
+  const view = (name, element) => nearScreenStore(store, element, { urgent: (changes) => changes.has("view") })
+    .subscribe((state, changes) => log.push({ name, n: state.n, changes: [...changes].sort(), at: performance.now() - started }));
+  view("near", near);
+  view("far", far);
+  await frames(); // the views' observers have measured their elements
+
+  started = performance.now();
+  let lastUpdateAt = 0;
+  for (let n = 1; n <= 6; n += 1) {
+    store.update({ n }, n % 2 ? "result" : "focus");
+    lastUpdateAt = performance.now() - started;
+    await sleep(50);
+  }
+  await sleep(FAR_VIEW_STILL_MS + 200);
+  const afterPause = log.length;
+  store.update({ n: 7 }, "result");
+  store.update({ n: 8 }, "view");
+  const afterUrgent = log.length;
+  store.update({ n: 9 }, "result");
+  far.scrollIntoView();
+  await frames();
+  const afterScroll = log.length;
+  return { log, lastUpdateAt, still: FAR_VIEW_STILL_MS, afterPause, afterUrgent, afterScroll };
+}"""
+
+
+def test_a_view_far_from_the_screen_catches_up_once_the_updates_pause(page, site_url):
+    page.goto(site_url + HARNESS)
+    page.evaluate(INSTALL_STORE)
+    outcome = page.evaluate(NEAR_AND_FAR_VIEWS)
+    log = outcome["log"]
+    near = [entry for entry in log if entry["name"] == "near"]
+    far = [entry for entry in log if entry["name"] == "far"]
+
+    # Near the screen: every update as it comes.
+    assert [entry["n"] for entry in near] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+    # Far from it: nothing during the stream, then once, a pause after the last update, with every part
+    # that changed and the state as it is then.
+    first = far[0]
+    assert first["at"] >= outcome["lastUpdateAt"] + outcome["still"] - 1, (first, outcome["lastUpdateAt"])
+    assert (first["n"], first["changes"]) == (6, ["focus", "result"])
+    assert outcome["afterPause"] == 6 + 1
+    # An urgent change: what was waiting first (the result of n = 7), then the urgent one, both at once.
+    urgent = [entry for entry in far if entry["n"] in (7, 8)]
+    assert [(entry["n"], entry["changes"]) for entry in urgent] == [(8, ["result"]), (8, ["view"])]
+    assert len([entry for entry in log[:outcome["afterUrgent"]] if entry["name"] == "far"]) == 3
+    # Scrolled into view: the waiting update at once, not after a pause.
+    assert [(entry["n"], entry["changes"]) for entry in far[3:]] == [(9, ["result"])]
+    assert outcome["afterScroll"] == len(log)
+    assert far[3]["at"] - far[2]["at"] < outcome["still"], far
