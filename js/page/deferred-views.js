@@ -1,5 +1,6 @@
 /**
- * Views that may redraw just after the heatmap rather than with it.
+ * Views that may redraw later than the heatmap: just after it (deferredStore), or, far from the screen, once
+ * the updates pause (nearScreenStore).
  *
  * When a new result arrives, the learner is looking at the heatmap: it should hold the new weights as soon
  * as possible. The other views (the bars, the worked steps, the heads side by side, the editors after a
@@ -16,21 +17,24 @@
 const owed = new Set();
 let owedTaskQueued = false;
 
-function redrawOwed() {
-  owedTaskQueued = false;
-  const redraws = [...owed];
-  owed.clear();
+/** Call each of `redraws`: one view failing must not keep the others from drawing; its error is still reported. */
+function redrawEach(redraws) {
   for (const redraw of redraws) {
     try {
       redraw();
     } catch (error) {
-      // One view failing must not keep the others from drawing; the error is still reported, as it was
-      // when each view had a task of its own.
       queueMicrotask(() => {
         throw error;
       });
     }
   }
+}
+
+function redrawOwed() {
+  owedTaskQueued = false;
+  const redraws = [...owed];
+  owed.clear();
+  redrawEach(redraws);
 }
 
 /** Run `redraw` in the next task, with every other redraw owed by then. */
@@ -43,14 +47,13 @@ function owe(redraw) {
 }
 
 /**
- * A stand-in for the store (same `state` and `update`) whose subscribers may be called a task late.
- * @param {{state: object, update: Function, subscribe: Function}} store the page's store (state.js)
- * @param {object} [options]
- * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
- *   (an edit the learner is typing, say); by default every change waits for the next task
- * @returns {{state: object, update: Function, subscribe: Function}}
+ * A stand-in for the store (same `state` and `update`) whose subscribers may hear of a change late. A
+ * subscriber hears an urgent change, or any change while `waits()` is false, at once (after what it was owed,
+ * so it sees changes in their order); any other is added to what it is owed, and `owe(flush)` is told that it
+ * owes a redraw. `flush()` then calls it once, with every part that changed, and `forget(flush)` is told it
+ * owes nothing any more.
  */
-export function deferredStore(store, { urgent = () => false } = {}) {
+function storeThatWaits(store, { urgent, waits, owe, forget }) {
   return {
     state: store.state,
     update: store.update,
@@ -60,25 +63,38 @@ export function deferredStore(store, { urgent = () => false } = {}) {
       const flush = () => {
         const changes = pending;
         pending = null;
+        forget(flush);
         if (subscribed && changes) listener(store.state, changes);
       };
       const unsubscribe = store.subscribe((state, changes) => {
-        if (urgent(changes)) {
-          flush(); // what was waiting first, so the view sees changes in their order
+        if (urgent(changes) || !waits()) {
+          flush();
           listener(state, changes);
-        } else if (pending) {
-          for (const part of changes) pending.add(part);
-        } else {
-          pending = new Set(changes);
-          owe(flush);
+          return;
         }
+        if (pending) for (const part of changes) pending.add(part);
+        else pending = new Set(changes);
+        owe(flush);
       });
       return () => {
         subscribed = false;
+        forget(flush);
         unsubscribe();
       };
     },
   };
+}
+
+/**
+ * A stand-in for the store (same `state` and `update`) whose subscribers may be called a task late.
+ * @param {{state: object, update: Function, subscribe: Function}} store the page's store (state.js)
+ * @param {object} [options]
+ * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
+ *   (an edit the learner is typing, say); by default every change waits for the next task
+ * @returns {{state: object, update: Function, subscribe: Function}}
+ */
+export function deferredStore(store, { urgent = () => false } = {}) {
+  return storeThatWaits(store, { urgent, waits: () => true, owe, forget: (flush) => owed.delete(flush) });
 }
 
 /** For the editors: a new result (or a new scene with its result) waits; the learner's own edits do not. */
@@ -115,9 +131,7 @@ export function nearScreenStore(store, element, { urgent = () => false } = {}) {
   let stillTimer = null;
   const catchUp = () => {
     clearTimeout(stillTimer);
-    const flushes = [...waiting];
-    waiting.clear();
-    for (const flush of flushes) flush();
+    redrawEach([...waiting]);
   };
   if (typeof IntersectionObserver === "function") {
     new IntersectionObserver((entries) => {
@@ -125,35 +139,14 @@ export function nearScreenStore(store, element, { urgent = () => false } = {}) {
       if (near) catchUp();
     }, { rootMargin: NEAR_SCREEN_MARGIN }).observe(element);
   }
-  return {
-    state: store.state,
-    update: store.update,
-    subscribe(listener) {
-      let pending = null; // the parts changed while the view was far, or null if it is up to date
-      let subscribed = true;
-      const flush = () => {
-        const changes = pending;
-        pending = null;
-        waiting.delete(flush);
-        if (subscribed && changes) listener(store.state, changes);
-      };
-      const unsubscribe = store.subscribe((state, changes) => {
-        if (near || urgent(changes)) {
-          flush(); // what was waiting first, so the view sees changes in their order
-          listener(state, changes);
-          return;
-        }
-        if (pending) for (const part of changes) pending.add(part);
-        else pending = new Set(changes);
-        waiting.add(flush);
-        clearTimeout(stillTimer);
-        stillTimer = setTimeout(catchUp, FAR_VIEW_STILL_MS);
-      });
-      return () => {
-        subscribed = false;
-        waiting.delete(flush);
-        unsubscribe();
-      };
+  return storeThatWaits(store, {
+    urgent,
+    waits: () => !near,
+    owe(flush) {
+      waiting.add(flush);
+      clearTimeout(stillTimer);
+      stillTimer = setTimeout(catchUp, FAR_VIEW_STILL_MS);
     },
-  };
+    forget: (flush) => waiting.delete(flush),
+  });
 }
