@@ -71,3 +71,33 @@ def test_loading_the_page_and_a_first_edit_move_nothing(page, site_url, address,
     page.wait_for_timeout(500)
     edited, shifts = shifts_since(page, start)
     assert edited < MOST_SHIFT, f"layout shift {edited:.4f} on the first edit: {shifts}"
+
+
+# The boot status's text and height at every frame from the first one on, each change once.
+RECORD_BOOT_STATUS = """
+window.bootStatusLog = [];
+const look = () => {
+  const status = document.querySelector('[data-testid="boot-status"]');
+  if (status) {
+    const entry = [status.querySelector('[data-testid="boot-stage"]')?.textContent ?? "", status.getBoundingClientRect().height];
+    const last = window.bootStatusLog[window.bootStatusLog.length - 1];
+    if (!last || last[0] !== entry[0] || last[1] !== entry[1]) window.bootStatusLog.push(entry);
+  }
+  requestAnimationFrame(look);
+};
+requestAnimationFrame(look);
+"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_on_a_phone_the_boot_status_keeps_its_height_through_every_stage(page, site_url, width):
+    page.set_viewport_size({"width": width, "height": 780})
+    page.add_init_script(RECORD_BOOT_STATUS)
+    page.goto(f"{site_url}/")
+    settle(page)
+    log = page.evaluate("window.bootStatusLog")
+    stages = [text for text, _ in log if text]
+    # Every stage was seen, the longest ones included, and live at the end.
+    assert len(stages) >= 3 and stages[-1].startswith("Python is live"), log
+    assert any(len(text) >= len("Loading the attention module…") for text in stages), log
+    assert len({round(height) for _, height in log}) == 1, f"the boot status changed its height: {log}"
