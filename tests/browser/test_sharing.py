@@ -519,6 +519,51 @@ def test_edits_survive_a_reload_even_an_invalid_one(page, site_url, artifacts):
     assert get_scene(page) == edited
 
 
+# A course page's script sweeping one weight through 40 values, each shown and waited for, then a pause longer
+# than saving waits for; returns the saved scenes of one's own.
+SWEEP_ONE_WEIGHT = """async () => {
+  const scene = window.attentionPlayground.getScene();
+  for (let i = 0; i < 40; i += 1) {
+    scene.heads[0].Wq[0][0] = i / 10;
+    await window.attentionPlayground.setScene(scene);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return Object.keys(localStorage).filter((key) => key.includes("/draft/scene-"));
+}"""
+
+
+def test_a_script_stepping_through_scenes_leaves_only_the_last_one_saved(page, site_url):
+    """Each scene the script shows is on screen for a moment and nothing of the learner's is in it: only the one
+    left on screen is saved (for a reload). Saving every one filled the browser's storage at 64 tokens, after
+    which the learner's own edits could not be saved."""
+    open_live(page, f"{site_url}/")
+    saved = page.evaluate(SWEEP_ONE_WEIGHT)
+    assert len(saved) == 1, saved
+    shown = get_scene(page)
+    assert page.evaluate("(key) => JSON.parse(localStorage.getItem(key)).draft.heads[0].Wq[0][0]", saved[0]) == "3.9"
+    assert shown["heads"][0]["Wq"][0][0] == 3.9
+    # The learner's edit of the scene on screen is saved as always, and a reload brings it back.
+    type_into(page, page.locator(sel("wq-cell", row=1, column=0)), "7")
+    wait_saved(page)
+    edited = get_scene(page)
+    page.reload()
+    wait_live(page)
+    assert get_scene(page) == edited
+
+
+def test_an_edited_scene_is_saved_at_once_when_another_replaces_it(page, site_url):
+    """Replacing a scene does not wait for the edits to pause: they are written before the new scene shows."""
+    open_live(page, f"{site_url}/")
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(4, digits=2))
+    type_into(page, page.locator(sel("wq-cell", row=0, column=0)), "5")
+    edited = get_scene(page)
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(5, digits=2))
+    saved = page.evaluate("""() => Object.keys(localStorage).filter((key) => key.includes("/draft/scene-"))
+      .map((key) => JSON.parse(localStorage.getItem(key)).draft.heads[0].Wq[0][0])""")
+    assert "5" in saved, saved
+    assert edited["heads"][0]["Wq"][0][0] == 5
+
+
 def test_reset_to_example_keeps_the_edits_to_bring_back(page, site_url, artifacts):
     open_live(page, f"{site_url}/")
     cell = sel("wq-cell", row=PRONOUN, column=NOUN_DIM)
