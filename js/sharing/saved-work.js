@@ -87,11 +87,15 @@ export function createSavedWork({ store, mode, onKept }) {
   }
 
   /**
-   * Following a new draft waits for the next task: naming a 64 × 64 scene and comparing it with what is saved
-   * takes tens of milliseconds, and the new scene should be drawn (and a course page's setScene settle) first.
-   * Edits change the draft in place, so until then nothing is lost: whatever waits is followed before anything
-   * is written, and the draft is saved as it is when it is followed.
+   * Following a new draft waits until the page is idle (at most SAVE_DELAY_MS): naming a 64 × 64 scene and
+   * comparing it with what is saved takes some 5 ms, and the new scene should be drawn (and a course page's
+   * setScene settle) first. In a stream of setScene calls the page is idle while Python computes, so the
+   * following happens then instead of between two updates. Edits change the draft in place, so until then
+   * nothing is lost: whatever waits is followed before anything is written, and the draft is saved as it is
+   * when it is followed.
    */
+  const whenIdle = (callback) =>
+    window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
   let waiting = null; // {draft, restoredId} of the newest draft not yet followed
   function followWaiting() {
     if (!waiting) return;
@@ -104,7 +108,7 @@ export function createSavedWork({ store, mode, onKept }) {
     if (!state.draft) return;
     if (state.draft !== shown.draft) {
       if (waiting?.draft !== state.draft) {
-        if (!waiting) setTimeout(followWaiting, 0);
+        if (!waiting) whenIdle(followWaiting);
         waiting = { draft: state.draft, restoredId: restoring.get(state.draft) };
       }
       return;
