@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute, load_preset, scaling_experiment
+from attention_playground.presets import random_scene
 from contrast import low_contrast_text
 from page_helpers import open_live, sel
 
@@ -136,6 +137,27 @@ def test_an_edit_changes_the_worked_numbers_in_place(page, site_url):
     stage_cell(page, "weights", 0, 0).scroll_into_view_if_needed()
     assert stage_cell(page, "weights", DOG, DOG).evaluate("(td) => td.style.backgroundColor") != ""
     assert low_contrast_text(page) == []
+
+
+def test_far_below_the_grid_being_typed_in_the_worked_steps_catch_up_once_the_typing_pauses(page, site_url):
+    """At 64 tokens the worked steps are thousands of pixels below the grids: while the learner types, they wait,
+    and once the typing pauses they show the numbers of the scene as typed, without being scrolled to."""
+    open_live(page, f"{site_url}/", viewport=WIDE)
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(64, digits=2))
+    open_steps(page)
+    cell = page.locator(sel("wq-cell", row=0, column=0))
+    cell.click()
+    far = page.locator(sel("step-view")).evaluate("(panel) => panel.getBoundingClientRect().top / innerHeight")
+    assert far > 2, f"the worked steps are only {far:.1f} screens below the grid"
+    scroll = page.evaluate("scrollY")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("123")
+    page.wait_for_function("() => window.attentionPlayground.result().heads[0].Wq[0][0] === 123")
+    native = compute(page.evaluate("window.attentionPlayground.getScene()"))["heads"][0]
+    expect(stage_cell(page, "Wq", 0, 0)).to_have_text("123")
+    for j in range(16):
+        expect(stage_cell(page, "scores", 0, j)).to_have_text(fmt(native["stages"]["scores"][0][j]).replace("-", "−"))
+    assert page.evaluate("scrollY") == scroll, "the worked steps caught up without being scrolled to"
 
 
 def test_step_view_follows_the_mask_and_scaling_off(page, site_url, artifacts):
