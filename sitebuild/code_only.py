@@ -51,7 +51,7 @@ def code_only(source):
             continue
         first_line, last_line = lines[docstring.lineno - 1], lines[docstring.end_lineno - 1]
         # Only a docstring on lines of its own (after the comments went): `def f(): "doc"` keeps it.
-        if first_line[:docstring.col_offset].strip() or first_line[:docstring.col_offset] != " " * docstring.col_offset:
+        if first_line[:docstring.col_offset] != " " * docstring.col_offset:
             continue
         if last_line[docstring.end_col_offset:].strip():
             continue
