@@ -11,13 +11,3 @@ import { isEmbedded } from "./embed/embedded.js";
  * shares its Python with the other frames of the course page (one runtime for all of them, not one each).
  */
 export const python = createPythonService({ sharePageWorker: isEmbedded(window.location.search) });
-
-/**
- * The shipped preview (the default example, computed in advance by the same module). index.html
- * preloads it; this fetch picks up that response.
- */
-export const preview = fetch("generated/preview.json").then((response) => {
-  if (!response.ok) throw new Error(`preview: HTTP ${response.status}`);
-  return response.json();
-});
-preview.catch(() => {}); // a missing preview is handled by the controller, which falls back to Python

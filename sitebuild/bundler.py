@@ -16,6 +16,9 @@ and edit. dist/ is what learners download, so there the same code is bundled and
     js/embed-host.js               the course page's script, one classic script
     static/style.css               minified, as is static/teaching.css (the later views' rules, loaded with them)
 
+The ES modules the build writes into generated/ (the preview, the module's facts) are bundled like the
+rest, so dist/ keeps no copy of them.
+
 Each output has a source map with the original files inside (`sourcesContent`), so a browser's developer
 tools still show every module as it is written here, comments included.
 
@@ -86,6 +89,14 @@ def run(executable, arguments):
         raise BuildError(f"esbuild failed: {completed.stderr.strip()}")
 
 
+def run_with_metafile(executable, arguments, scratch):
+    """Run esbuild and return its metafile: what went into each output, and what each output imports."""
+    path = os.path.join(scratch, f"meta-{len(os.listdir(scratch))}.json")
+    run(executable, [*arguments, f"--metafile={path}"])
+    with open(path, encoding="utf-8") as file:
+        return json.load(file)
+
+
 def first_view_outputs(metafile, site_dir, entry=PAGE_ENTRY):
     """The files of a bundle that its entry (js/main.js) loads statically, in the order a browser meets them."""
     outputs = metafile["outputs"]
@@ -105,6 +116,15 @@ def first_view_outputs(metafile, site_dir, entry=PAGE_ENTRY):
     return ordered
 
 
+def remove_bundled_modules(site_dir, metafiles):
+    """Delete the copies of generated/'s ES modules (the preview, the module's facts) that are inside the
+    bundles now: nothing asks for them, and the offline copy would keep them for nothing."""
+    for metafile in metafiles:
+        for source in metafile["inputs"]:
+            if source.startswith("generated/") and source.endswith(".js"):
+                (site_dir / source).unlink(missing_ok=True)
+
+
 def bundle_site(site_dir, report=print):
     """Replace site_dir's js/ and stylesheet with the bundled, minified ones. Returns the first view's files."""
     executable = esbuild_executable(report)
@@ -117,14 +137,12 @@ def bundle_site(site_dir, report=print):
         # (the Python service, the protocol, the module's facts) instead of carrying a second copy. boot.js
         # still loads only what starting Python needs, so the worker starts as soon as that has arrived;
         # what it loads on first use (the learner's and the training worker's clients) are chunks of their own.
-        metafile_path = os.path.join(scratch, "meta.json")
-        run(executable, [BOOT_ENTRY, PAGE_ENTRY, *common, *split, f"--metafile={metafile_path}"])
-        with open(metafile_path, encoding="utf-8") as file:
-            metafile = json.load(file)
+        metafile = run_with_metafile(executable, [BOOT_ENTRY, PAGE_ENTRY, *common, *split], scratch)
         first_view = first_view_outputs(metafile, site_dir, BOOT_ENTRY)
         first_view += [path for path in first_view_outputs(metafile, site_dir, PAGE_ENTRY) if path not in first_view]
-    # The worker too: the wheel installer, which only the training worker needs, is a chunk it loads then.
-    run(executable, [WORKER_ENTRY, *common, *split])
+        # The worker too: the wheel installer, which only the training worker needs, is a chunk it loads then.
+        worker_metafile = run_with_metafile(executable, [WORKER_ENTRY, *common, *split], scratch)
+    remove_bundled_modules(site_dir, [metafile, worker_metafile])
     run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])
     for stylesheet in STYLESHEETS:
         run(executable, [stylesheet, *common, f"--outfile={site_dir / stylesheet}"])

@@ -1,7 +1,8 @@
 """generated/: what the page needs from the Python module before Python runs in the browser.
 
 - presets/index.json and presets/<id>.json: the examples, through the module's entry point;
-- preview.json: the default example computed natively, so the heatmap paints at once;
+- preview.js: the default example computed natively, as an ES module the page's code imports, so the heatmap
+  paints as that code runs (a fetched file resolved a task later, and was one more request);
 - attention_playground.zip and attention_playground-<part>.zip: the module, for the Web Worker to unpack (the
   core at boot, each part when a request first needs it: attention_playground/parts.py);
 - module-facts.js: the facts the page's JavaScript shares with the module (attention_playground.facts), as an
@@ -21,6 +22,7 @@ from .downloads import BuildError, write_atomically
 from .paths import GENERATED_DIR, PACKAGE_NAME, PY_DIR
 
 FACTS_MODULE = GENERATED_DIR / "module-facts.js"
+PREVIEW_MODULE = GENERATED_DIR / "preview.js"
 
 
 def _module():
@@ -46,7 +48,7 @@ def write_json(path, value):
 
 
 def write_presets_and_preview():
-    """presets/index.json, presets/<id>.json and preview.json, all through the module's entry point."""
+    """presets/index.json, presets/<id>.json and preview.js, all through the module's entry point."""
     handle, facts = _module()
     default = facts["defaultPresetId"]
     presets = call_entry(handle, "presets")
@@ -57,8 +59,18 @@ def write_presets_and_preview():
         write_json(GENERATED_DIR / "presets" / f"{preset_id}.json", call_entry(handle, "preset", {"id": preset_id}))
     scene = call_entry(handle, "preset", {"id": default})
     result = call_entry(handle, "compute", {"scene": scene})
-    write_json(GENERATED_DIR / "preview.json", {"preset": default, "scene": scene, "result": result})
+    write_preview_module({"preset": default, "scene": scene, "result": result})
     return ids
+
+
+def write_preview_module(preview):
+    """generated/preview.js: `export const PREVIEW = {preset, scene, result}`, the first scene and its result."""
+    text = (
+        "// Written by the build: the default example and its result, computed by the module natively.\n"
+        "// Do not edit: change the module, and build again.\n"
+        f"export const PREVIEW = {json.dumps(preview, ensure_ascii=False, allow_nan=False)};\n"
+    )
+    write_atomically(PREVIEW_MODULE, text.encode())
 
 
 def write_facts_module():

@@ -70,7 +70,7 @@ def test_zip_holds_the_whole_site_and_the_verified_runtime(built_variants):
         names = set(archive.namelist())
         folder = variants.ZIP_FOLDER
         for needed in ("index.html", "sw.js", "README.txt", "js/main.js", "js/runtime/worker.js", "js/embed-host.js",
-                       "static/style.css", "generated/preview.json", "generated/attention_playground.zip",
+                       "static/style.css", "generated/attention_playground.zip",
                        "generated/runtime.json", "generated/offline-manifest.js", "generated/presets/dog-bites-man.json"):
             assert f"{folder}/{needed}" in names, needed
         # The runtime is in, byte for byte the pinned release.
@@ -145,7 +145,7 @@ def test_cdn_build_points_at_the_cdn_and_carries_no_runtime(built_variants):
     runtime_bytes = sum((runtime.VENDOR_DIR / name).stat().st_size for name in runtime_names())
     assert own_bytes < runtime_bytes / 5
     # Everything else is the same site.
-    for same in ("index.html", "js/main.js", "js/runtime/worker.js", "generated/preview.json", "sw.js"):
+    for same in ("index.html", "js/main.js", "js/runtime/worker.js", "sw.js"):
         assert (cdn / same).exists(), same
     # The service worker keeps the CDN's files too, so the CDN build also starts offline on a second visit.
     assert manifest(cdn)["runtime"] == [runtime.CDN_URL + name for name in runtime_names()]

@@ -89,3 +89,17 @@ def test_what_is_used_later_stays_out_of_the_first_view():
     later_sheet = (paths.DIST_DIR / "static/teaching.css").read_text(encoding="utf-8")
     assert ".step-grid" in later_sheet and ".step-grid" not in page_sheet
     assert ".heatmap" in page_sheet and "/* The views below" not in later_sheet, "minified, its comments in the map"
+
+
+def test_the_preview_comes_with_the_page_code_and_generated_keeps_no_bundled_module():
+    """The first heatmap is drawn from the preview as main.js runs, so the preview is inside the first view's
+    code (not a file fetched beside it), and boot.js's own graph, which starts Python, does not carry it. The
+    generated ES modules the bundles hold are not left in dist/generated/ as well."""
+    index = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
+    preview = str(paths.ROOT / "generated/preview.js")
+    boot_chunks = re.findall(r'from\s*"\./(chunks/[^"]+)"', (paths.DIST_DIR / "js/boot.js").read_text(encoding="utf-8"))
+    assert preview in sources_of("js/main.js")
+    assert not [chunk for chunk in boot_chunks if preview in sources_of(f"js/{chunk}")]
+    assert "generated/preview" not in index, "nothing fetches it"
+    leftover = sorted(path.name for path in (paths.DIST_DIR / "generated").glob("*.js"))
+    assert leftover == ["offline-manifest.js"], "sw.js imports this one itself"
