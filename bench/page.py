@@ -430,7 +430,7 @@ def main(argv=None):
     arguments = parse_arguments(argv)
     if not arguments.no_build:
         run_build()
-    missing = [path for path in ["index.html", "generated/preview.json", "vendor/pyodide/pyodide.mjs"]
+    missing = [path for path in ["index.html", "generated/preview.js", "vendor/pyodide/pyodide.mjs"]
                if not (ROOT / path).exists()]
     if missing:
         raise SystemExit(f"the site is not built (no {', '.join(missing)}): run python3 build.py")
