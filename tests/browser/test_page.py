@@ -282,6 +282,28 @@ def test_every_preset_set_through_the_api_matches_the_native_module(page, site_u
         expect(bar_value(page, j)).to_have_text(f"{weight * 100:.1f}%")
 
 
+def test_a_stream_of_set_scene_calls_leaves_the_list_of_examples_as_it_is(page, site_url):
+    """Each scene a course page's script shows reaches the example picker; while what it lists stays the same,
+    its options are the same elements (a stream of setScene calls rebuilt them every time)."""
+    open_live(page, f"{site_url}/")
+    picker = page.locator(sel("preset-picker"))
+    listed = len(json.loads((PRESETS / "index.json").read_text()))
+    expect(picker.locator("option")).to_have_count(listed)
+    page.evaluate("scene => window.attentionPlayground.setScene(scene)", random_scene(4, seed=1))
+    expect(picker.locator("option")).to_have_count(listed + 1)
+    expect(picker).to_have_value("")
+    page.evaluate("""() => { for (const option of document.querySelectorAll('[data-testid="preset-picker"] option')) option.dataset.seen = "1"; }""")
+    for seed in (2, 3):
+        page.evaluate("scene => window.attentionPlayground.setScene(scene)", random_scene(4, seed=seed))
+    assert page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="preset-picker"] option'), (option) => option.dataset.seen)""") == ["1"] * (listed + 1)
+    expect(picker.locator("option").first).to_have_text("— your own scene —")
+    expect(picker).to_have_value("")
+    # Picking an example changes what the list holds: the entry for a scene of one's own goes.
+    picker.select_option("dog-bites-man")
+    expect(picker.locator("option")).to_have_count(listed)
+    expect(picker).to_have_value("dog-bites-man")
+
+
 def test_set_scene_with_a_bad_scene_rejects_with_the_module_message_and_changes_nothing(page, site_url):
     open_live(page, f"{site_url}/")
     before = page.evaluate("window.attentionPlayground.getScene()")

@@ -35,26 +35,28 @@ export function mountPresetPicker(host, { store, actions }) {
     if (store.state.presetId) actions.resetToPreset(store.state.presetId); // the edits are kept aside, not lost
   });
 
+  /** The options as [value, title] pairs, as JSON: what is on screen, so that it is rebuilt only when it changes. */
+  let optionsShown = null;
+
   function render(state) {
     const presets = state.presets ?? [];
     const known = presets.some((preset) => preset.id === state.presetId);
-    const options = presets.map((preset) => {
-      const option = make("option", "", preset.title);
-      option.value = preset.id;
-      return option;
-    });
+    const choices = presets.map((preset) => [preset.id, preset.title]);
     if (state.presetId && !known) {
       // The list has not arrived yet: show the example on screen by its scene's title.
-      const option = make("option", "", state.draft?.title ?? state.presetId);
-      option.value = state.presetId;
-      options.unshift(option);
+      choices.unshift([state.presetId, state.draft?.title ?? state.presetId]);
     }
-    if (!state.presetId) {
-      const option = make("option", "", "— your own scene —");
-      option.value = OWN_SCENE;
-      options.unshift(option);
+    if (!state.presetId) choices.unshift([OWN_SCENE, "— your own scene —"]);
+    // Every scene a course page's script shows comes here: a stream of them must not rebuild the list each time.
+    const key = JSON.stringify(choices);
+    if (key !== optionsShown) {
+      select.replaceChildren(...choices.map(([value, title]) => {
+        const option = make("option", "", title);
+        option.value = value;
+        return option;
+      }));
+      optionsShown = key;
     }
-    select.replaceChildren(...options);
     select.value = state.presetId ?? OWN_SCENE;
     // Another example can only be drawn by Python: until it is live the preview stays the only one.
     select.disabled = !state.boot.live;
