@@ -115,7 +115,6 @@ def test_a_failing_deferred_view_is_reported_and_the_others_still_draw(browser, 
 NEAR_AND_FAR_VIEWS = """async () => {
   const { nearScreenStore, FAR_VIEW_STILL_MS } = await import("/js/page/deferred-views.js");
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   const near = document.createElement("div");
   const far = document.createElement("div");
   far.style.marginTop = "20000px";
@@ -124,27 +123,34 @@ NEAR_AND_FAR_VIEWS = """async () => {
   const store = makeStore({ n: 0 });
   const log = [];
   let started = 0;
+  // The views' observers, made as they mount, count their reports on each element here, so that the test
+  // waits for them rather than for a number of frames (two frames were not always enough on a loaded machine).
+  const reports = new Map();
+  const listeners = new Set();
   const NativeObserver = window.IntersectionObserver;
-  let reportMeasured;
-  const measured = new Promise((resolve) => { reportMeasured = resolve; });
-  let observersHeardFrom = 0;
   window.IntersectionObserver = class extends NativeObserver {
     constructor(callback, options) {
-      let first = true;
       super((entries, observer) => {
         callback(entries, observer);
-        if (first && ++observersHeardFrom === 2) reportMeasured();
-        first = false;
+        for (const entry of entries) reports.set(entry.target, (reports.get(entry.target) ?? 0) + 1);
+        for (const listener of listeners) listener();
       }, options);
     }
   };
+  const reported = (element, count) => new Promise((resolve) => {
+    const check = () => {
+      if ((reports.get(element) ?? 0) < count) return;
+      listeners.delete(check);
+      resolve();
+    };
+    listeners.add(check);
+    check();
+  });
   const view = (name, element) => nearScreenStore(store, element, { urgent: (changes) => changes.has("view") })
     .subscribe((state, changes) => log.push({ name, n: state.n, changes: [...changes].sort(), at: performance.now() - started }));
   view("near", near);
   view("far", far);
-  // Wait until both views' observers have measured their elements (two frames were not always enough on a
-  // loaded machine): each observer made while they mount reports here after its first callback.
-  await measured;
+  await Promise.all([reported(near, 1), reported(far, 1)]); // both views know where their elements are
   window.IntersectionObserver = NativeObserver;
 
   started = performance.now();
@@ -161,7 +167,7 @@ NEAR_AND_FAR_VIEWS = """async () => {
   const afterUrgent = log.length;
   store.update({ n: 9 }, "result");
   far.scrollIntoView();
-  await frames();
+  await reported(far, 2); // the far view has seen its element come near
   const afterScroll = log.length;
   return { log, lastUpdateAt, still: FAR_VIEW_STILL_MS, afterPause, afterUrgent, afterScroll };
 }"""
