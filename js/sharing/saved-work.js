@@ -6,9 +6,8 @@
  * written when the page is hidden or closed, and before the scene changes if it holds the learner's edits (a
  * scene that only arrived, and was replaced before its save came due, is not written: a course page's script
  * stepping through 80 scenes of 64 tokens filled the browser's storage, 5 MB, and then the learner's own
- * edits could not be saved). When a new scene replaces saved
- * edits of the same id (a link to the example, say), those edits are first put aside ("kept"); the controller
- * then offers to bring them back.
+ * edits could not be saved). When a new scene replaces saved edits of the same id (a link to the example,
+ * say), those edits are first put aside ("kept"); the controller then offers to bring them back.
  *
  * State it adds to the store (see state.js):
  *   saveStatus  {saved: boolean, problem: string | null, kept: boolean}   (part "saved")
@@ -65,10 +64,15 @@ export function createSavedWork({ store, mode, onKept }) {
     saveTimer = setTimeout(saveNow, SAVE_DELAY_MS);
   }
 
+  /** Write the save that waits now if it holds the learner's edits (a scene that only arrived waits on). */
+  function saveEditsNow() {
+    if (saveTimer && pendingIsEdited) saveNow();
+  }
+
   /** A whole new draft is on screen: write what the old one still owes of the learner's edits, then follow the new one. */
   function follow(state, restoredId) {
-    if (saveTimer && pendingIsEdited) saveNow();
-    clearTimeout(saveTimer);
+    saveEditsNow();
+    clearTimeout(saveTimer); // a scene that only arrived and is replaced already is not written
     saveTimer = null;
     const sceneId = restoredId ?? sceneIdentity(sceneFromDraft(state.draft), state.presetId);
     // Saved edits of this scene that differ from the draft now shown are put aside (kept), not overwritten.
@@ -143,7 +147,7 @@ export function createSavedWork({ store, mode, onKept }) {
      */
     flush() {
       followWaiting();
-      if (saveTimer && pendingIsEdited) saveNow();
+      saveEditsNow();
     },
     /** The id the scene on screen is saved under. */
     get shownId() {
