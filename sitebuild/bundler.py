@@ -89,11 +89,11 @@ def run(executable, arguments):
         raise BuildError(f"esbuild failed: {completed.stderr.strip()}")
 
 
-def run_with_metafile(executable, arguments, scratch):
-    """Run esbuild and return its metafile: what went into each output, and what each output imports."""
-    path = os.path.join(scratch, f"meta-{len(os.listdir(scratch))}.json")
-    run(executable, [*arguments, f"--metafile={path}"])
-    with open(path, encoding="utf-8") as file:
+def run_with_metafile(executable, arguments, metafile_path):
+    """Run esbuild and return its metafile (written to `metafile_path`): what went into each output, and what
+    each output imports."""
+    run(executable, [*arguments, f"--metafile={metafile_path}"])
+    with open(metafile_path, encoding="utf-8") as file:
         return json.load(file)
 
 
@@ -137,11 +137,13 @@ def bundle_site(site_dir, report=print):
         # (the Python service, the protocol, the module's facts) instead of carrying a second copy. boot.js
         # still loads only what starting Python needs, so the worker starts as soon as that has arrived;
         # what it loads on first use (the learner's and the training worker's clients) are chunks of their own.
-        metafile = run_with_metafile(executable, [BOOT_ENTRY, PAGE_ENTRY, *common, *split], scratch)
+        metafile = run_with_metafile(executable, [BOOT_ENTRY, PAGE_ENTRY, *common, *split],
+                                     os.path.join(scratch, "page.json"))
         first_view = first_view_outputs(metafile, site_dir, BOOT_ENTRY)
         first_view += [path for path in first_view_outputs(metafile, site_dir, PAGE_ENTRY) if path not in first_view]
         # The worker too: the wheel installer, which only the training worker needs, is a chunk it loads then.
-        worker_metafile = run_with_metafile(executable, [WORKER_ENTRY, *common, *split], scratch)
+        worker_metafile = run_with_metafile(executable, [WORKER_ENTRY, *common, *split],
+                                            os.path.join(scratch, "worker.json"))
     remove_bundled_modules(site_dir, [metafile, worker_metafile])
     run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])
     for stylesheet in STYLESHEETS:
