@@ -54,6 +54,9 @@ function styledCopy(svg) {
     target.removeAttribute("tabindex");
   });
   copy.querySelectorAll(".hover-outline, .focus-outline").forEach((node) => node.remove());
+  // A big heatmap's weight cells are painted on a canvas under its SVG (ui/heatmap/cell-canvas.js), and hidden
+  // in the SVG; a picture has no canvas, so there the SVG draws them.
+  copy.querySelectorAll("rect.cell[visibility]").forEach((node) => node.removeAttribute("visibility"));
   copy.removeAttribute("class");
   return copy;
 }

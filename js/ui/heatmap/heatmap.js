@@ -3,9 +3,11 @@
  * answering, and cell (i, j) is how much of its attention i spends on j.
  *
  * The SVG is built once for a given size and then only updated from data (fills, texts, outlines),
- * so a redraw on every keystroke stays cheap even at 64 × 64. All text goes in via textContent.
+ * so a redraw on every keystroke stays cheap even at 64 × 64. All text goes in via textContent. From 25 tokens
+ * on, the weight cells' colours are painted on a canvas under the SVG (cell-canvas.js), which keeps its cells.
  */
 
+import { createCellCanvas } from "./cell-canvas.js";
 import { el, hatchPattern, textColourOn, weightColour } from "./colour-scale.js";
 import { setAttributeIfChanged } from "../shared/dom.js";
 import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
@@ -17,7 +19,7 @@ function layoutFor(tokens, compact) {
   const n = tokens.length;
   if (compact) {
     const cell = Math.max(3, Math.min(16, Math.floor(150 / Math.max(n, 1))));
-    return { cell, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
+    return { cell, dense: true, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
   }
   const cell = n <= 12 ? 48 : Math.max(12, Math.floor(576 / n));
   const labelFont = Math.min(14, Math.max(7, cell * 0.32 + 2));
@@ -30,6 +32,7 @@ function layoutFor(tokens, compact) {
   const top = columnHeader + 22;
   return {
     cell, left, top, labelFont, rotate, showLabels: true,
+    dense: cell < 24, // 25 tokens and more: thin strokes, and the weight cells painted on a canvas
     valueFont: Math.min(13, cell * 0.27),
     showValues: cell >= 34,
     width: left + n * cell + (rotate ? 8 : 4),
@@ -238,6 +241,21 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
   let layoutKey = "";
   let drawn = { cells: [], rowLabels: [], columnLabels: [], focusOutline: null, hoverOutline: null };
   let lastView = null;
+  let canvas = null; // paints the weight cells of a big heatmap (cell-canvas.js), else null
+
+  /** Put a canvas under the SVG for the cells of `layout` if it needs one, or take it away. */
+  function placeCanvas() {
+    const onCanvas = layout.dense && !compact;
+    svg.classList.toggle("cells-on-canvas", onCanvas);
+    if (!onCanvas) {
+      canvas?.element.remove();
+      canvas = null;
+      return;
+    }
+    canvas ??= createCellCanvas();
+    if (!canvas.element.isConnected) wrapper.prepend(canvas.element);
+    canvas.resize(layout);
+  }
 
   function showTooltip(view) {
     const { hover, tokens } = view;
@@ -282,6 +300,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       layout = nextLayout;
       drawn = drawHeatmap(svg, tokens, layout, { hatchId, compact, ids });
       layoutKey = key;
+      placeCanvas();
     } else if (layout.showLabels) {
       relabel(tokens);
     }
@@ -289,10 +308,15 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     for (let i = 0; i < cells.length; i += 1) {
       const weights = view.pending ? [] : head.weights[i];
       const maskRow = mask?.[i];
-      for (let j = 0; j < cells[i].length; j += 1) paintCell(cells[i][j], weights[j], Boolean(maskRow?.[j]), hatchId);
+      for (let j = 0; j < cells[i].length; j += 1) {
+        const slot = cells[i][j];
+        const before = slot.fill; // null unless the cell shows a weight (a rebuilt canvas starts clear)
+        paintCell(slot, weights[j], Boolean(maskRow?.[j]), hatchId);
+        if (canvas && slot.fill !== before) canvas.paint(i, j, slot.fill);
+      }
     }
     svg.classList.toggle("mask-editable", Boolean(view.maskEditable));
-    svg.classList.toggle("dense", layout.cell < 24);
+    svg.classList.toggle("dense", layout.dense);
     rowLabels.forEach((label, i) => {
       label.classList.toggle("focused", i === view.focusRow);
       label.classList.toggle("hovered", i === view.hover?.row);

@@ -1,0 +1,140 @@
+"""A heatmap of 25 tokens or more paints its weight cells on a canvas under its SVG (ui/heatmap/cell-canvas.js).
+
+What the learner sees must be what the SVG's cells say: every weight cell's colour on the canvas is the fill of
+its rect, after each update; masked cells stay the SVG's (the hatch); the rects keep taking the pointer, the
+keyboard and the export. Below 25 tokens there is no canvas."""
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from attention_playground.presets import random_scene
+from page_helpers import sel, wait_live
+
+pytestmark = pytest.mark.browser
+
+# What the canvas shows at the centre of each cell, beside its rect's fill, colour and visibility; and the
+# canvas's own box beside the SVG's.
+READ_CELLS = """() => {
+  const svg = document.querySelector('[data-testid="heatmap"]');
+  const canvas = svg.parentElement.querySelector("canvas.heatmap-canvas");
+  const scale = canvas ? canvas.width / Number(svg.getAttribute("width")) : 0;
+  const context = canvas?.getContext("2d");
+  const cells = [...svg.querySelectorAll('[data-testid="heatmap-cell"]')].map((rect) => {
+    const style = getComputedStyle(rect);
+    const x = Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) / 2;
+    const y = Number(rect.getAttribute("y")) + Number(rect.getAttribute("height")) / 2;
+    const [r, g, b, a] = context ? context.getImageData(Math.floor(x * scale), Math.floor(y * scale), 1, 1).data : [0, 0, 0, 0];
+    return {row: +rect.dataset.row, column: +rect.dataset.column, masked: rect.dataset.masked === "true",
+            fill: style.fill, visibility: style.visibility, canvas: a ? `rgb(${r}, ${g}, ${b})` : null, alpha: a};
+  });
+  const box = (node) => { const { x, y, width, height } = node.getBoundingClientRect(); return [x, y, width, height].map(Math.round); };
+  return {cells, canvasBox: canvas ? box(canvas) : null, svgBox: box(svg)};
+}"""
+
+
+def show(page, scene):
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene)
+    n = len(scene["tokens"])
+    page.wait_for_function(
+        """(n) => { const cells = document.querySelectorAll('[data-testid="heatmap-cell"]');
+                    return cells.length === n * n && ![...cells].some((cell) => cell.classList.contains("pending")); }""",
+        arg=n)
+
+
+def causal_scene(size, seed):
+    scene = random_scene(size, seed=seed, digits=2)
+    scene["mask"] = "causal"
+    return scene
+
+
+def check_canvas_matches_cells(page):
+    drawn = page.evaluate(READ_CELLS)
+    cells = drawn["cells"]
+    weights = [cell for cell in cells if not cell["masked"]]
+    masked = [cell for cell in cells if cell["masked"]]
+    assert weights and masked
+    assert [cell for cell in weights if cell["canvas"] != cell["fill"]] == []
+    # The SVG does not paint the weight cells (but for the keyboard's tab stop); it does paint the masked ones,
+    # and the canvas leaves those clear.
+    assert sum(cell["visibility"] == "visible" for cell in weights) == 1
+    assert all(cell["visibility"] == "visible" and cell["alpha"] == 0 for cell in masked)
+    assert drawn["canvasBox"] == drawn["svgBox"]
+    return cells
+
+
+def test_a_big_heatmap_shows_on_its_canvas_the_colour_of_every_weight_cell(page, site_url):
+    page.goto(site_url)
+    wait_live(page)
+    show(page, causal_scene(64, seed=3))
+    first = check_canvas_matches_cells(page)
+    # Another scene of the same size: the canvas is not rebuilt, only repainted where a colour changed.
+    show(page, causal_scene(64, seed=4))
+    second = check_canvas_matches_cells(page)
+    assert [cell["fill"] for cell in first] != [cell["fill"] for cell in second]
+    # A mask taken away: the cells it hid are now weights, painted on the canvas.
+    page.evaluate("() => window.attentionPlayground.setScene({...window.attentionPlayground.getScene(), mask: 'none'})")
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"heatmap-cell\"][data-masked=\"true\"]')")
+    cells = page.evaluate(READ_CELLS)["cells"]
+    assert [cell for cell in cells if cell["canvas"] != cell["fill"]] == []
+    # Narrow the page: the canvas is scaled with the SVG.
+    page.set_viewport_size({"width": 420, "height": 800})
+    drawn = page.evaluate(READ_CELLS)
+    assert drawn["canvasBox"] == drawn["svgBox"]
+    assert drawn["svgBox"][2] < 420
+
+
+def test_a_small_heatmap_has_no_canvas_and_paints_its_own_cells(page, site_url):
+    page.goto(site_url)
+    wait_live(page)
+    for size in (10, 24):
+        show(page, causal_scene(size, seed=5))
+        drawn = page.evaluate(READ_CELLS)
+        assert drawn["canvasBox"] is None
+        assert {cell["visibility"] for cell in drawn["cells"]} == {"visible"}
+    show(page, causal_scene(25, seed=5))
+    assert page.evaluate(READ_CELLS)["canvasBox"] is not None
+
+
+def test_the_cells_of_a_big_heatmap_still_take_the_pointer_and_the_keyboard(page, site_url):
+    page.goto(site_url)
+    wait_live(page)
+    scene = causal_scene(64, seed=6)
+    show(page, scene)
+    # The pointer on a cell the SVG does not paint: its tooltip names its two tokens.
+    cell = page.locator(sel("heatmap-cell", row=40, column=7))
+    cell.scroll_into_view_if_needed()
+    assert cell.evaluate("(rect) => getComputedStyle(rect).visibility") == "hidden"
+    box = cell.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(sel("heatmap-tooltip"))).to_contain_text("“t40” asks, “t7” answers")
+    # The keyboard: Tab stop on the first cell, arrows move it; the focused cell is drawn and named.
+    page.locator(sel("heatmap-cell", row=0, column=0)).focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    focused = page.locator(sel("heatmap-cell", row=2, column=1))
+    expect(focused).to_be_focused()
+    assert focused.evaluate("(rect) => getComputedStyle(rect).visibility") == "visible"
+    expect(focused).to_have_attribute("aria-label", re.compile(r"^“t2” asks, “t1” answers: weight \d"))
+    # A click on a cell the SVG does not paint does what it does on any cell (here: shows where that row's
+    # token looks). The mouse, as a learner clicks: Playwright will not click an element that is not painted.
+    box = page.locator(sel("heatmap-cell", row=30, column=2)).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(sel("row-label", row=30))).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_picture_of_a_big_heatmap_draws_every_cell(page, site_url):
+    page.goto(site_url)
+    wait_live(page)
+    show(page, causal_scene(64, seed=7))
+    with page.expect_download() as info:
+        page.locator(sel("download-svg")).click()
+    root = ET.fromstring(Path(info.value.path()).read_bytes())
+    cells = [rect for rect in root.iter("{http://www.w3.org/2000/svg}rect") if rect.get("data-testid") == "heatmap-cell"]
+    assert len(cells) == 64 * 64
+    assert [rect.attrib for rect in cells if not rect.get("fill", "").startswith(("rgb", "url("))] == []
+    assert [rect.attrib for rect in cells if rect.get("visibility") == "hidden"] == []
