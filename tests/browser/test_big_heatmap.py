@@ -138,3 +138,19 @@ def test_the_picture_of_a_big_heatmap_draws_every_cell(page, site_url):
     assert len(cells) == 64 * 64
     assert [rect.attrib for rect in cells if not rect.get("fill", "").startswith(("rgb", "url("))] == []
     assert [rect.attrib for rect in cells if rect.get("visibility") == "hidden"] == []
+
+
+def test_a_stale_big_heatmap_is_dimmed_as_one_picture(page, site_url):
+    """While a mistake is on screen the last good heatmap is dimmed: the canvas and the SVG on it as one, so
+    the cell the SVG still draws over the canvas (the keyboard's tab stop) is not dimmed twice."""
+    page.goto(site_url)
+    wait_live(page)
+    show(page, causal_scene(30, seed=9))
+    cell = page.locator(sel("wq-cell", row=0, column=0))
+    cell.click()
+    page.keyboard.type("abc")
+    expect(page.locator(".heatmap-panel")).to_have_class(re.compile(r"\bstale\b"))
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.heatmap-picture')).opacity === '0.62'")  # faded in
+    opacity = page.evaluate("""() => Object.fromEntries(['.heatmap-picture', '.heatmap-canvas', '[data-testid="heatmap"]']
+        .map((selector) => [selector, +getComputedStyle(document.querySelector(selector)).opacity]))""")
+    assert opacity == {".heatmap-picture": 0.62, ".heatmap-canvas": 1, '[data-testid="heatmap"]': 1}

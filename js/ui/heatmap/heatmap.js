@@ -229,7 +229,11 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
   wrapper.className = compact ? "heatmap-wrap compact" : "heatmap-wrap";
   const ids = testIds(testId, compact);
   const svg = el("svg", { class: compact ? "heatmap compact" : "heatmap", "data-testid": ids.heatmap });
-  wrapper.append(svg);
+  // The picture: the SVG, and under it the canvas of a big heatmap's cells; dimmed as one while stale.
+  const picture = document.createElement("div");
+  picture.className = "heatmap-picture";
+  picture.append(svg);
+  wrapper.append(picture);
   const tooltip = document.createElement("div");
   tooltip.className = "heatmap-tooltip";
   tooltip.setAttribute("role", "tooltip");
@@ -253,7 +257,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       return;
     }
     canvas ??= createCellCanvas();
-    if (!canvas.element.isConnected) wrapper.prepend(canvas.element);
+    if (!canvas.element.isConnected) picture.prepend(canvas.element);
     canvas.resize(layout);
   }
 
