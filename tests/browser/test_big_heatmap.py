@@ -18,12 +18,12 @@ pytestmark = pytest.mark.browser
 
 # What the canvas shows at the centre of each cell, beside its rect's fill, colour and visibility; and the
 # canvas's own box beside the SVG's.
-READ_CELLS = """() => {
-  const svg = document.querySelector('[data-testid="heatmap"]');
+READ_CELLS = """({heatmap = "heatmap", cell = "heatmap-cell", index = 0} = {}) => {
+  const svg = document.querySelectorAll(`[data-testid="${heatmap}"]`)[index];
   const canvas = svg.parentElement.querySelector("canvas.heatmap-canvas");
   const scale = canvas ? canvas.width / Number(svg.getAttribute("width")) : 0;
   const context = canvas?.getContext("2d");
-  const cells = [...svg.querySelectorAll('[data-testid="heatmap-cell"]')].map((rect) => {
+  const cells = [...svg.querySelectorAll(`[data-testid="${cell}"]`)].map((rect) => {
     const style = getComputedStyle(rect);
     const x = Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) / 2;
     const y = Number(rect.getAttribute("y")) + Number(rect.getAttribute("height")) / 2;
@@ -51,16 +51,16 @@ def causal_scene(size, seed):
     return scene
 
 
-def check_canvas_matches_cells(page):
-    drawn = page.evaluate(READ_CELLS)
+def check_canvas_matches_cells(page, **which):
+    drawn = page.evaluate(READ_CELLS, which)
     cells = drawn["cells"]
     weights = [cell for cell in cells if not cell["masked"]]
     masked = [cell for cell in cells if cell["masked"]]
     assert weights and masked
     assert [cell for cell in weights if cell["canvas"] != cell["fill"]] == []
-    # The SVG does not paint the weight cells (but for the keyboard's tab stop); it does paint the masked ones,
-    # and the canvas leaves those clear.
-    assert sum(cell["visibility"] == "visible" for cell in weights) == 1
+    # The SVG does not paint the weight cells (but for the keyboard's tab stop, which the heads' small heatmaps
+    # do not have); it does paint the masked ones, and the canvas leaves those clear.
+    assert sum(cell["visibility"] == "visible" for cell in weights) == (0 if which else 1)
     assert all(cell["visibility"] == "visible" and cell["alpha"] == 0 for cell in masked)
     assert drawn["canvasBox"] == drawn["svgBox"]
     return cells
@@ -78,11 +78,11 @@ def test_a_big_heatmap_shows_on_its_canvas_the_colour_of_every_weight_cell(page,
     # A mask taken away: the cells it hid are now weights, painted on the canvas.
     page.evaluate("() => window.attentionPlayground.setScene({...window.attentionPlayground.getScene(), mask: 'none'})")
     page.wait_for_function("() => !document.querySelector('[data-testid=\"heatmap-cell\"][data-masked=\"true\"]')")
-    cells = page.evaluate(READ_CELLS)["cells"]
+    cells = page.evaluate(READ_CELLS, {})["cells"]
     assert [cell for cell in cells if cell["canvas"] != cell["fill"]] == []
     # Narrow the page: the canvas is scaled with the SVG.
     page.set_viewport_size({"width": 420, "height": 800})
-    drawn = page.evaluate(READ_CELLS)
+    drawn = page.evaluate(READ_CELLS, {})
     assert drawn["canvasBox"] == drawn["svgBox"]
     assert drawn["svgBox"][2] < 420
 
@@ -92,11 +92,25 @@ def test_a_small_heatmap_has_no_canvas_and_paints_its_own_cells(page, site_url):
     wait_live(page)
     for size in (10, 24):
         show(page, causal_scene(size, seed=5))
-        drawn = page.evaluate(READ_CELLS)
+        drawn = page.evaluate(READ_CELLS, {})
         assert drawn["canvasBox"] is None
         assert {cell["visibility"] for cell in drawn["cells"]} == {"visible"}
     show(page, causal_scene(25, seed=5))
-    assert page.evaluate(READ_CELLS)["canvasBox"] is not None
+    assert page.evaluate(READ_CELLS, {})["canvasBox"] is not None
+
+
+def test_the_small_heatmaps_of_a_big_scenes_heads_are_painted_on_canvases_too(page, site_url):
+    page.goto(site_url)
+    wait_live(page)
+    scene = causal_scene(40, seed=10)
+    scene["heads"] = [{**random_scene(40, seed=11 + h, digits=2)["heads"][0], "name": f"head {h + 1}"} for h in range(3)]
+    show(page, scene)
+    expect(page.locator(sel("head-thumb"))).to_have_count(3)
+    for index in range(3):
+        cells = check_canvas_matches_cells(page, heatmap="heatmap-thumb", cell="thumb-cell", index=index)
+        assert len(cells) == 40 * 40
+    # The style sheet draws them 64 px wide: the canvas follows.
+    assert page.evaluate(READ_CELLS, {"heatmap": "heatmap-thumb", "cell": "thumb-cell"})["svgBox"][2] == 64
 
 
 def test_the_cells_of_a_big_heatmap_still_take_the_pointer_and_the_keyboard(page, site_url):

@@ -1,7 +1,7 @@
 /**
  * The colours of a big heatmap's weights, painted on a canvas under its SVG.
  *
- * A dense heatmap (25 tokens and more, heatmap.js's layout) has hundreds to thousands of cells, and the browser
+ * A heatmap of 25 tokens or more (heatmap.js's layout) has hundreds to thousands of cells, and the browser
  * repainting that many SVG rects was the dearest part of redrawing a 64-token scene (painting them here took
  * 5 to 9 ms off the p95 of a 64-token update, same-run A/B). So there each weight cell's colour is painted on
  * this canvas, and the style sheet stops the SVG painting the rect (`.cells-on-canvas`). The rects stay in the SVG,
@@ -30,9 +30,7 @@ export function createCellCanvas() {
       const scale = window.devicePixelRatio || 1;
       canvas.width = Math.round(layout.width * scale);
       canvas.height = Math.round(layout.height * scale);
-      // The style sheet scales it with the SVG (max-width: 100%); its ratio is the SVG's, not the rounded pixels'.
-      canvas.style.width = `${layout.width}px`;
-      canvas.style.aspectRatio = `${layout.width} / ${layout.height}`;
+      // On the page it covers the SVG's box, whatever size the style sheet gives the SVG (style.css).
       context = canvas.getContext("2d");
       context.setTransform(scale, 0, 0, scale, 0, 0);
     },

@@ -4,7 +4,8 @@
  *
  * The SVG is built once for a given size and then only updated from data (fills, texts, outlines),
  * so a redraw on every keystroke stays cheap even at 64 × 64. All text goes in via textContent. From 25 tokens
- * on, the weight cells' colours are painted on a canvas under the SVG (cell-canvas.js), which keeps its cells.
+ * on, the weight cells' colours are painted on a canvas under the SVG (cell-canvas.js), which keeps its cells;
+ * so do the small heatmaps of a scene's heads.
  */
 
 import { createCellCanvas } from "./cell-canvas.js";
@@ -14,12 +15,15 @@ import { formatPercent, formatScore, formatWeight, quoted } from "../shared/form
 
 let instances = 0;
 
+/** From this many tokens, a heatmap's weight colours are painted on a canvas under its SVG (cell-canvas.js). */
+const CANVAS_FROM_TOKENS = 25;
+
 /** Size of everything, in SVG user units (equal to CSS pixels at natural size). */
 function layoutFor(tokens, compact) {
   const n = tokens.length;
   if (compact) {
     const cell = Math.max(3, Math.min(16, Math.floor(150 / Math.max(n, 1))));
-    return { cell, dense: true, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
+    return { cell, dense: true, onCanvas: n >= CANVAS_FROM_TOKENS, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
   }
   const cell = n <= 12 ? 48 : Math.max(12, Math.floor(576 / n));
   const labelFont = Math.min(14, Math.max(7, cell * 0.32 + 2));
@@ -32,7 +36,8 @@ function layoutFor(tokens, compact) {
   const top = columnHeader + 22;
   return {
     cell, left, top, labelFont, rotate, showLabels: true,
-    dense: cell < 24, // 25 tokens and more: thin strokes, and the weight cells painted on a canvas
+    dense: cell < 24, // 25 tokens and more: thin strokes
+    onCanvas: n >= CANVAS_FROM_TOKENS,
     valueFont: Math.min(13, cell * 0.27),
     showValues: cell >= 34,
     width: left + n * cell + (rotate ? 8 : 4),
@@ -249,9 +254,8 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
 
   /** Put a canvas under the SVG for the cells of `layout` if it needs one, or take it away. */
   function placeCanvas() {
-    const onCanvas = layout.dense && !compact;
-    svg.classList.toggle("cells-on-canvas", onCanvas);
-    if (!onCanvas) {
+    svg.classList.toggle("cells-on-canvas", layout.onCanvas);
+    if (!layout.onCanvas) {
       canvas?.element.remove();
       canvas = null;
       return;
