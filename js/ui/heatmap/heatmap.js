@@ -23,7 +23,7 @@ function layoutFor(tokens, compact) {
   const n = tokens.length;
   if (compact) {
     const cell = Math.max(3, Math.min(16, Math.floor(150 / Math.max(n, 1))));
-    return { cell, dense: true, onCanvas: n >= CANVAS_FROM_TOKENS, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
+    return { cell, onCanvas: n >= CANVAS_FROM_TOKENS, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
   }
   const cell = n <= 12 ? 48 : Math.max(12, Math.floor(576 / n));
   const labelFont = Math.min(14, Math.max(7, cell * 0.32 + 2));
@@ -36,7 +36,6 @@ function layoutFor(tokens, compact) {
   const top = columnHeader + 22;
   return {
     cell, left, top, labelFont, rotate, showLabels: true,
-    dense: cell < 24, // 25 tokens and more: thin strokes
     onCanvas: n >= CANVAS_FROM_TOKENS,
     valueFont: Math.min(13, cell * 0.27),
     showValues: cell >= 34,
@@ -260,8 +259,10 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       canvas = null;
       return;
     }
-    canvas ??= createCellCanvas();
-    if (!canvas.element.isConnected) picture.prepend(canvas.element);
+    if (!canvas) {
+      canvas = createCellCanvas();
+      picture.prepend(canvas.element);
+    }
     canvas.resize(layout);
   }
 
@@ -324,7 +325,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       }
     }
     svg.classList.toggle("mask-editable", Boolean(view.maskEditable));
-    svg.classList.toggle("dense", layout.dense);
+    svg.classList.toggle("dense", layout.cell < 24);
     rowLabels.forEach((label, i) => {
       label.classList.toggle("focused", i === view.focusRow);
       label.classList.toggle("hovered", i === view.hover?.row);
