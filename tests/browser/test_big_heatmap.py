@@ -51,16 +51,18 @@ def causal_scene(size, seed):
     return scene
 
 
-def check_canvas_matches_cells(page, **which):
+def check_canvas_matches_cells(page, tab_stops=1, **which):
+    """`which` picks the heatmap (see READ_CELLS); `tab_stops`: how many of its weight cells take Tab (the big
+    heatmap has one, the heads' small ones none)."""
     drawn = page.evaluate(READ_CELLS, which)
     cells = drawn["cells"]
     weights = [cell for cell in cells if not cell["masked"]]
     masked = [cell for cell in cells if cell["masked"]]
     assert weights and masked
     assert [cell for cell in weights if cell["canvas"] != cell["fill"]] == []
-    # The SVG does not paint the weight cells (but for the keyboard's tab stop, which the heads' small heatmaps
-    # do not have); it does paint the masked ones, and the canvas leaves those clear.
-    assert sum(cell["visibility"] == "visible" for cell in weights) == (0 if which else 1)
+    # The SVG does not paint the weight cells (but for the keyboard's tab stop); it does paint the masked ones,
+    # and the canvas leaves those clear.
+    assert sum(cell["visibility"] == "visible" for cell in weights) == tab_stops
     assert all(cell["visibility"] == "visible" and cell["alpha"] == 0 for cell in masked)
     assert drawn["canvasBox"] == drawn["svgBox"]
     return cells
@@ -71,7 +73,7 @@ def test_a_big_heatmap_shows_on_its_canvas_the_colour_of_every_weight_cell(page,
     wait_live(page)
     show(page, causal_scene(64, seed=3))
     first = check_canvas_matches_cells(page)
-    # Another scene of the same size: the canvas is not rebuilt, only repainted where a colour changed.
+    # Another scene of the same size: the layout stays, so only the cells whose colour changed are repainted.
     show(page, causal_scene(64, seed=4))
     second = check_canvas_matches_cells(page)
     assert [cell["fill"] for cell in first] != [cell["fill"] for cell in second]
@@ -107,7 +109,7 @@ def test_the_small_heatmaps_of_a_big_scenes_heads_are_painted_on_canvases_too(pa
     show(page, scene)
     expect(page.locator(sel("head-thumb"))).to_have_count(3)
     for index in range(3):
-        cells = check_canvas_matches_cells(page, heatmap="heatmap-thumb", cell="thumb-cell", index=index)
+        cells = check_canvas_matches_cells(page, tab_stops=0, heatmap="heatmap-thumb", cell="thumb-cell", index=index)
         assert len(cells) == 40 * 40
     # The style sheet draws them 64 px wide: the canvas follows.
     assert page.evaluate(READ_CELLS, {"heatmap": "heatmap-thumb", "cell": "thumb-cell"})["svgBox"][2] == 64
