@@ -6,7 +6,8 @@
 - attention_playground.zip and attention_playground-<part>.zip: the module, for the Web Worker to unpack (the
   core at boot, each part when a request first needs it: attention_playground/parts.py);
 - module-facts.js: the facts the page's JavaScript shares with the module (attention_playground.facts), as an
-  ES module, so that neither side types them again.
+  ES module, so that neither side types them again; among them `REQUEST_KINDS`, the request kinds as
+  attention_playground/kinds.py declares them.
 
 Everything is asked of the module exactly as the Web Worker will ask it.
 """
@@ -74,12 +75,14 @@ def write_preview_module(preview):
 
 
 def write_facts_module():
-    """generated/module-facts.js: `export const MODULE_FACTS = {...}`, frozen, from the module's own facts."""
+    """generated/module-facts.js: `MODULE_FACTS`, frozen, from the module's own facts, and `REQUEST_KINDS`, the
+    kinds the entry point answers, one doc comment each, as attention_playground/kinds.py declares them."""
     _, facts = _module()
     text = (
         "// Written by the build from attention_playground.facts: what the page shares with the Python module.\n"
         "// Do not edit: change the module, and build again.\n"
         f"export const MODULE_FACTS = deepFreeze({json.dumps(facts, indent=2)});\n\n"
+        f"{request_kinds_source(facts['requestKinds'])}\n"
         "function deepFreeze(value) {\n"
         "  if (value && typeof value === \"object\") for (const inner of Object.values(value)) deepFreeze(inner);\n"
         "  return Object.freeze(value);\n"
@@ -87,6 +90,22 @@ def write_facts_module():
     )
     write_atomically(FACTS_MODULE, text.encode())
     return facts
+
+
+def request_kinds_source(kinds):
+    """`export const REQUEST_KINDS = {COMPUTE: "compute", ...}`, each kind under its one line of documentation."""
+    lines = [
+        "/**",
+        " * The kinds of request the Python entry point answers, as attention_playground/kinds.py declares them",
+        " * (payload keys, handler and part are there). Only the Python service (js/python/) makes requests.",
+        " */",
+        "export const REQUEST_KINDS = deepFreeze({",
+    ]
+    for constant, kind in kinds.items():
+        lines.append(f"  /** {kind['doc']} */")
+        lines.append(f"  {constant}: {json.dumps(kind['name'])},")
+    lines.append("});\n")
+    return "\n".join(lines)
 
 
 def write_module_zip():

@@ -12,7 +12,7 @@
  */
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
-import { REQUEST_KINDS } from "../runtime/protocol.js";
+import { REQUEST_KINDS } from "../../generated/module-facts.js";
 
 // Resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere.
 const TRAINING_WORKER_URL = new URL("js/runtime/worker.js?install=training", document.baseURI);

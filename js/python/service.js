@@ -16,11 +16,13 @@
  * `.detail` the module's error: a SceneError names field, row and column). Calls that run the learner's code
  * resolve with a RunOutcome (exercise-runner.js): done, stopped, or failed, and a sentence to show.
  *
- * Request kinds are named here and nowhere else in the page (runtime/protocol.js lists them all).
+ * Request kinds are named here and nowhere else in the page (REQUEST_KINDS: the build writes them into
+ * generated/module-facts.js from py/attention_playground/kinds.py).
  */
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
-import { REQUEST_KINDS, packScene } from "../runtime/protocol.js";
+import { REQUEST_KINDS } from "../../generated/module-facts.js";
+import { packScene } from "../runtime/protocol.js";
 
 /** The name under which embedded pages share the page's worker (client.js: `shareAs`). */
 const PAGE_WORKER_NAME = "attention-playground-python";

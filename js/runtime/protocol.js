@@ -7,26 +7,11 @@
  *     {id, kind, payload}
  *     {id, kind, payload, matrices}              (a "compute" request, its scene packed: see below)
  *
- *   `id` is a number the page chooses, unique among its pending requests. `kind` is one of REQUEST_KINDS and
- *   `payload` an object that kind needs. The worker passes `{kind, payload}` as JSON text to the Python entry
- *   point `attention_playground.entry.handle` and knows nothing about the kinds itself:
- *     "compute"             {scene}                       → compute(scene) (README: "What compute(scene) returns")
- *     "presets"             {}                            → [{id, title, description}, ...]
- *     "preset"              {id}                          → that preset's scene
- *     "scaling_experiment"  {ds?, n_keys?, trials?, seed?} → the Part 7 experiment's table
- *     "shuffle_check"       {seed?, ...}                  → the Part 8 check
- *     "exercises"           {}                            → the exercises: text, starter, hints, solution, checks
- *     "run_exercise"        {exercise_id, code, scene?}   → the learner's code run against the checks
- *     "learner_compute"     {exercise_id, code, scene}    → {result, error}: the scene drawn with the learner's code
- *     "model_info"          {model?}                      → the trained model: config, vocabulary, heads and roles
- *     "model_run"           {words, knocked_out?, edited_head?, metrics?, model?}
- *                                                         → weights, predictions, effects, metrics on one sentence
- *     "model_head_scene"    {words, layer, head, knocked_out?, model?} → {scene, source}: one head as a scene
- *     "model_train_start"   {config?}                     → a training run started (the worker must have autograd)
- *     "model_train_steps"   {steps, words?, max_seconds?} → the steps taken, their losses, the heads now
- *   ("model" is "shipped" or "trained"; py/attention_playground/model/requests.py documents each result.)
- *   Only the Python service (js/python/) makes requests; a test checks that this list is exactly the
- *   entry point's (attention_playground.entry.KINDS).
+ *   `id` is a number the page chooses, unique among its pending requests. `kind` is one of the kinds
+ *   (generated/module-facts.js, written by the build from py/attention_playground/kinds.py, where each kind's
+ *   payload, handler and result are declared once) and `payload` an object that kind takes. The worker passes
+ *   `{kind, payload}` as JSON text to the Python entry point `attention_playground.entry.handle_packed` and
+ *   knows nothing about the kinds itself, beyond which part of the module each needs (parts.js).
  *
  * Worker → page, exactly one reply per request, matched by `id`:
  *
@@ -77,23 +62,6 @@
  *                                         the running Python code raise KeyboardInterrupt, which the entry
  *                                         point answers as an ordinary reply.
  */
-
-/** Kinds of request the Python entry point answers (see above for each one's payload and result). */
-export const REQUEST_KINDS = Object.freeze({
-  COMPUTE: "compute",
-  PRESETS: "presets",
-  PRESET: "preset",
-  SCALING_EXPERIMENT: "scaling_experiment",
-  SHUFFLE_CHECK: "shuffle_check",
-  EXERCISES: "exercises",
-  RUN_EXERCISE: "run_exercise",
-  LEARNER_COMPUTE: "learner_compute",
-  MODEL_INFO: "model_info",
-  MODEL_RUN: "model_run",
-  MODEL_HEAD_SCENE: "model_head_scene",
-  MODEL_TRAIN_START: "model_train_start",
-  MODEL_TRAIN_STEPS: "model_train_steps",
-});
 
 /** `type` of the worker's messages that answer no request. */
 export const MESSAGE_TYPES = Object.freeze({

@@ -1,9 +1,9 @@
-"""compute(scene): the one call the page makes. A scene in, every stage of every head out.
+"""compute_scene(scene): a scene in, every stage of every head out, as arrays.
 
 Inside Python everything stays an array: `compute_scene(scene)` returns a `ComputedScene`, whose stages
 are NumPy arrays, and the exercises and the learner's drawing read those. Turning them into plain data
-happens once, at the boundary (`wire.py`): `compute(scene)` is `compute_scene` written as the JSON-ready
-dict the README describes, and the page's worker gets the same arrays packed as raw float64.
+happens once, at the boundary (`wire.py`): `compute(scene)` there is `compute_scene` written as the
+JSON-ready dict the README describes, and the page's worker gets the same arrays packed as raw float64.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import numpy as np
 from .attention import AttentionStages, concatenate_heads, fully_masked_rows, multi_head_stages
 from .positions import position_rows
 from .scene import Head, Scene, parse_scene
-from .wire import result_json
 
 
 class ComputedHead(NamedTuple):
@@ -54,19 +53,6 @@ def compute_scene(scene: Mapping[str, Any]) -> ComputedScene:
         fully_masked_rows=blocked_rows,
         warnings=_warnings(parsed, per_head, blocked_rows),
     )
-
-
-def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
-    """Check `scene`, run every head, and return the result described in the README, as plain data.
-
-    Raises `SceneError` (with field, row and column labels) if the scene has a mistake. Lists of Python
-    floats at full precision, with None wherever a number is not finite (a masked score, a nan from the
-    overflow trap). Besides the README's keys, the result has `warnings`: plain sentences about anything the
-    learner should know. It also echoes `positions` and gives the inputs every head read, so each number of
-    the stages can be worked by hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`,
-    `Wk`, `Wv` (`Wv` is None for one-hot position markers).
-    """
-    return result_json(compute_scene(scene))
 
 
 def _token_list(tokens: Sequence[str], rows: Sequence[int]) -> str:

@@ -68,7 +68,7 @@ def shuffle_check(seed: int = 2, order: Sequence[int] = (4, 2, 0, 3, 1)) -> dict
 
     Draws X (n, 8) and then Wq, Wk, Wv (8, 4) from `default_rng(seed)`, where n = len(order).
     Returns `equal` (True when the shuffled outputs match the original outputs taken in `order`),
-    the largest difference, and both outputs.
+    the largest difference, and both outputs (arrays, (n, 4) each).
     """
     seed = _whole_number(seed, "seed", 0, 2**63 - 1)
     if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or not 1 <= len(order) <= 64:
@@ -88,6 +88,6 @@ def shuffle_check(seed: int = 2, order: Sequence[int] = (4, 2, 0, 3, 1)) -> dict
         "order": order,
         "equal": bool(np.allclose(shuffled_output, reordered)),
         "max_difference": float(np.abs(shuffled_output - reordered).max()),
-        "output": output.tolist(),
-        "shuffled_output": shuffled_output.tolist(),
+        "output": output,  # arrays: wire.py writes them out for the page
+        "shuffled_output": shuffled_output,
     }

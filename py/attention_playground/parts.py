@@ -5,11 +5,12 @@ itself. The heatmap and the step view need only the module's core and the exampl
 exercises run in a worker of their own, which fetches their part on its first request. The trained model (its code and its 130 KB checkpoint) and the other examples' scenes (the page reads
 those from generated/presets/, not through Python) are needed only by requests that ask for them. So the build
 writes one zip per part (sitebuild/generated.py), and the worker unpacks a part just before the first request
-whose kind needs it (js/runtime/worker.js). Natively, and from the pip package, every part is simply there.
+whose kind needs it (kinds.py declares which; js/runtime/parts.js unpacks it). Natively, and from the pip package, every part is simply there.
 """
 
 from __future__ import annotations
 
+from .kinds import KINDS
 from .presets import DEFAULT_PRESET_ID
 
 #: The parts besides the core, and the files each holds (path prefixes inside the package). A file is in the
@@ -24,21 +25,6 @@ PART_FILES: dict[str, tuple[str, ...]] = {
 
 #: Files that stay in the core although a part's folder holds them: the example the exercises start from.
 CORE_FILES = (f"presets/{DEFAULT_PRESET_ID}.json",)
-
-#: The parts each request kind needs unpacked before it runs (kinds not listed need only the core).
-KIND_PARTS: dict[str, tuple[str, ...]] = {
-    "exercises": ("exercises",),
-    "run_exercise": ("exercises",),
-    "learner_compute": ("exercises",),
-    "presets": ("presets",),
-    "preset": ("presets",),
-    "model_info": ("model",),
-    "model_run": ("model",),
-    "model_head_scene": ("model",),
-    "model_train_start": ("model",),
-    "model_train_steps": ("model",),
-}
-
 
 def zip_name(part: str | None) -> str:
     """The file name of a part's zip in generated/ (None: the core's)."""
@@ -55,10 +41,16 @@ def part_of(path: str) -> str | None:
     return None
 
 
+def kind_parts() -> dict[str, list[str]]:
+    """The parts each request kind needs unpacked before it runs, as its declaration says (kinds.py); kinds that
+    need only the core are not listed."""
+    return {kind.name: [kind.part] for kind in KINDS.values() if kind.part is not None}
+
+
 def facts() -> dict:
     """What the worker needs to know: the zips' names, and which kinds need which parts."""
     return {
         "core": zip_name(None),
         "zips": {part: zip_name(part) for part in PART_FILES},
-        "kindParts": {kind: list(parts) for kind, parts in KIND_PARTS.items()},
+        "kindParts": kind_parts(),
     }

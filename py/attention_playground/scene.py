@@ -25,7 +25,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .attention import MASK_NAMES, mask_matrix
-from .facts import default_value_dims
 from .positions import POSITION_ENCODINGS
 
 
@@ -40,6 +39,14 @@ class Limits(NamedTuple):
 
 
 LIMITS = Limits()
+
+#: How unnamed value columns are named: v0, v1, … (the page names a column it adds the same way: facts.py).
+VALUE_DIM_PREFIX = "v"
+
+
+def default_value_dims(width: int) -> tuple[str, ...]:
+    """The names of Wv's columns when a scene does not name them: v0, v1, …"""
+    return tuple(f"{VALUE_DIM_PREFIX}{j}" for j in range(width))
 
 #: Keys a scene must have, each with what it should hold (quoted in messages).
 SCENE_KEYS: dict[str, str] = {

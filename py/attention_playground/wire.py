@@ -1,29 +1,52 @@
-"""The boundary between the module's arrays and the page: a computed scene as plain data, or packed.
+"""The boundary between the module's values and the page: JSON text or packed bytes in, plain data or packed
+bytes out. This is the one module that turns arrays into lists, and requests into what the handlers read.
 
-`compute_scene` (compute.py) keeps every stage as a NumPy array. Here, and only here, those arrays become what
-crosses to the page:
+Out (what a handler returned, to the page):
 
-- `result_json(computed)`: the JSON-ready dict the README describes ("What compute(scene) returns"): lists of
-  Python floats at full precision, with None wherever a number is not finite (a masked score, -inf, a nan from
-  the overflow trap);
+- `plain(value)`: any value a handler returns (a `ComputedScene`, a NamedTuple, arrays, NumPy numbers, in
+  dicts and lists) as plain JSON-ready data; a computed scene becomes `result_json(computed)`, the dict the
+  README describes ("What compute(scene) returns"): lists of Python floats at full precision, with None
+  wherever a number is not finite (a masked score, -inf, a nan from the overflow trap);
 - `packed_result(computed)`: the same dict with every float matrix replaced by a descriptor
   {"$matrix": [offset, rows, cols]}, and the matrices themselves as one little-endian float64 buffer. For 64
   tokens, writing tens of thousands of floats as decimal text costs Python several times more than computing
-  them; copying them as bytes costs almost nothing. The format is entry.py's `handle_packed`.
+  them; copying them as bytes costs almost nothing. The format is entry.py's `handle_packed`;
+- `success(result)` and `failure(error)`: the response text.
 
-Both are made by one function (`_result`), so the two forms cannot drift apart: they differ only in what a
-matrix becomes.
+In (a request from the page):
+
+- `read_request(text, numbers)`: the request's kind and payload, its envelope checked (JSON, nesting, only
+  "kind" and "payload") and every packed matrix of the payload put back as an array. Whether the kind exists
+  and what its payload may hold is the kinds' table's business (kinds.py).
+
+`result_json` and `packed_result` are made by one function (`_result`), so the two forms cannot drift apart:
+they differ only in what a matrix becomes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:  # only for the annotations: compute.py imports this module
-    from .compute import ComputedScene
+from .compute import ComputedScene, compute_scene
+from .scene import SceneError
+
+
+class RequestError(ValueError):
+    """A request the entry point cannot serve: bad JSON, unknown kind, missing or unknown payload keys."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "RequestError", "message": self.message, "field": self.field, "row": None, "column": None}
+
 
 #: The key of the descriptor that stands in a packed result for a matrix shipped as bytes.
 MATRIX_KEY = "$matrix"
@@ -41,6 +64,31 @@ def json_matrix(array: np.ndarray) -> list[list[float | None]]:
         for i, j in zip(bad_rows.tolist(), bad_columns.tolist(), strict=True):
             rows[i][j] = None
     return rows
+
+
+def plain(value: Any) -> Any:
+    """`value` as JSON-ready data: a computed scene as `result_json`, a NamedTuple as a dict, an array as lists
+    (None for every inf or nan), a NumPy number as a Python one; dicts, lists and tuples walked through."""
+    if isinstance(value, ComputedScene):
+        return result_json(value)
+    if isinstance(value, np.ndarray):
+        return json_matrix(value) if value.ndim == 2 else _json_array(value)
+    if isinstance(value, np.generic):
+        return _json_array(np.asarray(value))
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return plain(value._asdict())
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def _json_array(array: np.ndarray) -> Any:
+    """An array of any shape as nested lists (a 0-d one as its number), None for every inf or nan."""
+    if array.dtype.kind != "f" or np.isfinite(array).all():
+        return array.tolist()
+    return np.where(np.isfinite(array), array, None).tolist()
 
 
 def _result(computed: ComputedScene, matrix: Callable[[np.ndarray], Any]) -> dict[str, Any]:
@@ -83,6 +131,20 @@ def result_json(computed: ComputedScene) -> dict[str, Any]:
     return _result(computed, json_matrix)
 
 
+def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
+    """Check `scene`, run every head, and return the result described in the README, as plain data.
+
+    `compute_scene` (compute.py) written out: the one call a notebook or the page needs. Raises `SceneError`
+    (with field, row and column labels) if the scene has a mistake. Lists of Python floats at full precision,
+    with None wherever a number is not finite (a masked score, a nan from the overflow trap). Besides the
+    README's keys, the result has `warnings`: plain sentences about anything the learner should know. It also
+    echoes `positions` and gives the inputs every head read, so each number of the stages can be worked by
+    hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`, `Wk`, `Wv` (`Wv` is None for
+    one-hot position markers).
+    """
+    return result_json(compute_scene(scene))
+
+
 class _MatrixPacker:
     """Collects float matrices into one float64 buffer and hands out a descriptor for each."""
 
@@ -116,3 +178,115 @@ def packed_result(computed: ComputedScene) -> tuple[dict[str, Any], bytes]:
     """
     packer = _MatrixPacker()
     return _result(computed, packer.pack), packer.data()
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The response: text, and for `handle_packed` the bytes beside it
+
+
+def success(result: Any) -> str:
+    """The response to a request served: {"ok": true, "result": ...}, `result` made plain first."""
+    # allow_nan=False: a stray nan or inf would be invalid JSON for the page; fail loudly here instead.
+    return json.dumps({"ok": True, "result": plain(result)}, allow_nan=False)
+
+
+def packed_success(result: Any) -> tuple[str, bytes]:
+    """`success` with a computed scene's matrices as float64 bytes (`packed_result`); any other result plain."""
+    if isinstance(result, ComputedScene):
+        header, data = packed_result(result)
+        return success(header), data
+    return success(result), b""
+
+
+def failure(error: BaseException) -> str:
+    """The error response for anything `handle` or `handle_packed` caught."""
+    if isinstance(error, (SceneError, RequestError)):
+        details = error.to_dict()
+    else:
+        details = {"type": "InternalError", "message": f"{type(error).__name__}: {error}",
+                   "field": None, "row": None, "column": None}
+    return json.dumps({"ok": False, "error": details})
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The request: JSON text, and the numbers of its packed matrices
+
+#: How many levels of lists and objects a request's payload may nest, itself included. A compute payload nests
+#: six (payload, scene, heads, a head, Wq, a row); the page's client and worker refuse deeper payloads too, with
+#: the same limit (js/runtime/nesting.js reads it from the build's facts).
+MAX_NESTING = 64
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_JSON_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _nesting_depth(text: str | bytes | bytearray) -> int:
+    """The deepest nesting of [ ] and { } in JSON text, brackets inside strings not counted.
+
+    Checked before parsing: thousands of nested brackets make Python's JSON reader recurse until, natively, it
+    raises RecursionError, and in the browser (Pyodide) it overflows the WebAssembly stack and kills Python.
+    """
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8", errors="replace")
+    depth = deepest = 0
+    for bracket in _JSON_BRACKETS.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def read_request(request_json: Any, numbers: Any = None) -> tuple[Any, dict]:
+    """The kind (as sent: not yet checked) and payload of a request, every packed matrix put back as an array.
+
+    Raises RequestError for anything that is not {"kind": ..., "payload": {...}} as JSON text, nested too deeply,
+    or with a packed matrix outside `numbers`.
+    """
+    if not isinstance(request_json, (str, bytes, bytearray)):
+        raise RequestError(f"a request must be a JSON string; got {type(request_json).__name__}")
+    if _nesting_depth(request_json) > MAX_NESTING + 1:  # the request object is one level above its payload
+        raise RequestError(f"the request is nested too deeply: lists inside lists more than {MAX_NESTING} levels "
+                           "deep; a scene nests six levels at most")
+    try:
+        request = json.loads(request_json)
+    except ValueError as error:
+        raise RequestError(f"the request is not valid JSON: {error}") from None
+    if not isinstance(request, dict):
+        raise RequestError('a request must be an object {"kind": ..., "payload": {...}}')
+    for key in request:
+        if key not in ("kind", "payload"):
+            raise RequestError(f'a request has only "kind" and "payload", not "{key}"', key)
+    payload = request.get("payload", {})
+    if payload is None:
+        payload = {}
+    if not isinstance(payload, dict):
+        raise RequestError("the payload must be an object", "payload")
+    if numbers is not None:
+        payload = _unpacked(payload, _request_numbers(numbers))
+    return request.get("kind"), payload
+
+
+def _unpacked(value: Any, numbers: np.ndarray) -> Any:
+    """`value` with every {"$matrix": [offset, rows, cols]} in it replaced by that matrix of `numbers`."""
+    if isinstance(value, list):
+        return [_unpacked(item, numbers) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if set(value) == {MATRIX_KEY}:
+        where = value[MATRIX_KEY]
+        if not (isinstance(where, list) and len(where) == 3
+                and all(type(n) is int and n >= 0 for n in where) and where[0] + where[1] * where[2] <= len(numbers)):
+            raise RequestError(f"a packed matrix {json.dumps(where)} does not lie within the request's "
+                               f"{len(numbers)} numbers")
+        offset, rows, cols = where
+        return numbers[offset:offset + rows * cols].reshape(rows, cols)  # (rows, cols)
+    return {key: _unpacked(item, numbers) for key, item in value.items()}
+
+
+def _request_numbers(data: Any) -> np.ndarray:
+    """A packed request's numbers: little-endian float64 bytes (from the browser, a JavaScript Uint8Array)."""
+    if hasattr(data, "to_bytes"):  # a JavaScript buffer, as Pyodide hands it over
+        data = data.to_bytes()
+    data = bytes(data)
+    if len(data) % 8:
+        raise RequestError(f"a request's numbers are float64 values, 8 bytes each, but {len(data)} bytes came")
+    return np.frombuffer(data, dtype="<f8")

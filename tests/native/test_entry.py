@@ -147,7 +147,7 @@ def test_an_unexpected_exception_becomes_an_internal_error(monkeypatch):
     def broken(payload):
         raise RuntimeError("something broke")
 
-    monkeypatch.setitem(entry.KINDS, "compute", broken)
+    monkeypatch.setitem(entry.KINDS, "compute", entry.KINDS["compute"]._replace(handler=broken))
     error = assert_error(send({"kind": "compute", "payload": {"scene": {}}}), "InternalError")
     assert error["message"] == "RuntimeError: something broke"
     assert error["row"] is None and error["column"] is None
@@ -379,7 +379,7 @@ def test_packed_an_unexpected_exception_or_interrupt_is_an_internal_error(monkey
     def interrupted(payload):
         raise KeyboardInterrupt
 
-    monkeypatch.setitem(entry.KINDS, "compute", broken)
+    monkeypatch.setitem(entry.KINDS, "compute", entry.KINDS["compute"]._replace(handler=broken))
     monkeypatch.setitem(entry.KINDS, "presets", interrupted)
     header_json, data = entry.handle_packed(compute_request({}))
     assert data == b""

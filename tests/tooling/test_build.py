@@ -176,8 +176,9 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     # Every part some request kind needs exists, and every kind named is one the entry point answers.
     from attention_playground.entry import KINDS
 
-    assert set(parts.KIND_PARTS) <= set(KINDS)
-    assert {part for needed in parts.KIND_PARTS.values() for part in needed} <= set(parts.PART_FILES)
+    assert set(parts.kind_parts()) <= set(KINDS)
+    assert {part for needed in parts.kind_parts().values() for part in needed} <= set(parts.PART_FILES)
+    assert parts.kind_parts()["model_run"] == ["model"] and "compute" not in parts.kind_parts()
 
 
 def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
@@ -204,5 +205,5 @@ def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
     monkeypatch.setattr(generated, "FACTS_MODULE", tmp_path / "module-facts.js")
     generated.write_facts_module()
     text = (tmp_path / "module-facts.js").read_text()
-    written = json.loads(text.split("deepFreeze(", 1)[1].rsplit(");\n\nfunction", 1)[0])
+    written = json.loads(text.split("export const MODULE_FACTS = deepFreeze(", 1)[1].split(");\n\n", 1)[0])
     assert written == module_facts()

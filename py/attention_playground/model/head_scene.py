@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..wire import json_matrix
 from .analysis import head_label
 from .errors import check_head, check_knocked_out
 from .transformer import Model, encode, forward
@@ -28,9 +29,9 @@ def _head_dict(model: Model, layer: int, head: int) -> dict[str, Any]:
         "name": f"layer {layer} head {head}",
         "dims": [f"q{i}" for i in range(d_head)],
         "value_dims": [f"v{i}" for i in range(d_head)],
-        "Wq": p["W_Q"][layer, head].tolist(),
-        "Wk": p["W_K"][layer, head].tolist(),
-        "Wv": p["W_V"][layer, head].tolist(),
+        "Wq": json_matrix(p["W_Q"][layer, head]),
+        "Wk": json_matrix(p["W_K"][layer, head]),
+        "Wv": json_matrix(p["W_V"][layer, head]),
     }
 
 
@@ -59,7 +60,7 @@ def layer_scene(model: Model, words, layer: int, heads: Sequence[int] | None = N
         ),
         "tokens": result.tokens,
         "features": residual_names(model),
-        "X": result.resid_pre[layer].tolist(),
+        "X": json_matrix(result.resid_pre[layer]),
         "heads": [_head_dict(model, layer, head) for head in heads],
         "mask": "causal",
         "scale": True,

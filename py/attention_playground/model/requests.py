@@ -1,4 +1,5 @@
-"""What the page asks of the trained model, answered as JSON-ready values (entry.py serves these).
+"""What the page asks of the trained model, answered as dicts of arrays and numbers (entry.py serves these;
+wire.py writes them out).
 
 Two models can be asked for by name:
 
@@ -153,7 +154,7 @@ def model_run(payload: dict) -> dict[str, Any]:
                 per_head.append([0.0] * n)
                 continue
             without = _probabilities(forward(model, ids, knocked | {(layer, head)}).logits)
-            per_head.append((0.5 * np.abs(without - probabilities).sum(axis=-1)).tolist())  # (n,)
+            per_head.append(0.5 * np.abs(without - probabilities).sum(axis=-1))  # (n,)
         effects.append(per_head)
     best = np.argsort(-probabilities, axis=-1, kind="stable")[:, :TOP_K]  # (n, TOP_K)
     answer = {
@@ -161,7 +162,7 @@ def model_run(payload: dict) -> dict[str, Any]:
         "tokens": result.tokens,
         "knocked_out": sorted([list(pair) for pair in knocked]),
         "edited": bool(payload.get("edited_head")),
-        "weights": [[weights.tolist() for weights in layer] for layer in result.weights],
+        "weights": result.weights,  # [layer][head]: (n, n) each
         "predictions": [[[model.vocabulary[j], float(probabilities[i, j])] for j in best[i]] for i in range(n)],
         "next_word": [float(probabilities[i, ids[i + 1]]) for i in range(n - 1)],
         "effects": effects,
@@ -238,7 +239,7 @@ def train_steps(payload: dict) -> dict[str, Any]:
     }
     if payload.get("words"):
         model = _trainer.model
-        report["weights"] = [[w.tolist() for w in layer] for layer in forward(model, encode(model, payload["words"])).weights]
+        report["weights"] = forward(model, encode(model, payload["words"])).weights  # [layer][head]: (n, n) each
     return report
 
 

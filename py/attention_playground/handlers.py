@@ -1,0 +1,107 @@
+"""What each request kind runs: one small function per kind, payload in, a value out (arrays allowed).
+
+The table that names the kinds, their payloads and the parts they need is kinds.py; the text that comes in
+and goes out is wire.py's. Here each handler only turns a payload into a call, and the module's own mistakes
+into the request's (`RequestError`, with the payload key at fault).
+
+The exercises and the trained model ship in parts of their own (parts.py) and are imported by their first
+request, never at boot: the page's worker answers its first heatmap without them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from .compute import ComputedScene, compute_scene
+from .experiments import scaling_experiment, shuffle_check
+from .presets import UnknownPresetError, list_presets, load_preset
+from .wire import RequestError
+
+
+def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The keyword arguments of `function`: the payload keys of a kind that passes its payload on as they are."""
+    return tuple(inspect.signature(function).parameters)
+
+
+def compute(payload: dict) -> ComputedScene:
+    return compute_scene(payload["scene"])  # arrays: written out by wire.py on the way out
+
+
+def presets(payload: dict) -> Any:
+    return list_presets()
+
+
+def preset(payload: dict) -> Any:
+    try:
+        return load_preset(payload["id"])
+    except UnknownPresetError as error:
+        raise RequestError(str(error), "id") from None
+
+
+def _experiment(function: Callable[..., Any]) -> Callable[[dict], Any]:
+    """Serve an experiment whose payload is its keyword arguments; it refuses bad ones with ValueError."""
+
+    def run(payload: dict) -> Any:
+        try:
+            return function(**payload)
+        except ValueError as error:
+            raise RequestError(str(error)) from None
+
+    run.__name__ = function.__name__
+    return run
+
+
+scaling = _experiment(scaling_experiment)
+shuffle = _experiment(shuffle_check)
+
+
+def exercises(payload: dict) -> Any:
+    from .exercises import list_exercises  # noqa: PLC0415  (a part of its own: see the module's docstring)
+
+    return list_exercises()
+
+
+def _learner_code(kind: str, module: str, function: str) -> Callable[[dict], Any]:
+    """Serve a request that runs the learner's code: `function` of `module`, imported on the first such request
+    (only the learner's worker makes them). An unknown exercise id is the request's mistake."""
+
+    def run(payload: dict) -> Any:
+        if not isinstance(payload["code"], str):
+            raise RequestError(f'"{kind}" needs "code" as text', "code")
+        from .exercises import UnknownExerciseError  # noqa: PLC0415
+
+        target = getattr(importlib.import_module(f".{module}", __package__), function)
+        try:
+            return target(**payload)
+        except UnknownExerciseError as error:
+            raise RequestError(str(error), "exercise_id") from None
+
+    run.__name__ = function
+    return run
+
+
+run_exercise = _learner_code("run_exercise", "exercises", "run_exercise")
+learner_compute = _learner_code("learner_compute", "learner_compute", "compute_with_learner")
+
+
+def _model(function: str) -> Callable[[dict], Any]:
+    """Serve one of the trained model's requests: `function` of model/requests.py, imported on the first such
+    request (a page that never opens the model does not import it). Its mistakes are ModelInputErrors."""
+
+    def run(payload: dict) -> Any:
+        from .model import requests  # noqa: PLC0415
+
+        return getattr(requests, function)(payload)
+
+    run.__name__ = function
+    return run
+
+
+model_info = _model("model_info")
+model_run = _model("model_run")
+model_head_scene = _model("model_head_scene")
+model_train_start = _model("train_start")
+model_train_steps = _model("train_steps")

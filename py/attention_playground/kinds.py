@@ -1,0 +1,80 @@
+"""Every request kind the entry point answers, each declared once: its name, what it runs, its payload, the part
+of the module it needs, and one line saying what it gives back.
+
+Everything else reads this table: entry.py checks a request against it and runs the handler; parts.py tells
+the worker which zip a kind needs; the build writes the page's list of kinds (generated/module-facts.js,
+`REQUEST_KINDS`, one doc comment per kind) from it. A new kind is one line here and its handler.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from . import handlers
+from .experiments import scaling_experiment, shuffle_check
+from .wire import RequestError
+
+
+class RequestKind(NamedTuple):
+    """One kind of request: {"kind": name, "payload": {...}}."""
+
+    name: str
+    handler: Callable[[dict], Any]  # payload in, a value out (wire.py writes it out)
+    required: tuple[str, ...]  # payload keys it must have
+    optional: tuple[str, ...]  # payload keys it may have
+    part: str | None  # the part of the module it needs unpacked first (parts.py); None: the core
+    doc: str  # what it gives back, in one line
+
+
+#: "model" in a model request's payload: "shipped" (the default) or "trained" (the run this interpreter trains).
+_MODEL = ("model",)
+
+KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
+    RequestKind("compute", handlers.compute, ("scene",), (), None,
+                "compute(scene): every stage of every head (README: What compute(scene) returns)"),
+    RequestKind("presets", handlers.presets, (), (), "presets",
+                "the examples: [{id, title, description}, ...] (the build asks; the page reads generated/)"),
+    RequestKind("preset", handlers.preset, ("id",), (), "presets",
+                "one example's scene (the build asks; the page reads generated/presets/)"),
+    RequestKind("scaling_experiment", handlers.scaling, (), handlers.keyword_names(scaling_experiment), None,
+                "the Part 7 table: average top weight with and without the division by sqrt(d), per d"),
+    RequestKind("shuffle_check", handlers.shuffle, (), handlers.keyword_names(shuffle_check), None,
+                "the Part 8 check: shuffled tokens' outputs are the outputs reordered"),
+    RequestKind("exercises", handlers.exercises, (), (), "exercises",
+                "the exercises: text, starter code, hints, solution, checks"),
+    RequestKind("run_exercise", handlers.run_exercise, ("exercise_id", "code"), ("scene",), "exercises",
+                "the learner's code run against the exercise's checks"),
+    RequestKind("learner_compute", handlers.learner_compute, ("exercise_id", "code", "scene"), (), "exercises",
+                "{result, error}: the scene drawn with the learner's function"),
+    RequestKind("model_info", handlers.model_info, (), _MODEL, "model",
+                "the trained model: config, vocabulary, heads and their roles, examples"),
+    RequestKind("model_run", handlers.model_run, ("words",), (*_MODEL, "knocked_out", "edited_head", "metrics"),
+                "model", "weights, predictions, knock-out effects and metrics on one sentence"),
+    RequestKind("model_head_scene", handlers.model_head_scene, ("words", "layer", "head"),
+                (*_MODEL, "knocked_out"), "model", "{scene, source}: one head on one sentence as a scene"),
+    RequestKind("model_train_start", handlers.model_train_start, (), (*_MODEL, "config"), "model",
+                "{config}: a training run started (the worker must have autograd)"),
+    RequestKind("model_train_steps", handlers.model_train_steps, ("steps",), (*_MODEL, "words", "max_seconds"),
+                "model", "the steps taken, their losses, the heads now"),
+)}
+
+
+def kind_of(name: Any) -> RequestKind:
+    """The declared kind called `name`; RequestError for any other."""
+    if not isinstance(name, str) or name not in KINDS:
+        raise RequestError(f"unknown kind {json.dumps(name)}; the kinds are {', '.join(KINDS)}", "kind")
+    return KINDS[name]
+
+
+def check_payload(kind: RequestKind, payload: dict) -> None:
+    """Refuse a payload with a key the kind does not take, or without one it needs."""
+    known = kind.required + kind.optional
+    for key in payload:
+        if key not in known:
+            options = ", ".join(known) if known else "nothing"
+            raise RequestError(f'"{kind.name}" has no option "{key}"; it takes {options}', key)
+    for key in kind.required:
+        if key not in payload:
+            raise RequestError(f'"{kind.name}" needs "{key}" in its payload', key)
