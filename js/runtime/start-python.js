@@ -1,0 +1,158 @@
+/**
+ * Starting Python in the worker: Pyodide with NumPy, then the attention module's core, imported once; for a
+ * worker that trains, the wheels it needs. `booted` settles with {pyodide, handlePacked} (the entry point, the
+ * worker's one kept PyProxy) or fails with the reason, which every page is told (shared-ports.js).
+ *
+ * Boot starts the moment the worker does: the runtime (core, standard library and NumPy, through the
+ * `packages` option, so NumPy downloads alongside the core) and the module's zip are fetched in parallel.
+ * All URLs are resolved against this file's own URL, so the site works from any sub-path of any host.
+ */
+import { MODULE_DIR, fetchModuleZip } from "./parts.js";
+import { reportFatal, reportStage } from "./shared-ports.js";
+
+const SITE_ROOT = new URL("../../", import.meta.url);
+/** The runtime build.py vendors: used unless generated/runtime.json names another (the CDN build does). */
+const VENDORED_RUNTIME_URL = new URL("vendor/pyodide/", SITE_ROOT);
+const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", SITE_ROOT);
+/**
+ * Wheels a worker may install with micropip once the module is in, named in its URL (`worker.js?install=
+ * training`): the page's worker installs none; the one that trains the model installs autograd.
+ */
+const WHEEL_SETS = { training: new URL("vendor/wheels/wheels.json", SITE_ROOT) };
+const WHEEL_SET = new URL(self.location.href).searchParams.get("install");
+
+/** A readable one-line reason from anything thrown. */
+export function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Where the runtime is: generated/runtime.json's `indexURL` (relative to the site root, or a full URL
+ * for the CDN build), else the vendored copy. The file is a few bytes from the same host.
+ */
+async function findRuntime() {
+  try {
+    const response = await fetch(RUNTIME_CONFIG_URL);
+    const { indexURL } = response.ok ? await response.json() : {};
+    if (typeof indexURL === "string" && indexURL) return new URL(indexURL, SITE_ROOT);
+  } catch {
+    // no readable config: the vendored runtime
+  }
+  return VENDORED_RUNTIME_URL;
+}
+
+/**
+ * Load Pyodide with NumPy. The stages in between come from the runtime's own milestones:
+ *  - `fsInit` runs once the WebAssembly runtime is downloaded and compiled, just before the interpreter
+ *    starts: "starting";
+ *  - NumPy's install waits for the interpreter and only then unpacks the wheel into site-packages, so the
+ *    first sign of NumPy there means Python is up and NumPy is installing: "numpy".
+ */
+async function loadRuntime() {
+  const runtimeUrl = await findRuntime();
+  let pyodideModule;
+  try {
+    pyodideModule = await import(new URL("pyodide.mjs", runtimeUrl).href);
+  } catch (error) {
+    const reason = describe(error);
+    const where = runtimeUrl.origin === SITE_ROOT.origin ? runtimeUrl.pathname : runtimeUrl.href;
+    throw new Error(`could not load the Python runtime from ${where}; run python3 build.py (${reason})`);
+  }
+  let stopWatching = () => {};
+  try {
+    return await pyodideModule.loadPyodide({
+      indexURL: runtimeUrl.href,
+      packages: ["numpy"],
+      fsInit: (fileSystem, { sitePackages }) => {
+        reportStage("starting");
+        stopWatching = watchForPath(fileSystem, `${sitePackages}/numpy`, () => reportStage("numpy"));
+      },
+    });
+  } finally {
+    stopWatching();
+  }
+}
+
+/**
+ * Call `found` once `path` exists in Pyodide's file system, checking between tasks (the checks are a
+ * dictionary lookup in memory; they stop as soon as the path appears or the boot is over).
+ */
+function watchForPath(fileSystem, path, found) {
+  let timer = null;
+  const check = () => {
+    if (fileSystem.analyzePath(path).exists) {
+      found();
+    } else {
+      timer = setTimeout(check, 5);
+    }
+  };
+  check();
+  return () => clearTimeout(timer);
+}
+
+/** Python run once at boot: make the unpacked module importable, import it, and hand back its entry point. */
+const IMPORT_ENTRY_POINT = `
+import gc
+import sys
+if ${JSON.stringify(MODULE_DIR)} not in sys.path:
+    sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})
+from attention_playground.entry import handle_packed
+# What exists now (the standard library, NumPy, the module) lives as long as the worker. Freezing it keeps
+# the garbage collector from scanning all of it in the middle of an update (such a full scan took ~15 ms).
+gc.freeze()
+handle_packed
+`;
+
+/** Unpack the module where Python can import it, and return the entry point (the worker's one kept PyProxy). */
+function importEntryPoint(pyodide, moduleZip) {
+  pyodide.unpackArchive(moduleZip, "zip", { extractDir: MODULE_DIR });
+  return pyodide.runPython(IMPORT_ENTRY_POINT);
+}
+
+/** Install the wheels of one of WHEEL_SETS (its module loads only here: the page's worker never needs it). */
+async function installWheelSet(pyodide, name) {
+  if (!Object.hasOwn(WHEEL_SETS, name)) throw new Error(`there is no set of wheels called ${JSON.stringify(name)}`);
+  reportStage("packages");
+  const { installWheels } = await import("./wheels.js");
+  await installWheels(pyodide, WHEEL_SETS[name].href);
+}
+
+async function boot() {
+  // Said plainly up front: without it the runtime fails later with a message no learner can read.
+  if (typeof WebAssembly !== "object" || WebAssembly === null) {
+    throw new Error("this browser does not run WebAssembly (it may be turned off), and Python needs it");
+  }
+  reportStage("downloading");
+  const moduleZip = fetchModuleZip();
+  const runtime = loadRuntime().then((pyodide) => {
+    reportStage("numpy"); // if the watcher missed it (NumPy was installed between two checks)
+    reportStage("module");
+    return pyodide;
+  });
+  // Either failing fails the boot at once, without waiting for the other.
+  const [pyodide, moduleBytes] = await Promise.all([runtime, moduleZip]);
+  const handlePacked = importEntryPoint(pyodide, moduleBytes);
+  if (WHEEL_SET !== null) await installWheelSet(pyodide, WHEEL_SET);
+  reportStage("ready");
+  return { pyodide, handlePacked };
+}
+
+/** The boot, started as this module loads. */
+export const booted = boot();
+booted.catch((error) => reportFatal(`Python could not start: ${describe(error)}`));
+
+// If pyodide.asm.wasm is missing or will not compile, Pyodide 0.27.7's loader only warns on the console
+// ("wasm instantiation failed!", then the reason) and loadPyodide never settles: the page would wait forever.
+// So until the boot is over, those two warnings end the boot with the reason they give.
+// (tests/browser/test_worker_failure.py catches it if a new Pyodide words this differently.)
+const WASM_FAILED_WARNING = "wasm instantiation failed!";
+const consoleWarn = console.warn;
+let wasmFailed = false;
+console.warn = (...args) => {
+  consoleWarn.apply(console, args);
+  if (args[0] === WASM_FAILED_WARNING) wasmFailed = true;
+  else if (wasmFailed) reportFatal(`Python could not start: its WebAssembly file could not be loaded (${describe(args[0])})`);
+};
+booted.finally(() => {
+  console.warn = consoleWarn;
+}).catch(() => {});
