@@ -33,6 +33,12 @@ if [ ! -x /usr/bin/chromium ]; then
   as_root apt-get install -y chromium
 fi
 
+# Node.js, for dependency-cruiser (the JavaScript import rules: sitebuild/cruiser.py).
+if ! command -v node >/dev/null; then
+  as_root apt-get update
+  as_root apt-get install -y nodejs
+fi
+
 "$PYTHON" build.py
 
 status=0

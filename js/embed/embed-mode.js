@@ -21,7 +21,7 @@
  * and sends it again whenever the parent asks with {type: "attention-playground:measure"}.
  */
 
-import { PANEL_SELECTORS, host } from "../page/view.js";
+import { PANEL_SELECTORS, host } from "../layout/view.js";
 import { isEmbedded } from "./embedded.js";
 import { keepLocked, locksFromOption } from "./locks.js";
 

@@ -25,8 +25,8 @@
  * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
  */
 
-import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../runtime/nesting.js";
-import { copyPlainData } from "../runtime/plain-data.js";
+import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../python/service.js";
+import { copyPlainData } from "./plain-data.js";
 import { sceneFromDraft } from "../scene/draft.js";
 
 /**

@@ -10,7 +10,7 @@
  * request back to the controller (`onLost`), which owns Python's boot.
  */
 
-import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
+import { isRuntimeLost } from "../python/service.js";
 import { sceneFromDraft } from "../scene/draft.js";
 
 /**
@@ -50,7 +50,7 @@ export function createRecompute({ python, store, onLost }) {
 
   /** Python died under a request (the worker reports it as RuntimeUnavailable): hand it to the controller. */
   function lost(error) {
-    if (!live || error?.detail?.type !== WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) return false;
+    if (!live || !isRuntimeLost(error)) return false;
     live = false;
     draftDirty = true;
     onLost();

@@ -22,7 +22,22 @@
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { REQUEST_KINDS } from "../../generated/module-facts.js";
-import { packScene } from "../runtime/protocol.js";
+import { WORKER_ERROR_TYPES, packScene } from "../runtime/protocol.js";
+
+/**
+ * How deeply a payload may nest before Python would choke on it (runtime/nesting.js): the client refuses deeper
+ * ones, and the page's API (page/api.js) checks a course page's scene with the same rule first, to say so plainly.
+ */
+export { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../runtime/nesting.js";
+
+/**
+ * True when a request failed because Python stopped or never started (the worker's RuntimeUnavailable), not
+ * because of what was asked: the page then starts a new worker (page/recompute.js).
+ * @param {any} error what a page call rejected with
+ */
+export function isRuntimeLost(error) {
+  return error?.detail?.type === WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE;
+}
 
 /** The name under which embedded pages share the page's worker (client.js: `shareAs`). */
 const PAGE_WORKER_NAME = "attention-playground-python";

@@ -1,6 +1,6 @@
 /**
  * Starting Python in the worker: Pyodide with NumPy, then the attention module's core, imported once; for a
- * worker that trains, the wheels it needs. `booted` settles with {pyodide, handlePacked} (the entry point, the
+ * worker that trains, the wheels it needs. `startPython()` settles with {pyodide, handlePacked} (the entry point, the
  * worker's one kept PyProxy) or fails with the reason, which every page is told (shared-ports.js).
  *
  * Boot starts the moment the worker does: the runtime (core, standard library and NumPy, through the
@@ -137,22 +137,33 @@ async function boot() {
   return { pyodide, handlePacked };
 }
 
-/** The boot, started as this module loads. */
-export const booted = boot();
-booted.catch((error) => reportFatal(`Python could not start: ${describe(error)}`));
+/**
+ * Start Python: the boot, with every page told if it fails. Returns a promise of {pyodide, handlePacked}.
+ * (Called by worker.js's first statements, not as this module loads, so that nothing runs before the worker's
+ * own first line.)
+ */
+export function startPython() {
+  const booted = boot();
+  booted.catch((error) => reportFatal(`Python could not start: ${describe(error)}`));
+  endBootOnWasmFailure(booted);
+  return booted;
+}
 
 // If pyodide.asm.wasm is missing or will not compile, Pyodide 0.27.7's loader only warns on the console
 // ("wasm instantiation failed!", then the reason) and loadPyodide never settles: the page would wait forever.
 // So until the boot is over, those two warnings end the boot with the reason they give.
 // (tests/browser/test_worker_failure.py catches it if a new Pyodide words this differently.)
 const WASM_FAILED_WARNING = "wasm instantiation failed!";
-const consoleWarn = console.warn;
-let wasmFailed = false;
-console.warn = (...args) => {
-  consoleWarn.apply(console, args);
-  if (args[0] === WASM_FAILED_WARNING) wasmFailed = true;
-  else if (wasmFailed) reportFatal(`Python could not start: its WebAssembly file could not be loaded (${describe(args[0])})`);
-};
-booted.finally(() => {
-  console.warn = consoleWarn;
-}).catch(() => {});
+
+function endBootOnWasmFailure(booted) {
+  const consoleWarn = console.warn;
+  let wasmFailed = false;
+  console.warn = (...args) => {
+    consoleWarn.apply(console, args);
+    if (args[0] === WASM_FAILED_WARNING) wasmFailed = true;
+    else if (wasmFailed) reportFatal(`Python could not start: its WebAssembly file could not be loaded (${describe(args[0])})`);
+  };
+  booted.finally(() => {
+    console.warn = consoleWarn;
+  }).catch(() => {});
+}

@@ -23,7 +23,9 @@ import { MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
 import { unpackPartsFor } from "./parts.js";
 import { fatalReason, reportFatal, servePages } from "./shared-ports.js";
-import { booted, describe } from "./start-python.js";
+import { describe, startPython } from "./start-python.js";
+
+const booted = startPython();
 
 /** The entry point answered with something other than (reply_json, data): a bug in the module. */
 class EntryPointError extends Error {}

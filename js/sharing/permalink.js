@@ -12,7 +12,7 @@
  *     "preset": <the example it started from, or null>,
  *     "edited": <true if it was changed since>,
  *     "view": { "focus": <focused token index or null>, "head": <head being edited>,
- *               "panels": <names of the panels shown, from PANEL_NAMES (page/view.js)>,
+ *               "panels": <names of the panels shown, from PANEL_NAMES (layout/view.js)>,
  *               "steps", "table", "exercises": <whether every step, the weights table, the exercises are open>,
  *               "exercise", "experiment": <the exercise and experiment tab chosen, or null>,
  *               "model": <the trained model's panel, or null: {open, words, knocked_out, head, focus, opened}> } }
@@ -23,7 +23,7 @@
  * a learner can read, never an exception from deep inside.
  */
 
-import { PANEL_NAMES, cleanView } from "../page/view.js";
+import { PANEL_NAMES, cleanView } from "../layout/view.js";
 import { sceneShapeProblem } from "../scene/shape.js";
 
 /** The version links are written in. */

@@ -3,13 +3,20 @@
 Python: import-linter's contracts in pyproject.toml ([tool.importlinter]): the package reads top-down, the
 core imports no part fetched later, the maths imports neither JSON nor the browser, only training needs
 autograd, and no module imports one that imports it back.
+
+JavaScript: dependency-cruiser's rules in .dependency-cruiser.json (sitebuild/cruiser.py installs the pinned
+version and runs it): views import no controller, service, runtime, links or storage; only the service
+(js/python/) reaches the runtime; links, downloads and embed mode never import the page; no circles.
 """
 
 import os
 import subprocess
 import sys
+import json
 import tomllib
 from pathlib import Path
+
+from sitebuild import cruiser
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,3 +37,45 @@ def test_the_python_import_contracts_are_kept():
     names = contract_names()
     assert len(names) >= 5
     assert f"Contracts: {len(names)} kept, 0 broken." in completed.stdout
+
+
+def quiet(_message):
+    pass
+
+
+def test_the_javascript_import_rules_are_kept():
+    found = cruiser.check_js_imports(quiet)
+    assert found["violations"] == []
+    assert found["modules"] > 50  # js/ was read, not an empty folder
+
+
+def rules():
+    return json.loads(cruiser.RULES_PATH.read_text())
+
+
+def test_the_views_left_out_of_the_view_rule_are_exactly_those_that_still_reach_sharing(tmp_path):
+    """Known, pending: three views still import sharing/ themselves. Each is named in the rule's pathNot; once one
+    is moved behind the page's actions, this fails until its name is taken out of the list."""
+    ruleset = rules()
+    (view_rule,) = [rule for rule in ruleset["forbidden"] if rule["name"] == "view-draws-only"]
+    pending = view_rule["from"].pop("pathNot")
+    strict = tmp_path / "rules.json"
+    strict.write_text(json.dumps(ruleset))
+    found = cruiser.check_js_imports(quiet, rules=strict)
+    breaking = sorted({violation["from"] for violation in found["violations"]})
+    assert breaking == sorted(pattern.strip("^$").replace("\\.", ".") for pattern in pending)
+    assert {violation["to"].split("/")[1] for violation in found["violations"]} == {"sharing"}
+
+
+def test_the_rules_catch_a_page_module_that_reaches_past_the_service(tmp_path):
+    (tmp_path / "js" / "page").mkdir(parents=True)
+    (tmp_path / "js" / "runtime").mkdir()
+    (tmp_path / "js" / "ui").mkdir()
+    (tmp_path / "js" / "runtime" / "protocol.js").write_text("export const X = 1;\n")
+    (tmp_path / "js" / "page" / "recompute.js").write_text('import { X } from "../runtime/protocol.js";\nexport const Y = X;\n')
+    (tmp_path / "js" / "ui" / "panel.js").write_text('import { Y } from "../page/recompute.js";\nexport const Z = Y;\n')
+    found = cruiser.check_js_imports(quiet, root=tmp_path)
+    assert sorted((v["from"], v["to"], v["rule"]) for v in found["violations"]) == [
+        ("js/page/recompute.js", "js/runtime/protocol.js", "only-the-service-reaches-the-runtime"),
+        ("js/ui/panel.js", "js/page/recompute.js", "view-draws-only"),
+    ]

@@ -1,0 +1,91 @@
+/**
+ * What the learner is looking at, apart from the scene: which panels show, and which of them are open; and
+ * index.html's panels and places by name. The page (page/), links (sharing/permalink.js) and embed mode
+ * (embed/embed-mode.js) all read it, so it sits beside them rather than inside the page.
+ *
+ * It lives in the state (`state.view`, part "view"), travels in links and is saved with the learner's work,
+ * so that a link or a reload shows the page as it was left.
+ *
+ *   panels      the panels shown, by name (PANEL_NAMES); a link may hide some
+ *   steps       "show every step" is ticked
+ *   table       the weights are shown as a table
+ *   exercises   the exercises are open
+ *   exercise    the exercise tab chosen ("softmax", "attention"), or null for the one the learner had last
+ *   experiment  the experiment tab chosen ("one-thing", "scaling", "order", "knockout"), or null for the first
+ *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
+ *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
+ *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
+ */
+
+/**
+ * The panels by name, and the element each name is (index.html marks each with `data-panel`). Embed mode
+ * (embed/embed-mode.js) chooses among the same names.
+ */
+export const PANEL_SELECTORS = Object.freeze(Object.fromEntries(
+  ["presets", "controls", "notes", "heatmap", "bars", "features", "weights", "steps", "heads", "experiments", "model", "exercise"]
+    .map((name) => [name, `[data-panel="${name}"]`]),
+));
+
+/** The element index.html marks with data-host="`name`" (a place the page puts things that is not a panel). */
+export const host = (name) => document.querySelector(`[data-host="${name}"]`);
+
+/** Every panel name, in page order. */
+export const PANEL_NAMES = Object.freeze(Object.keys(PANEL_SELECTORS));
+
+/** The view of a page that has just opened. */
+export const DEFAULT_VIEW = Object.freeze({
+  panels: PANEL_NAMES,
+  steps: false,
+  table: false,
+  exercises: false,
+  exercise: null,
+  experiment: null,
+  model: null,
+});
+
+/** The most words a kept sentence holds (the model reads at most 32; more is a mistake to show, not to keep). */
+const MAX_KEPT_TEXT = 2000;
+
+/** A (layer, head) pair of small whole numbers, or null. */
+const pairOrNull = (value) => (Array.isArray(value) && value.length === 2 && value.every((x) => Number.isInteger(x) && x >= 0 && x < 16) ? [value[0], value[1]] : null);
+const pairs = (value) => (Array.isArray(value) ? value.map(pairOrNull).filter(Boolean).slice(0, 64) : []);
+
+/** The model panel's kept state from untrusted data, or null. */
+function cleanModelView(model) {
+  if (!model || typeof model !== "object" || Array.isArray(model)) return null;
+  const opened = model.opened && typeof model.opened === "object" ? model.opened : null;
+  const openedHead = opened ? pairOrNull([opened.layer, opened.head]) : null;
+  return {
+    open: model.open === true,
+    words: typeof model.words === "string" ? model.words.slice(0, MAX_KEPT_TEXT) : "",
+    knocked_out: pairs(model.knocked_out),
+    head: pairOrNull(model.head),
+    focus: Number.isInteger(model.focus) && model.focus >= 0 ? model.focus : null,
+    opened: openedHead && typeof opened.words === "string"
+      ? { layer: openedHead[0], head: openedHead[1], words: opened.words.slice(0, MAX_KEPT_TEXT), knocked_out: pairs(opened.knocked_out) }
+      : null,
+  };
+}
+
+/** An id-like value (a tab's id), or null for anything else. */
+const idOrNull = (value) => (typeof value === "string" && /^[a-z0-9][a-z0-9-]{0,63}$/.test(value) ? value : null);
+
+/**
+ * A view from untrusted data (a link, a saved record): known panel names only (all of them if none is
+ * left), booleans for the open states, ids for the tabs; anything missing or malformed takes its default.
+ * @param {unknown} view
+ * @returns {typeof DEFAULT_VIEW}
+ */
+export function cleanView(view) {
+  const given = view && typeof view === "object" && !Array.isArray(view) ? view : {};
+  const panels = Array.isArray(given.panels) ? PANEL_NAMES.filter((name) => given.panels.includes(name)) : [...PANEL_NAMES];
+  return {
+    panels: panels.length ? panels : [...PANEL_NAMES],
+    steps: given.steps === true,
+    table: given.table === true,
+    exercises: given.exercises === true,
+    exercise: idOrNull(given.exercise),
+    experiment: idOrNull(given.experiment),
+    model: cleanModelView(given.model),
+  };
+}
