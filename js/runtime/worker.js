@@ -60,22 +60,40 @@ function callEntryPoint(handlePacked, requestJson, requestNumbers) {
   }
 }
 
-/** Run one request through the entry point. Always returns a reply; never throws. */
-async function answer(message) {
-  const { id, kind, payload, matrices } = message ?? {};
+/** A message that is not a request at all: the error reply, or null when it is one. */
+function refusal({ id, kind, matrices }) {
   if (typeof id !== "number" || typeof kind !== "string") {
     return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, "a request is {id: number, kind: string, payload}");
   }
   if (matrices !== undefined && !(matrices instanceof Float64Array)) {
     return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, "a request's matrices, if any, are a Float64Array");
   }
-  const requestNumbers = matrices ? new Uint8Array(matrices.buffer, matrices.byteOffset, matrices.byteLength) : null;
-  let runtime;
+  return null;
+}
+
+/** The reply to request `id` from what the entry point returned: its JSON, and the packed numbers if any. */
+function replyFrom(id, replyJson, bytes) {
+  let reply;
   try {
-    runtime = await booted;
-  } catch {
-    // fall through to the fatal check
+    reply = JSON.parse(replyJson);
+  } catch (error) {
+    return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, `the module's reply is not JSON: ${describe(error)}`);
   }
+  if (!reply.ok) return { id, ok: false, error: reply.error };
+  if (bytes.byteLength === 0) return { id, ok: true, result: reply.result };
+  if (bytes.byteLength % Float64Array.BYTES_PER_ELEMENT !== 0) {
+    return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, "the module's packed numbers are not whole float64 values");
+  }
+  // The bytes own their buffer (see callEntryPoint), so it can be viewed as float64 and handed over whole.
+  return { id, ok: true, result: reply.result, matrices: new Float64Array(bytes.buffer) };
+}
+
+/** Run one request through the entry point. Always returns a reply; never throws. */
+async function answer(message) {
+  const { id, kind, payload, matrices } = message ?? {};
+  const refused = refusal(message ?? {});
+  if (refused) return refused;
+  const runtime = await booted.catch(() => null);
   if (fatalReason() !== null || !runtime) {
     return errorReply(id, WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, fatalReason() ?? "Python is not running");
   }
@@ -93,10 +111,9 @@ async function answer(message) {
   } catch (error) {
     return errorReply(id, WORKER_ERROR_TYPES.PART_UNAVAILABLE, `Python could not load what this needs: ${describe(error)}`);
   }
-  let replyJson;
-  let bytes;
+  const requestNumbers = matrices ? new Uint8Array(matrices.buffer, matrices.byteOffset, matrices.byteLength) : null;
   try {
-    [replyJson, bytes] = callEntryPoint(runtime.handlePacked, requestJson, requestNumbers);
+    return replyFrom(id, ...callEntryPoint(runtime.handlePacked, requestJson, requestNumbers));
   } catch (error) {
     if (error instanceof runtime.pyodide.ffi.PythonError || error instanceof EntryPointError) {
       // The entry point let an exception through or answered out of shape: a bug, reported as data;
@@ -107,19 +124,6 @@ async function answer(message) {
     reportFatal(`Python stopped: ${describe(error)}`);
     return errorReply(id, WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, fatalReason());
   }
-  let reply;
-  try {
-    reply = JSON.parse(replyJson);
-  } catch (error) {
-    return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, `the module's reply is not JSON: ${describe(error)}`);
-  }
-  if (!reply.ok) return { id, ok: false, error: reply.error };
-  if (bytes.byteLength === 0) return { id, ok: true, result: reply.result };
-  if (bytes.byteLength % Float64Array.BYTES_PER_ELEMENT !== 0) {
-    return errorReply(id, WORKER_ERROR_TYPES.INTERNAL, "the module's packed numbers are not whole float64 values");
-  }
-  // The bytes own their buffer (see callEntryPoint), so it can be viewed as float64 and handed over whole.
-  return { id, ok: true, result: reply.result, matrices: new Float64Array(bytes.buffer) };
 }
 
 /** What to transfer rather than copy with a reply: the buffer of its packed matrices, if it has any. */

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..learner_code import MAX_PRINTED_CHARS, LearnerError, run_learner_code
 from .catalogue import get_exercise
-from .checking import RAISED_ABOVE, CheckContext, CheckFailed, signature_problem
+from .checking import RAISED_ABOVE, CheckContext, CheckFailed, Exercise, signature_problem
 
 
 def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -28,9 +28,6 @@ def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = 
     exercise = get_exercise(exercise_id)
     context = CheckContext.from_scene(scene)
     printed = io.StringIO()
-    error: LearnerError | None = None
-    raised: LearnerError | None = None
-    results = []
     # The learner's nan and overflow are reported by the checks; NumPy's warnings would only add noise.
     with contextlib.redirect_stdout(printed), np.errstate(all="ignore"):
         try:
@@ -40,25 +37,7 @@ def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = 
             error = signature_problem(function, exercise)
         except LearnerError as failure:
             error, function = failure, None
-        for check in exercise.checks:
-            if function is None or error is not None:
-                results.append({"id": check.id, "title": check.title, "passed": None, "message": "Not run."})
-                continue
-            try:
-                check.run(function, context)
-                results.append({"id": check.id, "title": check.title, "passed": True, "message": ""})
-            except CheckFailed as failure:
-                results.append({"id": check.id, "title": check.title, "passed": False, "message": str(failure)})
-            except LearnerError as failure:
-                if failure.interrupted:
-                    error = failure
-                    message = failure.summary
-                elif raised is None or raised.summary == failure.summary:
-                    raised = raised or failure
-                    message = RAISED_ABOVE
-                else:
-                    message = failure.summary
-                results.append({"id": check.id, "title": check.title, "passed": False, "message": message})
+        results, error, raised = _run_checks(exercise, function, context, error)
     return {
         "exercise_id": exercise.id,
         "passed": error is None and raised is None and all(result["passed"] for result in results),
@@ -68,3 +47,31 @@ def run_exercise(exercise_id: str, code: str, scene: Mapping[str, Any] | None = 
         "printed": printed.getvalue()[:MAX_PRINTED_CHARS],
         "checks": results,
     }
+
+
+def _run_checks(exercise: Exercise, function: Any, context: CheckContext, error: LearnerError | None
+                ) -> tuple[list[dict[str, Any]], LearnerError | None, LearnerError | None]:
+    """Every check's result in order, the error that stopped the run (if any) and the first error the learner's
+    function raised (said once; a later check that raised the same says only RAISED_ABOVE)."""
+    raised: LearnerError | None = None
+    results = []
+    for check in exercise.checks:
+        if function is None or error is not None:
+            results.append({"id": check.id, "title": check.title, "passed": None, "message": "Not run."})
+            continue
+        try:
+            check.run(function, context)
+            results.append({"id": check.id, "title": check.title, "passed": True, "message": ""})
+        except CheckFailed as failure:
+            results.append({"id": check.id, "title": check.title, "passed": False, "message": str(failure)})
+        except LearnerError as failure:
+            if failure.interrupted:
+                error = failure
+                message = failure.summary
+            elif raised is None or raised.summary == failure.summary:
+                raised = raised or failure
+                message = RAISED_ABOVE
+            else:
+                message = failure.summary
+            results.append({"id": check.id, "title": check.title, "passed": False, "message": message})
+    return results, error, raised
