@@ -186,16 +186,20 @@ def packed_result(computed: ComputedScene) -> tuple[dict[str, Any], bytes]:
 
 def success(result: Any) -> str:
     """The response to a request served: {"ok": true, "result": ...}, `result` made plain first."""
-    # allow_nan=False: a stray nan or inf would be invalid JSON for the page; fail loudly here instead.
-    return json.dumps({"ok": True, "result": plain(result)}, allow_nan=False)
+    return _response(plain(result))
 
 
 def packed_success(result: Any) -> tuple[str, bytes]:
     """`success` with a computed scene's matrices as float64 bytes (`packed_result`); any other result plain."""
     if isinstance(result, ComputedScene):
         header, data = packed_result(result)
-        return success(header), data
+        return _response(header), data  # plain already: walking it again would cost more than computing it
     return success(result), b""
+
+
+def _response(plain_result: Any) -> str:
+    # allow_nan=False: a stray nan or inf would be invalid JSON for the page; fail loudly here instead.
+    return json.dumps({"ok": True, "result": plain_result}, allow_nan=False)
 
 
 def failure(error: BaseException) -> str:
