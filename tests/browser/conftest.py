@@ -17,7 +17,6 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
 import socket
 import subprocess
 import sys
-import threading
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -63,22 +62,11 @@ def built_site():
     return ROOT
 
 
-def serve_in_thread(handler):
-    """Serve with `handler` on a free local port until the generator is closed; yields the URL."""
-    server = dev_server.make_server(0, handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site):
     """The repository root, served exactly as `python3 build.py serve` serves it (cross-origin isolated)."""
-    yield from serve_in_thread(dev_server.SiteRequestHandler)
+    with dev_server.serving(dev_server.SiteRequestHandler) as url:
+        yield url
 
 
 class PlainHostHandler(dev_server.SiteRequestHandler):
@@ -91,7 +79,8 @@ class PlainHostHandler(dev_server.SiteRequestHandler):
 def plain_site_url(built_site):
     """The repository root served without the isolation headers: no SharedArrayBuffer, so runaway code is
     stopped by ending its worker."""
-    yield from serve_in_thread(PlainHostHandler)
+    with dev_server.serving(PlainHostHandler) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -76,6 +76,14 @@ def copy_link(page):
     return page.locator(sel("share-link")).input_value()
 
 
+def download(page, test_id):
+    """Click the control `test_id` and catch what the browser downloads: (its suggested file name, its bytes)."""
+    with page.expect_download() as waiting:
+        page.locator(sel(test_id)).click()
+    saved = waiting.value
+    return saved.suggested_filename, Path(saved.path()).read_bytes()
+
+
 def editor_text(page):
     """The code as the editor holds it, line by line (CodeMirror draws one .cm-line per line)."""
     lines = page.locator(f'{sel("code-editor")} .cm-line').all_inner_texts()

@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 from page_helpers import open_live, sel
 
 
-
 def assert_no_violations(page, where, tags=None):
     violations = run_axe(page) if tags is None else run_axe(page, tags=tags)
     assert violations == [], f"axe found {len(violations)} kinds of violation {where}: {violations}"

@@ -8,13 +8,11 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground.presets import random_scene
 from page_helpers import sel, wait_live
 
-pytestmark = pytest.mark.browser
 
 # What the canvas shows at the centre of each cell, beside its rect's fill, colour and visibility; and the
 # canvas's own box beside the SVG's.

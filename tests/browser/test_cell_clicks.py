@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from attention_playground import compute
 from page_helpers import preset_scene, sel
 
-pytestmark = pytest.mark.browser
 
 # "dog bites man": X is [[1, 0], [0, 1], [1, 1]]; row 2 is "man".
 MAN = 2

@@ -5,13 +5,11 @@ and last cells are checked), on screen or not.
 The grids are not skipped off screen (`content-visibility: auto`): Chromium leaves what it skips out of its
 accessibility tree, which the test of the tree below would catch."""
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground.presets import random_scene
 from page_helpers import sel, wait_live
 
-pytestmark = pytest.mark.browser
 
 SIZE = 64
 CELLS = {"x-cell": SIZE * SIZE, "wq-cell": SIZE * SIZE, "wk-cell": SIZE * SIZE, "wv-cell": SIZE * SIZE}

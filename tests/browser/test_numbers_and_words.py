@@ -9,25 +9,15 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from page_helpers import open_live, preset_scene, sel
+from page_helpers import download, open_live, preset_scene, sel
 
-pytestmark = pytest.mark.browser
 
 SVG = "{http://www.w3.org/2000/svg}"
 # The default scene, "the cat sat on the mat because it was tired".
 IT, CAT = 7, 1
-
-
-
-def download(page, test_id):
-    with page.expect_download() as waiting:
-        page.locator(sel(test_id)).click()
-    item = waiting.value
-    return item.suggested_filename, open(item.path(), "rb").read()
 
 
 def test_a_decimal_comma_is_refused_with_the_number_it_probably_means(page, site_url):

@@ -10,7 +10,6 @@ import json
 import math
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
@@ -25,9 +24,6 @@ IT, CAT, MAT = 7, 1, 5
 # Rows of Wq are features (noun, animal, pronoun, …); its columns are the dims (animal, noun).
 PRONOUN, ANIMAL_DIM, NOUN_DIM = 2, 0, 1
 
-pytestmark = pytest.mark.browser
-
-
 
 def bar_value(page, token_index):
     return page.locator(f'{sel("bar-row", token_index=token_index)} {sel("bar-value")}')
@@ -36,7 +32,6 @@ def bar_value(page, token_index):
 def cell_value(page, row, column):
     """The number written in heatmap cell (row, column)."""
     return page.locator(sel("heatmap-cell", row=row, column=column)).locator("xpath=following-sibling::*[1]")
-
 
 
 def assert_weights_equal(browser_result, native_result, tolerance=1e-12):

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from attention_playground import compute
 from attention_playground.presets import random_scene
 from conftest import DEFAULT_TIMEOUT_MS
-from page_helpers import copy_link, module_error, open_live, preset_scene, sel, type_into, wait_live
+from page_helpers import copy_link, download, module_error, open_live, preset_scene, sel, type_into, wait_live
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -31,11 +31,6 @@ STORAGE_PREFIX = "attention-playground/v1/page"
 # The default scene, "the cat sat on the mat because it was tired".
 IT, CAT = 7, 1
 PRONOUN, NOUN_DIM = 2, 1
-
-pytestmark = pytest.mark.browser
-
-
-
 
 
 def expect_cell(page, selector, text):
@@ -332,13 +327,6 @@ def test_a_link_that_would_replace_saved_edits_keeps_them(page, site_url, artifa
 
 
 # ---- export and import --------------------------------------------------------------------------
-
-
-def download(page, test_id):
-    with page.expect_download() as info:
-        page.locator(sel(test_id)).click()
-    saved = info.value
-    return saved.suggested_filename, Path(saved.path()).read_bytes()
 
 
 def test_exports_hold_the_heatmap_the_weights_and_the_scene(page, fresh_page, site_url, artifacts):

@@ -16,7 +16,6 @@ from attention_playground.presets import random_scene
 from contrast import low_contrast_text
 from page_helpers import open_live, sel
 
-pytestmark = pytest.mark.browser
 
 IT, CAT = 7, 1  # in "the cat sat on the mat because it was tired"
 DOG, BITES, MAN = 0, 1, 2  # in "dog bites man"
@@ -26,7 +25,6 @@ WIDE = {"width": 1400, "height": 1000}
 
 def stage_cell(page, stage, row, column):
     return page.locator(f'[data-testid="step-matrix"][data-stage="{stage}"] td[data-row="{row}"][data-column="{column}"]')
-
 
 
 def pick(page, preset_id):
