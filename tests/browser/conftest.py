@@ -10,7 +10,17 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     browser    Chromium through Playwright's sync API
     page       a fresh context and page that must end with no console error, no page error and no request
                to any host but 127.0.0.1 (checked at teardown; see `page_problems` to allow one on purpose)
+    live_page  the page at site_url, already live, shared by the tests of one module and put back before each
+               as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`
     fresh_page another such page in a context of its own (a link opened on someone else's computer)
+
+Booting Python costs seconds of CPU, so a test that only reads or edits a scene takes `live_page` and starts
+at once: no goto, no open_live. It may type, click, open the step view or the weights table, pick an
+experiment tab, change the window size or the colour scheme, set a scene through the API: the next test finds
+none of it (tests/browser/test_shared_page.py checks this). A test about booting, reloading, saved work after
+a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, the
+exercise or model panels (which keep Python state), or another address (dist/, the zip, a plain host) takes
+`page` (or a context of its own) instead.
     artifacts  the folder for screenshots, tests/artifacts/
 """
 
@@ -24,11 +34,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (build.py lives at the project's root)
+from page_helpers import open_live, reset_to_default_example  # noqa: E402
 from sitebuild import paths, server as dev_server, variants  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -110,6 +121,16 @@ def page_problems():
     return PageProblems()
 
 
+class ForwardedProblems:
+    """Where a shared page records its problems: the PageProblems of the test that holds the page now."""
+
+    def __init__(self):
+        self.target = PageProblems()
+
+    def __getattr__(self, name):
+        return getattr(self.target, name)
+
+
 def guarded_page(browser, problems):
     """A fresh context and page whose console errors, uncaught errors and requests off 127.0.0.1 are recorded
     in `problems`. The page's worker is covered too: its console and its requests are the page's."""
@@ -143,6 +164,42 @@ def page(browser, site_url, page_problems):
     context, new_page = guarded_page(browser, page_problems)
     yield new_page
     context.close()
+    assert_no_problems(page_problems)
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser, site_url):
+    """One guarded context and page per test module, live at site_url; `live_page` lends it to each test.
+    Yields {"page", "problems" (a ForwardedProblems), "broken" (a test failed on it: boot it again)}."""
+    problems = ForwardedProblems()
+    context, new_page = guarded_page(browser, problems)
+    open_live(new_page, f"{site_url}/")
+    shared = {"page": new_page, "problems": problems, "broken": False}
+    yield shared
+    problems.target = PageProblems()  # what the page does while it closes belongs to no test
+    context.close()
+
+
+@pytest.fixture
+def live_page(request, shared_page, site_url, page_problems):
+    """The module's shared page, live and put back as a fresh visitor finds it; guarded like `page` (its
+    problems go to this test's `page_problems`). After a failed test the page is booted again, not reset, so
+    one failure cannot cascade."""
+    shared_page["problems"].target = page_problems
+    live = shared_page["page"]
+    if shared_page["broken"]:
+        open_live(live, f"{site_url}/")
+        shared_page["broken"] = False
+    failures_before = request.session.testsfailed
+    try:
+        reset_to_default_example(live)
+    except (AssertionError, PlaywrightError):
+        shared_page["broken"] = True
+        raise
+    yield live
+    shared_page["problems"].target = PageProblems()
+    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
+        shared_page["broken"] = True
     assert_no_problems(page_problems)
 
 
