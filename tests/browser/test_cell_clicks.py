@@ -19,6 +19,7 @@ MAN = 2
 def open_dog_bites_man(page):
     """Open the example in the live page by its link, as when one is pasted into the address of an open page."""
     page.evaluate("location.hash = '#preset=dog-bites-man'")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
     page.wait_for_function("() => window.attentionPlayground.result()?.tokens.join(' ') === 'dog bites man'")
 
