@@ -13,6 +13,7 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     live_page  the page at site_url, already live, shared by the tests of one module and put back before each
                as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`
     fresh_page another such page in a context of its own (a link opened on someone else's computer)
+    artifacts  the folder for screenshots, tests/artifacts/
 
 Booting Python costs seconds of CPU, so a test that only reads or edits a scene takes `live_page` and starts
 at once: no goto, no open_live. It may type, click, open the step view or the weights table, pick an
@@ -20,8 +21,8 @@ experiment tab, change the window size or the colour scheme, set a scene through
 none of it (tests/browser/test_shared_page.py checks this). A test about booting, reloading, saved work after
 a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, the
 exercise or model panels (which keep Python state), or another address (dist/, the zip, a plain host) takes
-`page` (or a context of its own) instead.
-    artifacts  the folder for screenshots, tests/artifacts/
+`page` (or a context of its own) instead. The module's page itself is `shared_page`; after a failed test it is
+booted again rather than reset, so one failure does not cascade.
 """
 
 import socket
