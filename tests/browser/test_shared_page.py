@@ -3,15 +3,14 @@
 The first test leaves behind all it can: an edit half typed, another scene set through the API, the step view
 and the weights table open, an experiment run on another tab, a notice, keyboard focus, a hover, a small
 dark window. The second, which gets the same page after the reset, must see exactly what a fresh visitor sees
-in a context of its own. The tests run in this order (pytest keeps a module's order; with two workers a module
-stays on one).
+in a context of its own (pytest runs a module's tests in the order they are written).
 """
 
 from playwright.sync_api import expect
 
 from page_helpers import open_live, preset_scene, sel, type_into, wait_live
 
-IT, CAT = 7, 1  # in "the cat sat on the mat because it was tired"
+CAT = 1  # in "the cat sat on the mat because it was tired"
 
 # What a visitor can see or a script can read of the page, gathered once nothing is moving any more.
 PAGE_STATE = """async () => {
