@@ -59,9 +59,15 @@ def scene_link_hash(payload, version=4):
     return f"#s={version}.{base64.urlsafe_b64encode(data).decode().rstrip('=')}"
 
 
-#: How long the page waits before it speaks a summary of a change, read from where the page sets it.
-SUMMARY_DELAY_MS = int(re.search(r"const ANNOUNCE_AFTER_MS = (\d+);",
-                                 (ROOT / "js" / "ui" / "heatmap" / "weights-table.js").read_text()).group(1))
+def page_constant(path, name):
+    """A number the page's code sets (`const NAME = 600;` in js/`path`), read where it is set."""
+    return int(re.search(rf"const {name} = (\d+);", (ROOT / "js" / path).read_text()).group(1))
+
+
+#: How long the page waits before it speaks a summary of a change, and at most before it follows a new scene
+#: into saved work (it writes which scene is on screen, and what the last one still owed).
+SUMMARY_DELAY_MS = page_constant("ui/heatmap/weights-table.js", "ANNOUNCE_AFTER_MS")
+SAVE_DELAY_MS = page_constant("sharing/saved-work.js", "SAVE_DELAY_MS")
 #: The window a fresh context opens with (Playwright's default), and the colour scheme it reports.
 FRESH_VIEWPORT = {"width": 1280, "height": 720}
 FRESH_COLOR_SCHEME = "light"
@@ -69,8 +75,9 @@ FRESH_COLOR_SCHEME = "light"
 # Put the page back through what the page offers anyone: links in its address (it opens a link pasted into an
 # open page) and the browser's own storage. A first link to another example makes the page write what the last
 # test left pending (a half-saved edit) on its way out; then saved work is cleared, so the link to the default
-# example, every panel shown and none open, finds nothing to put aside; then storage is cleared again.
-RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => {
+# example, every panel shown and none open, finds nothing to put aside; the page then notes that example as the
+# one on screen, as it does for a fresh visitor.
+RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, saveDelayMs, summaryDelayMs }) => {
   const api = window.attentionPlayground;
   await api.ready;
   const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -80,13 +87,13 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
   }
   document.activeElement?.blur();
   await open(away, (scene) => scene?.tokens.length !== tokens.length);
+  await new Promise((resolve) => setTimeout(resolve, saveDelayMs + 100));  // it follows a new scene when idle
   localStorage.clear();
   sessionStorage.clear();
   await open(home, (scene) => JSON.stringify(scene?.tokens) === JSON.stringify(tokens));
   while (JSON.stringify(api.result()?.tokens) !== JSON.stringify(tokens)) await settled();
   await Promise.all(document.getAnimations().map((animation) => animation.finished));
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
-  localStorage.clear();
   window.scrollTo(0, 0);
   // The spoken summary of a change waits 600 ms (weights-table.js); a page that has just opened says nothing,
   // so what it says about the reset's own change, or left from the last test, is taken back.
@@ -97,7 +104,7 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
 
 def reset_to_default_example(page):
     """Put a live page back as a fresh visitor finds it, without booting Python again: the default example as
-    shipped with every panel closed, nothing saved, no notice, nothing focused or hovered, the fresh window size
+    shipped with every panel closed, no saved work, no notice, nothing focused or hovered, the fresh window size
     and colour scheme. (test_shared_page.py shows that nothing a test does there is left for the next.)"""
     page.mouse.move(-1, -1)
     page.set_viewport_size(FRESH_VIEWPORT)
@@ -105,7 +112,7 @@ def reset_to_default_example(page):
     default = preset_scene(DEFAULT_PRESET_ID)
     home = scene_link_hash({"scene": default, "preset": DEFAULT_PRESET_ID, "edited": False, "view": {"focus": None, "head": 0}})
     page.evaluate(RESET_TO_DEFAULT_EXAMPLE, {"away": "#preset=dog-bites-man", "home": home, "tokens": default["tokens"],
-                                             "summaryDelayMs": SUMMARY_DELAY_MS})
+                                             "saveDelayMs": SAVE_DELAY_MS, "summaryDelayMs": SUMMARY_DELAY_MS})
     notice = page.locator(sel("notice"))
     if notice.is_visible():
         notice.locator(".notice-close").click()
