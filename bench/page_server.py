@@ -4,7 +4,6 @@ The page is served exactly as `python3 build.py serve` serves it (same MIME type
 addition is a ledger of what went out per request, which is the "bytes transferred" figure.
 """
 
-import http.server
 import sys
 import threading
 from pathlib import Path
@@ -12,14 +11,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def site_request_handler():
-    """build.py's request handler class (it serves the repository root)."""
+def dev_server():
+    """build.py's server module, sitebuild/server.py (its request handler serves the repository root)."""
     sys.path.insert(0, str(ROOT))
     try:
-        from sitebuild import server as dev_server  # noqa: E402
+        from sitebuild import server  # noqa: E402
     finally:
         sys.path.pop(0)
-    return dev_server.SiteRequestHandler
+    return server
 
 
 class ByteLedger:
@@ -60,8 +59,9 @@ def start_server(ledger):
 
     Returns (server, base URL); call server.shutdown() to stop it.
     """
+    server_module = dev_server()
 
-    class CountingHandler(site_request_handler()):
+    class CountingHandler(server_module.SiteRequestHandler):
         def setup(self):
             super().setup()
             self.wfile = CountingWriter(self.wfile)
@@ -80,7 +80,4 @@ def start_server(ledger):
         def log_message(self, *args):
             pass  # the benchmark prints its own summary
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CountingHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    host, port = server.server_address[:2]
-    return server, f"http://{host}:{port}"
+    return server_module.serve_in_background(CountingHandler)

@@ -11,8 +11,10 @@ ending its worker (js/python/exercise-runner.js). Everything the page loads is i
 by them; a course page on another origin can still frame the page and load js/embed-host.js.
 """
 
+import contextlib
 import http.server
 import sys
+import threading
 
 from . import csp, page
 from .paths import ROOT
@@ -101,6 +103,26 @@ def make_server(port=0, handler=SiteRequestHandler):
         return SiteServer(("127.0.0.1", port), handler)
     except OSError:
         return SiteServer(("127.0.0.1", 0), handler)
+
+
+def serve_in_background(handler=SiteRequestHandler):
+    """Serve with `handler` on a free port of 127.0.0.1 from a daemon thread; returns (server, its base URL with no
+    trailing slash). `server.shutdown()` stops it. Tests and benchmarks serve this way."""
+    server = make_server(0, handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    return server, f"http://{host}:{port}"
+
+
+@contextlib.contextmanager
+def serving(handler=SiteRequestHandler):
+    """`serve_in_background` for the length of a `with` block (or a fixture's yield); gives the base URL."""
+    server, url = serve_in_background(handler)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def serve(port):

@@ -10,14 +10,24 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     browser    Chromium through Playwright's sync API
     page       a fresh context and page that must end with no console error, no page error and no request
                to any host but 127.0.0.1 (checked at teardown; see `page_problems` to allow one on purpose)
+    live_page  the page at site_url, already live, shared by the tests of one module and put back before each
+               as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`
     fresh_page another such page in a context of its own (a link opened on someone else's computer)
     artifacts  the folder for screenshots, tests/artifacts/
+
+Booting Python costs seconds of CPU, so a test that only reads or edits a scene takes `live_page` and starts
+at once: no goto, no open_live. It may type, click, open the step view or the weights table, pick an
+experiment tab, change the window size or the colour scheme, set a scene through the API: the next test finds
+none of it (tests/browser/test_shared_page.py checks this). A test about booting, reloading, saved work after
+a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, the
+exercise or model panels (which keep Python state), or another address (dist/, the zip, a plain host) takes
+`page` (or a context of its own) instead. The module's page itself is `shared_page`; after a failed test it is
+booted again rather than reset, so one failure does not cascade.
 """
 
 import socket
 import subprocess
 import sys
-import threading
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -25,11 +35,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (build.py lives at the project's root)
+from page_helpers import open_live, reset_to_default_example  # noqa: E402
 from sitebuild import paths, server as dev_server, variants  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -63,22 +74,11 @@ def built_site():
     return ROOT
 
 
-def serve_in_thread(handler):
-    """Serve with `handler` on a free local port until the generator is closed; yields the URL."""
-    server = dev_server.make_server(0, handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site):
     """The repository root, served exactly as `python3 build.py serve` serves it (cross-origin isolated)."""
-    yield from serve_in_thread(dev_server.SiteRequestHandler)
+    with dev_server.serving(dev_server.SiteRequestHandler) as url:
+        yield url
 
 
 class PlainHostHandler(dev_server.SiteRequestHandler):
@@ -91,7 +91,8 @@ class PlainHostHandler(dev_server.SiteRequestHandler):
 def plain_site_url(built_site):
     """The repository root served without the isolation headers: no SharedArrayBuffer, so runaway code is
     stopped by ending its worker."""
-    yield from serve_in_thread(PlainHostHandler)
+    with dev_server.serving(PlainHostHandler) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -119,6 +120,16 @@ class PageProblems:
 @pytest.fixture
 def page_problems():
     return PageProblems()
+
+
+class ForwardedProblems:
+    """Where a shared page records its problems: the PageProblems of the test that holds the page now."""
+
+    def __init__(self):
+        self.target = PageProblems()
+
+    def __getattr__(self, name):
+        return getattr(self.target, name)
 
 
 def guarded_page(browser, problems):
@@ -154,6 +165,42 @@ def page(browser, site_url, page_problems):
     context, new_page = guarded_page(browser, page_problems)
     yield new_page
     context.close()
+    assert_no_problems(page_problems)
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser, site_url):
+    """One guarded context and page per test module, live at site_url; `live_page` lends it to each test.
+    Yields {"page", "problems" (a ForwardedProblems), "broken" (a test failed on it: boot it again)}."""
+    problems = ForwardedProblems()
+    context, new_page = guarded_page(browser, problems)
+    open_live(new_page, f"{site_url}/")
+    shared = {"page": new_page, "problems": problems, "broken": False}
+    yield shared
+    problems.target = PageProblems()  # what the page does while it closes belongs to no test
+    context.close()
+
+
+@pytest.fixture
+def live_page(request, shared_page, site_url, page_problems):
+    """The module's shared page, live and put back as a fresh visitor finds it; guarded like `page` (its
+    problems go to this test's `page_problems`). After a failed test the page is booted again, not reset, so
+    one failure cannot cascade."""
+    shared_page["problems"].target = page_problems
+    live = shared_page["page"]
+    if shared_page["broken"]:
+        open_live(live, f"{site_url}/")
+        shared_page["broken"] = False
+    failures_before = request.session.testsfailed
+    try:
+        reset_to_default_example(live)
+    except (AssertionError, PlaywrightError):
+        shared_page["broken"] = True
+        raise
+    yield live
+    shared_page["problems"].target = PageProblems()
+    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
+        shared_page["broken"] = True
     assert_no_problems(page_problems)
 
 

@@ -1,13 +1,16 @@
-"""Small helpers the browser tests share: selectors by test id, opening the page live, typing into a cell, the
-shipped presets, the module's messages."""
+"""Small helpers the browser tests share: selectors by test id, opening the page live, putting a shared page
+back as a fresh visitor finds it, typing into a cell, the shipped presets, the module's messages."""
 
+import base64
 import json
+import re
+import zlib
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from attention_playground import compute
+from attention_playground import DEFAULT_PRESET_ID, compute
 from attention_playground.scene import SceneError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +51,76 @@ def open_live(page, url, color_scheme=None, viewport=None):
     wait_live(page)
 
 
+def scene_link_hash(payload, version=4):
+    """The hash of a scene link (`#s=<version>.<data>`) for `payload`, made here without the page: its JSON,
+    raw-deflated and in base64url without padding, as js/sharing/permalink.js writes them."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = compressor.compress(json.dumps(payload).encode()) + compressor.flush()
+    return f"#s={version}.{base64.urlsafe_b64encode(data).decode().rstrip('=')}"
+
+
+def page_constant(path, name):
+    """A number the page's code sets (`const NAME = 600;` in js/`path`), read where it is set."""
+    return int(re.search(rf"const {name} = (\d+);", (ROOT / "js" / path).read_text()).group(1))
+
+
+#: How long the page waits before it speaks a summary of a change, and at most before it follows a new scene
+#: into saved work (it writes which scene is on screen, and what the last one still owed).
+SUMMARY_DELAY_MS = page_constant("ui/heatmap/weights-table.js", "ANNOUNCE_AFTER_MS")
+SAVE_DELAY_MS = page_constant("sharing/saved-work.js", "SAVE_DELAY_MS")
+#: The window a fresh context opens with (Playwright's default), and the colour scheme it reports.
+FRESH_VIEWPORT = {"width": 1280, "height": 720}
+FRESH_COLOR_SCHEME = "light"
+
+# Put the page back through what the page offers anyone: links in its address (it opens a link pasted into an
+# open page) and the browser's own storage. A first link to another example makes the page write what the last
+# test left pending (a half-saved edit) on its way out; then saved work is cleared, so the link to the default
+# example, every panel shown and none open, finds nothing to put aside; the page then notes that example as the
+# one on screen, as it does for a fresh visitor.
+RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, saveDelayMs, summaryDelayMs }) => {
+  const api = window.attentionPlayground;
+  await api.ready;
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+  async function open(hash, shown) {
+    location.hash = hash;
+    while (location.hash || !shown(api.getScene())) await settled();  // opened, then taken out of the address
+  }
+  document.activeElement?.blur();
+  await open(away, (scene) => scene?.tokens.length !== tokens.length);
+  await new Promise((resolve) => setTimeout(resolve, saveDelayMs + 100));  // it follows a new scene when idle
+  localStorage.clear();
+  sessionStorage.clear();
+  await open(home, (scene) => JSON.stringify(scene?.tokens) === JSON.stringify(tokens));
+  while (JSON.stringify(api.result()?.tokens) !== JSON.stringify(tokens)) await settled();
+  await Promise.all(document.getAnimations().map((animation) => animation.finished));
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
+  window.scrollTo(0, 0);
+  // The spoken summary of a change waits 600 ms (weights-table.js); a page that has just opened says nothing,
+  // so what it says about the reset's own change, or left from the last test, is taken back.
+  await new Promise((resolve) => setTimeout(resolve, summaryDelayMs + 100));
+  document.querySelector('[data-testid="attention-summary"]').textContent = "";
+}"""
+
+
+def reset_to_default_example(page):
+    """Put a live page back as a fresh visitor finds it, without booting Python again: the default example as
+    shipped with every panel closed, no saved work, no notice, nothing focused or hovered, the fresh window size
+    and colour scheme. (test_shared_page.py shows that nothing a test does there is left for the next.)"""
+    page.mouse.move(-1, -1)
+    page.set_viewport_size(FRESH_VIEWPORT)
+    page.emulate_media(color_scheme=FRESH_COLOR_SCHEME)
+    default = preset_scene(DEFAULT_PRESET_ID)
+    home = scene_link_hash({"scene": default, "preset": DEFAULT_PRESET_ID, "edited": False, "view": {"focus": None, "head": 0}})
+    page.evaluate(RESET_TO_DEFAULT_EXAMPLE, {"away": "#preset=dog-bites-man", "home": home, "tokens": default["tokens"],
+                                             "saveDelayMs": SAVE_DELAY_MS, "summaryDelayMs": SUMMARY_DELAY_MS})
+    notice = page.locator(sel("notice"))
+    if notice.is_visible():
+        notice.locator(".notice-close").click()
+        expect(notice).to_be_hidden()
+    page.mouse.move(-1, -1)  # off the page: nothing hovered, as before a visitor's first move
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+
+
 def type_into(page, locator, text):
     """Select what the cell holds and type `text` over it, key by key, as a learner does."""
     locator.click()
@@ -74,6 +147,14 @@ def copy_link(page):
     page.locator(sel("copy-link")).click()
     expect(page.locator(sel("share-status"))).not_to_be_empty()
     return page.locator(sel("share-link")).input_value()
+
+
+def download(page, test_id):
+    """Click the control `test_id` and catch what the browser downloads: (its suggested file name, its bytes)."""
+    with page.expect_download() as waiting:
+        page.locator(sel(test_id)).click()
+    saved = waiting.value
+    return saved.suggested_filename, Path(saved.path()).read_bytes()
 
 
 def editor_text(page):

@@ -10,17 +10,18 @@ from playwright.sync_api import expect
 from page_helpers import open_live, sel
 
 
-
 def assert_no_violations(page, where, tags=None):
     violations = run_axe(page) if tags is None else run_axe(page, tags=tags)
     assert violations == [], f"axe found {len(violations)} kinds of violation {where}: {violations}"
 
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
-def test_the_default_page_has_no_axe_violation(page, site_url, color_scheme):
-    open_live(page, f"{site_url}/", color_scheme)
-    assert page.evaluate("document.documentElement.dataset.theme") == color_scheme
-    assert_no_violations(page, f"on the default page ({color_scheme})", tags=WITH_BEST_PRACTICE)
+def test_the_default_page_has_no_axe_violation(live_page, color_scheme):
+    live_page.emulate_media(color_scheme=color_scheme)
+    # The page follows the system's setting as it changes (on the task after): wait for it, then check.
+    live_page.wait_for_function("(scheme) => document.documentElement.dataset.theme === scheme", arg=color_scheme)
+    assert live_page.evaluate("document.documentElement.dataset.theme") == color_scheme
+    assert_no_violations(live_page, f"on the default page ({color_scheme})", tags=WITH_BEST_PRACTICE)
 
 
 def test_the_page_has_no_axe_violation_while_the_later_views_are_still_coming(page, site_url):
@@ -38,16 +39,15 @@ def test_the_page_has_no_axe_violation_while_the_later_views_are_still_coming(pa
     expect(page.locator(sel("model-open"))).to_have_count(1)
 
 
-def test_a_bad_cell_has_no_axe_violation_and_says_what_is_wrong_in_words(page, site_url):
-    open_live(page, f"{site_url}/", "light")
-    cell = page.locator(sel("x-cell")).first
+def test_a_bad_cell_has_no_axe_violation_and_says_what_is_wrong_in_words(live_page):
+    cell = live_page.locator(sel("x-cell")).first
     cell.click()
-    page.keyboard.type("abc")
-    error = page.locator(sel("x-error"))
+    live_page.keyboard.type("abc")
+    error = live_page.locator(sel("x-error"))
     expect(error).to_be_visible()
     expect(error).to_contain_text("not a number")  # the error is words, not only a red border
-    expect(page.locator(f'{sel("x-cell")}[aria-invalid="true"]')).to_have_count(1)
-    assert_no_violations(page, "with a bad cell")
+    expect(live_page.locator(f'{sel("x-cell")}[aria-invalid="true"]')).to_have_count(1)
+    assert_no_violations(live_page, "with a bad cell")
 
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
@@ -72,55 +72,53 @@ def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
     assert_no_violations(page, f"({color_scheme}) with the table, a custom mask, two heads and {opened} panels open")
 
 
-def test_arrow_keys_move_between_cells_and_escape_restores(page, site_url):
-    open_live(page, f"{site_url}/", "light")
-    first = page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')
+def test_arrow_keys_move_between_cells_and_escape_restores(live_page):
+    first = live_page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')
     first.focus()
-    focused = lambda: page.evaluate("[document.activeElement.dataset.testid, document.activeElement.dataset.row, document.activeElement.dataset.column]")
+    focused = lambda: live_page.evaluate("[document.activeElement.dataset.testid, document.activeElement.dataset.row, document.activeElement.dataset.column]")
     assert focused() == ["x-cell", "0", "0"]
-    page.keyboard.press("ArrowRight")
+    live_page.keyboard.press("ArrowRight")
     assert focused() == ["x-cell", "0", "1"]
-    page.keyboard.press("ArrowDown")
+    live_page.keyboard.press("ArrowDown")
     assert focused() == ["x-cell", "1", "1"]
-    page.keyboard.press("ArrowLeft")
+    live_page.keyboard.press("ArrowLeft")
     assert focused() == ["x-cell", "1", "0"]
-    page.keyboard.press("ArrowUp")
+    live_page.keyboard.press("ArrowUp")
     assert focused() == ["x-cell", "0", "0"]
-    page.keyboard.press("Enter")
+    live_page.keyboard.press("Enter")
     assert focused() == ["x-cell", "1", "0"]
 
     # Typing replaces the number (it arrives selected); Escape puts back what was there, and the result follows.
-    before_value = page.evaluate("document.activeElement.value")
-    before_weights = page.evaluate("window.attentionPlayground.result().heads[0].weights")
-    page.keyboard.type("7")
-    page.wait_for_function("() => document.activeElement.value === '7'")
-    page.wait_for_function("(w) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) !== JSON.stringify(w)", arg=before_weights)
-    page.keyboard.press("Escape")
-    assert page.evaluate("document.activeElement.value") == before_value
-    page.wait_for_function("(w) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) === JSON.stringify(w)", arg=before_weights)
+    before_value = live_page.evaluate("document.activeElement.value")
+    before_weights = live_page.evaluate("window.attentionPlayground.result().heads[0].weights")
+    live_page.keyboard.type("7")
+    live_page.wait_for_function("() => document.activeElement.value === '7'")
+    live_page.wait_for_function("(w) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) !== JSON.stringify(w)", arg=before_weights)
+    live_page.keyboard.press("Escape")
+    assert live_page.evaluate("document.activeElement.value") == before_value
+    live_page.wait_for_function("(w) => JSON.stringify(window.attentionPlayground.result().heads[0].weights) === JSON.stringify(w)", arg=before_weights)
     assert focused() == ["x-cell", "1", "0"], "Escape keeps the focus in the cell"
 
     # Inside a number, Left/Right move the caret first; at its edge they move to the next cell.
-    page.keyboard.type("12")
-    page.keyboard.press("ArrowLeft")
+    live_page.keyboard.type("12")
+    live_page.keyboard.press("ArrowLeft")
     assert focused() == ["x-cell", "1", "0"]
-    page.keyboard.press("End")
-    page.keyboard.press("ArrowRight")
+    live_page.keyboard.press("End")
+    live_page.keyboard.press("ArrowRight")
     assert focused() == ["x-cell", "1", "1"]
 
     # The weight matrices too.
-    page.locator(f'{sel("wq-cell")}[data-row="0"][data-column="0"]').focus()
-    page.keyboard.press("ArrowDown")
+    live_page.locator(f'{sel("wq-cell")}[data-row="0"][data-column="0"]').focus()
+    live_page.keyboard.press("ArrowDown")
     assert focused() == ["wq-cell", "1", "0"]
 
 
-def test_every_control_is_reachable_with_tab(page, site_url):
-    open_live(page, f"{site_url}/", "light")
+def test_every_control_is_reachable_with_tab(live_page):
     reached = set()
-    page.locator("body").focus()
+    live_page.locator("body").focus()
     for _ in range(400):
-        page.keyboard.press("Tab")
-        test_id = page.evaluate("document.activeElement?.dataset?.testid ?? document.activeElement?.tagName")
+        live_page.keyboard.press("Tab")
+        test_id = live_page.evaluate("document.activeElement?.dataset?.testid ?? document.activeElement?.tagName")
         reached.add(test_id)
     for wanted in ["preset-picker", "mask-none", "scale-toggle", "row-label", "x-cell", "token-name",
                    "feature-name", "add-token", "head-tab", "wq-cell", "wk-cell", "wv-onehot", "theme-toggle",
@@ -128,32 +126,29 @@ def test_every_control_is_reachable_with_tab(page, site_url):
         assert wanted in reached, f"Tab never reaches {wanted}"
 
 
-def test_focus_is_visible(page, site_url):
-    open_live(page, f"{site_url}/", "light")
+def test_focus_is_visible(live_page):
     for test_id in ["theme-toggle", "add-token", "weights-table-toggle"]:
-        page.locator(sel(test_id)).focus()
-        page.keyboard.press("Shift+Tab")
-        page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies
-        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle + ' ' + getComputedStyle(document.activeElement).outlineWidth")
+        live_page.locator(sel(test_id)).focus()
+        live_page.keyboard.press("Shift+Tab")
+        live_page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies
+        outline = live_page.evaluate("getComputedStyle(document.activeElement).outlineStyle + ' ' + getComputedStyle(document.activeElement).outlineWidth")
         assert outline.startswith("solid") and not outline.endswith(" 0px"), f"{test_id}: {outline}"
 
 
-def test_every_input_has_a_name(page, site_url):
-    open_live(page, f"{site_url}/", "light")
-    page.locator(sel("x-cell")).first.focus()  # one drawn cell becomes an input
-    unnamed = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, [role="textbox"]')]
+def test_every_input_has_a_name(live_page):
+    live_page.locator(sel("x-cell")).first.focus()  # one drawn cell becomes an input
+    unnamed = live_page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, [role="textbox"]')]
       .filter((el) => el.offsetParent !== null)
       .filter((el) => !(el.getAttribute('aria-label') || el.labels?.length || el.getAttribute('aria-labelledby') || el.title))
       .map((el) => el.outerHTML.slice(0, 120))""")
     assert unnamed == []
     # Cells are named by their row and column.
-    expect(page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')).to_have_attribute("aria-label", re.compile(r".+ of “.+”"))
+    expect(live_page.locator(f'{sel("x-cell")}[data-row="0"][data-column="0"]')).to_have_attribute("aria-label", re.compile(r".+ of “.+”"))
 
 
-def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
-    open_live(page, f"{site_url}/", "light")
-    table = page.locator(sel("weights-table"))
-    result = page.evaluate("window.attentionPlayground.result()")
+def test_the_heatmap_has_a_data_table_and_a_spoken_summary(live_page):
+    table = live_page.locator(sel("weights-table"))
+    result = live_page.evaluate("window.attentionPlayground.result()")
     tokens = result["tokens"]
     # Present for screen readers before it is shown: the same numbers as the heatmap, as percentages.
     expect(table.locator("tbody tr")).to_have_count(len(tokens))
@@ -163,26 +158,26 @@ def test_the_heatmap_has_a_data_table_and_a_spoken_summary(page, site_url):
     weights = result["heads"][0]["weights"][it]
     top = max(range(len(tokens)), key=lambda j: weights[j])
     expect(row.locator("td").nth(top)).to_have_text(f"{weights[top] * 100:.1f}%")
-    page.locator(sel("weights-table-toggle")).click()
+    live_page.locator(sel("weights-table-toggle")).click()
     expect(table).to_be_visible()
 
     # A change is summarised in words, in a polite live region.
-    summary = page.locator(sel("attention-summary"))
+    summary = live_page.locator(sel("attention-summary"))
     expect(summary).to_have_attribute("aria-live", "polite")
-    page.evaluate("""() => {
+    live_page.evaluate("""() => {
       const scene = window.attentionPlayground.getScene();
       return window.attentionPlayground.setScene({ ...scene, mask: "causal" });
     }""")
     expect(summary).to_have_text(re.compile(r"^“it” now attends \d+(\.\d+)?% to “.+”\.$"))
     text = summary.text_content()
-    new = page.evaluate("window.attentionPlayground.result()")
+    new = live_page.evaluate("window.attentionPlayground.result()")
     w = new["heads"][0]["weights"][it]
     best = max((j for j in range(len(tokens)) if not new["mask"][it][j]), key=lambda j: w[j])
     assert f"to “{tokens[best]}”" in text
     # Masked cells read as a symbol and a word, not as a colour.
     expect(row.locator("td").nth(len(tokens) - 1)).to_have_text("× masked")
-    expect(page.locator(f'{sel("heatmap-cell")}[data-masked="true"]').first).to_be_attached()
-    assert page.locator(".heatmap .masked-symbol").count() > 0
+    expect(live_page.locator(f'{sel("heatmap-cell")}[data-masked="true"]').first).to_be_attached()
+    assert live_page.locator(".heatmap .masked-symbol").count() > 0
 
 
 # Five scenes, 100 ms apart, each with a different Wq: the hidden weights table is watched while they arrive
@@ -207,13 +202,12 @@ STREAM_OF_SCENES = """async () => {
 }"""
 
 
-def test_the_hidden_weights_table_is_redrawn_once_a_stream_of_updates_stops(page, site_url):
-    open_live(page, f"{site_url}/", "light")
-    table = page.locator(sel("weights-table"))
+def test_the_hidden_weights_table_is_redrawn_once_a_stream_of_updates_stops(live_page):
+    table = live_page.locator(sel("weights-table"))
     expect(table.locator("tbody tr")).to_have_count(10)
-    outcome = page.evaluate(STREAM_OF_SCENES)
+    outcome = live_page.evaluate(STREAM_OF_SCENES)
     assert outcome["redrawsDuringStream"] == 0, "the hidden table waits for the weights to stay still"
-    it = page.evaluate("window.attentionPlayground.getScene().tokens.indexOf('it')")
+    it = live_page.evaluate("window.attentionPlayground.getScene().tokens.indexOf('it')")
     # Weights of 1% or more are written with one decimal (smaller ones have a form of their own).
     plain = {j: f"{weight * 100:.1f}%" for j, weight in enumerate(outcome["weights"][it]) if weight * 100 >= 1}
     assert plain
@@ -222,31 +216,30 @@ def test_the_hidden_weights_table_is_redrawn_once_a_stream_of_updates_stops(page
         expect(cells.nth(j)).to_have_text(text)
 
 
-def test_the_heatmap_cells_work_from_the_keyboard(page, site_url):
-    open_live(page, f"{site_url}/", "light")
+def test_the_heatmap_cells_work_from_the_keyboard(live_page):
     # One tab stop for the whole grid.
-    expect(page.locator(f'{sel("heatmap-cell")}[tabindex="0"]')).to_have_count(1)
-    first = page.locator(f'{sel("heatmap-cell")}[data-row="0"][data-column="0"]')
+    expect(live_page.locator(f'{sel("heatmap-cell")}[tabindex="0"]')).to_have_count(1)
+    first = live_page.locator(f'{sel("heatmap-cell")}[data-row="0"][data-column="0"]')
     first.focus()
-    where = lambda: page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.column]")
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowRight")
+    where = lambda: live_page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.column]")
+    live_page.keyboard.press("ArrowDown")
+    live_page.keyboard.press("ArrowRight")
     assert where() == ["1", "1"]
-    page.keyboard.press("End")
+    live_page.keyboard.press("End")
     assert where() == ["1", "9"]
     # The focused cell is named in words and shows its tooltip.
-    expect(page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]')).to_have_attribute(
+    expect(live_page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]')).to_have_attribute(
         "aria-label", re.compile(r"^“cat” asks, “tired” answers: weight \d"))
-    expect(page.locator(sel("heatmap-tooltip"))).to_be_visible()
+    expect(live_page.locator(sel("heatmap-tooltip"))).to_be_visible()
     # Enter does what a click does: show where that row's token looks.
-    page.keyboard.press("Enter")
-    expect(page.locator(sel("bars-heading"))).to_contain_text("cat")
+    live_page.keyboard.press("Enter")
+    expect(live_page.locator(sel("bars-heading"))).to_contain_text("cat")
     # With a custom mask, Space forbids the read and Space again allows it.
-    page.locator(sel("mask-custom")).check()
-    page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]').focus()
-    page.keyboard.press(" ")
-    page.wait_for_function("() => window.attentionPlayground.result().mask[1][9] === true")
-    expect(page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]')).to_have_attribute(
+    live_page.locator(sel("mask-custom")).check()
+    live_page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]').focus()
+    live_page.keyboard.press(" ")
+    live_page.wait_for_function("() => window.attentionPlayground.result().mask[1][9] === true")
+    expect(live_page.locator(f'{sel("heatmap-cell")}[data-row="1"][data-column="9"]')).to_have_attribute(
         "aria-label", re.compile("masked"))
-    page.keyboard.press(" ")
-    page.wait_for_function("() => window.attentionPlayground.result().mask[1][9] === false")
+    live_page.keyboard.press(" ")
+    live_page.wait_for_function("() => window.attentionPlayground.result().mask[1][9] === false")

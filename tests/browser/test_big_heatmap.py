@@ -8,13 +8,11 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground.presets import random_scene
-from page_helpers import sel, wait_live
+from page_helpers import sel
 
-pytestmark = pytest.mark.browser
 
 # What the canvas shows at the centre of each cell, beside its rect's fill, colour and visibility; and the
 # canvas's own box beside the SVG's.
@@ -68,87 +66,77 @@ def check_canvas_matches_cells(page, tab_stops=1, **which):
     return cells
 
 
-def test_a_big_heatmap_shows_on_its_canvas_the_colour_of_every_weight_cell(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
-    show(page, causal_scene(64, seed=3))
-    first = check_canvas_matches_cells(page)
+def test_a_big_heatmap_shows_on_its_canvas_the_colour_of_every_weight_cell(live_page):
+    show(live_page, causal_scene(64, seed=3))
+    first = check_canvas_matches_cells(live_page)
     # Another scene of the same size: the layout stays, so only the cells whose colour changed are repainted.
-    show(page, causal_scene(64, seed=4))
-    second = check_canvas_matches_cells(page)
+    show(live_page, causal_scene(64, seed=4))
+    second = check_canvas_matches_cells(live_page)
     assert [cell["fill"] for cell in first] != [cell["fill"] for cell in second]
     # A mask taken away: the cells it hid are now weights, painted on the canvas.
-    page.evaluate("() => window.attentionPlayground.setScene({...window.attentionPlayground.getScene(), mask: 'none'})")
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"heatmap-cell\"][data-masked=\"true\"]')")
-    cells = page.evaluate(READ_CELLS, {})["cells"]
+    live_page.evaluate("() => window.attentionPlayground.setScene({...window.attentionPlayground.getScene(), mask: 'none'})")
+    live_page.wait_for_function("() => !document.querySelector('[data-testid=\"heatmap-cell\"][data-masked=\"true\"]')")
+    cells = live_page.evaluate(READ_CELLS, {})["cells"]
     assert [cell for cell in cells if cell["canvas"] != cell["fill"]] == []
     # Narrow the page: the canvas is scaled with the SVG.
-    page.set_viewport_size({"width": 420, "height": 800})
-    drawn = page.evaluate(READ_CELLS, {})
+    live_page.set_viewport_size({"width": 420, "height": 800})
+    drawn = live_page.evaluate(READ_CELLS, {})
     assert drawn["canvasBox"] == drawn["svgBox"]
     assert drawn["svgBox"][2] < 420
 
 
-def test_a_small_heatmap_has_no_canvas_and_paints_its_own_cells(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
+def test_a_small_heatmap_has_no_canvas_and_paints_its_own_cells(live_page):
     for size in (10, 24):
-        show(page, causal_scene(size, seed=5))
-        drawn = page.evaluate(READ_CELLS, {})
+        show(live_page, causal_scene(size, seed=5))
+        drawn = live_page.evaluate(READ_CELLS, {})
         assert drawn["canvasBox"] is None
         assert {cell["visibility"] for cell in drawn["cells"]} == {"visible"}
-    show(page, causal_scene(25, seed=5))
-    assert page.evaluate(READ_CELLS, {})["canvasBox"] is not None
+    show(live_page, causal_scene(25, seed=5))
+    assert live_page.evaluate(READ_CELLS, {})["canvasBox"] is not None
 
 
-def test_the_small_heatmaps_of_a_big_scenes_heads_are_painted_on_canvases_too(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
+def test_the_small_heatmaps_of_a_big_scenes_heads_are_painted_on_canvases_too(live_page):
     scene = causal_scene(40, seed=10)
     scene["heads"] = [{**random_scene(40, seed=11 + h, digits=2)["heads"][0], "name": f"head {h + 1}"} for h in range(3)]
-    show(page, scene)
-    expect(page.locator(sel("head-thumb"))).to_have_count(3)
+    show(live_page, scene)
+    expect(live_page.locator(sel("head-thumb"))).to_have_count(3)
     for index in range(3):
-        cells = check_canvas_matches_cells(page, tab_stops=0, heatmap="heatmap-thumb", cell="thumb-cell", index=index)
+        cells = check_canvas_matches_cells(live_page, tab_stops=0, heatmap="heatmap-thumb", cell="thumb-cell", index=index)
         assert len(cells) == 40 * 40
     # The style sheet draws them 64 px wide: the canvas follows.
-    assert page.evaluate(READ_CELLS, {"heatmap": "heatmap-thumb", "cell": "thumb-cell"})["svgBox"][2] == 64
+    assert live_page.evaluate(READ_CELLS, {"heatmap": "heatmap-thumb", "cell": "thumb-cell"})["svgBox"][2] == 64
 
 
-def test_the_cells_of_a_big_heatmap_still_take_the_pointer_and_the_keyboard(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
+def test_the_cells_of_a_big_heatmap_still_take_the_pointer_and_the_keyboard(live_page):
     scene = causal_scene(64, seed=6)
-    show(page, scene)
+    show(live_page, scene)
     # The pointer on a cell the SVG does not paint: its tooltip names its two tokens.
-    cell = page.locator(sel("heatmap-cell", row=40, column=7))
+    cell = live_page.locator(sel("heatmap-cell", row=40, column=7))
     cell.scroll_into_view_if_needed()
     assert cell.evaluate("(rect) => getComputedStyle(rect).visibility") == "hidden"
     box = cell.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    expect(page.locator(sel("heatmap-tooltip"))).to_contain_text("“t40” asks, “t7” answers")
+    live_page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(live_page.locator(sel("heatmap-tooltip"))).to_contain_text("“t40” asks, “t7” answers")
     # The keyboard: Tab stop on the first cell, arrows move it; the focused cell is drawn and named.
-    page.locator(sel("heatmap-cell", row=0, column=0)).focus()
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowRight")
-    focused = page.locator(sel("heatmap-cell", row=2, column=1))
+    live_page.locator(sel("heatmap-cell", row=0, column=0)).focus()
+    live_page.keyboard.press("ArrowDown")
+    live_page.keyboard.press("ArrowDown")
+    live_page.keyboard.press("ArrowRight")
+    focused = live_page.locator(sel("heatmap-cell", row=2, column=1))
     expect(focused).to_be_focused()
     assert focused.evaluate("(rect) => getComputedStyle(rect).visibility") == "visible"
     expect(focused).to_have_attribute("aria-label", re.compile(r"^“t2” asks, “t1” answers: weight \d"))
     # A click on a cell the SVG does not paint does what it does on any cell (here: shows where that row's
     # token looks). The mouse, as a learner clicks: Playwright will not click an element that is not painted.
-    box = page.locator(sel("heatmap-cell", row=30, column=2)).bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    expect(page.locator(sel("row-label", row=30))).to_have_attribute("aria-pressed", "true")
+    box = live_page.locator(sel("heatmap-cell", row=30, column=2)).bounding_box()
+    live_page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(live_page.locator(sel("row-label", row=30))).to_have_attribute("aria-pressed", "true")
 
 
-def test_the_picture_of_a_big_heatmap_draws_every_cell(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
-    show(page, causal_scene(64, seed=7))
-    with page.expect_download() as info:
-        page.locator(sel("download-svg")).click()
+def test_the_picture_of_a_big_heatmap_draws_every_cell(live_page):
+    show(live_page, causal_scene(64, seed=7))
+    with live_page.expect_download() as info:
+        live_page.locator(sel("download-svg")).click()
     root = ET.fromstring(Path(info.value.path()).read_bytes())
     cells = [rect for rect in root.iter("{http://www.w3.org/2000/svg}rect") if rect.get("data-testid") == "heatmap-cell"]
     assert len(cells) == 64 * 64
@@ -156,17 +144,15 @@ def test_the_picture_of_a_big_heatmap_draws_every_cell(page, site_url):
     assert [rect.attrib for rect in cells if rect.get("visibility") == "hidden"] == []
 
 
-def test_a_stale_big_heatmap_is_dimmed_as_one_picture(page, site_url):
+def test_a_stale_big_heatmap_is_dimmed_as_one_picture(live_page):
     """While a mistake is on screen the last good heatmap is dimmed: the canvas and the SVG on it as one, so
     the cell the SVG still draws over the canvas (the keyboard's tab stop) is not dimmed twice."""
-    page.goto(site_url)
-    wait_live(page)
-    show(page, causal_scene(30, seed=9))
-    cell = page.locator(sel("wq-cell", row=0, column=0))
+    show(live_page, causal_scene(30, seed=9))
+    cell = live_page.locator(sel("wq-cell", row=0, column=0))
     cell.click()
-    page.keyboard.type("abc")
-    expect(page.locator(".heatmap-panel")).to_have_class(re.compile(r"\bstale\b"))
-    page.wait_for_function("() => getComputedStyle(document.querySelector('.heatmap-picture')).opacity === '0.62'")  # faded in
-    opacity = page.evaluate("""() => Object.fromEntries(['.heatmap-picture', '.heatmap-canvas', '[data-testid="heatmap"]']
+    live_page.keyboard.type("abc")
+    expect(live_page.locator(".heatmap-panel")).to_have_class(re.compile(r"\bstale\b"))
+    live_page.wait_for_function("() => getComputedStyle(document.querySelector('.heatmap-picture')).opacity === '0.62'")  # faded in
+    opacity = live_page.evaluate("""() => Object.fromEntries(['.heatmap-picture', '.heatmap-canvas', '[data-testid="heatmap"]']
         .map((selector) => [selector, +getComputedStyle(document.querySelector(selector)).opacity]))""")
     assert opacity == {".heatmap-picture": 0.62, ".heatmap-canvas": 1, '[data-testid="heatmap"]': 1}

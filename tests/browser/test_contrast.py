@@ -14,7 +14,6 @@ from axe import run_contrast
 from contrast import measure_text_contrast
 from page_helpers import open_every_panel, sel
 
-pytestmark = pytest.mark.browser
 
 PYTHON_TIMEOUT_MS = 90_000
 

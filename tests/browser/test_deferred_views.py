@@ -6,9 +6,6 @@ Each test opens tests/browser/harness.html and imports the module into it, with 
 the page's (state.js): `state`, `update(patch, ...parts)`, `subscribe(listener)`.
 """
 
-import pytest
-
-pytestmark = pytest.mark.browser
 
 HARNESS = "/tests/browser/harness.html"
 

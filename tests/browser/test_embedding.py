@@ -11,7 +11,6 @@ import copy
 import json
 import http.server
 import re
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -27,8 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 COURSE_PAGE = "/examples/course-page.html"
 REQUEST = "attention-playground:request"
 INITIAL_FRAME_HEIGHT = "520"  # what the course page's <iframe>s say before they are resized
-
-pytestmark = pytest.mark.browser
 
 
 def live_frame(page, test_id):
@@ -555,13 +552,8 @@ def serve_lesson(site_url):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LessonHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with dev_server.serving(LessonHandler) as url:
+        yield url + "/"
 
 
 @pytest.fixture
@@ -583,16 +575,10 @@ class CountingSiteHandler(dev_server.SiteRequestHandler):
 def counted_lesson(built_site):
     """The three-frame lesson, its playground served by a server that counts what each path was asked."""
     CountingSiteHandler.paths = []
-    server = dev_server.make_server(0, CountingSiteHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    site = f"http://127.0.0.1:{server.server_address[1]}"
-    lessons = serve_lesson(site)
-    yield next(lessons), CountingSiteHandler.paths
-    lessons.close()
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with dev_server.serving(CountingSiteHandler) as site:
+        lessons = serve_lesson(site)
+        yield next(lessons), CountingSiteHandler.paths
+        lessons.close()
 
 
 def test_the_frames_of_one_lesson_share_one_python(counted_lesson, page):
@@ -685,12 +671,8 @@ def cdn_site_url(built_site):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CdnSiteHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with dev_server.serving(CdnSiteHandler) as url:
+        yield url + "/"
 
 
 def test_cdn_build_loads_the_runtime_from_the_cdn_address(cdn_site_url, page, page_problems):

@@ -14,7 +14,6 @@ from attention_playground import compute
 from attention_playground.attention import attention as module_attention
 from page_helpers import editor_text, paste_code, sel
 
-pytestmark = pytest.mark.browser
 
 # Seconds: booting the exercise worker's Python, or restarting it, on a busy 2-core machine.
 PYTHON_TIMEOUT_MS = 90_000

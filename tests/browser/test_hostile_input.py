@@ -143,10 +143,9 @@ def open_page(page, site_url):
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
 
-def test_generated_scenes_and_links_never_break_the_page(page, site_url, page_problems, artifacts):
-    open_page(page, site_url)
+def test_generated_scenes_and_links_never_break_the_page(live_page, page_problems, artifacts):
     rng = random.Random(SEED)
-    good_hash = page.evaluate(
+    good_hash = live_page.evaluate(
         """async (scene) => {
           const { encodePermalinkHash, makePayload } = await import("/js/sharing/permalink.js");
           return encodePermalinkHash(makePayload({ scene }));
@@ -156,43 +155,42 @@ def test_generated_scenes_and_links_never_break_the_page(page, site_url, page_pr
     tried = {"setScene": 0, "hash": 0}
     outcomes = {"ok": 0, "refused": 0, "read": 0}
     for case in range(CASES):
-        before = page.evaluate("window.attentionPlayground.getScene()")
+        before = live_page.evaluate("window.attentionPlayground.getScene()")
         if case % 2 == 0:
             scene = bent_scene(rng)
-            outcome = set_scene(page, scene)
+            outcome = set_scene(live_page, scene)
             tried["setScene"] += 1
             assert outcome["outcome"] in ("ok", "refused"), (case, json.dumps(scene)[:300], outcome)
             if outcome["outcome"] == "refused":
                 assert outcome["message"] and "undefined" not in outcome["message"], outcome
-                assert page.evaluate("window.attentionPlayground.getScene()") == before, "a refused scene changed the page"
+                assert live_page.evaluate("window.attentionPlayground.getScene()") == before, "a refused scene changed the page"
         else:
             hash_text = broken_hash(rng, good_hash)
-            outcome = open_hash(page, hash_text)
+            outcome = open_hash(live_page, hash_text)
             tried["hash"] += 1
             assert outcome["outcome"] == "read", (case, hash_text[:200], outcome)
         outcomes[outcome["outcome"]] += 1
         assert page_problems.page_errors == [], (case, page_problems.page_errors)
         if case % 10 == 9:
-            assert_live(page)
+            assert_live(live_page)
     assert tried == {"setScene": CASES // 2, "hash": CASES // 2}
     (artifacts / "hostile-input-counts.json").write_text(json.dumps({"tried": tried, "outcomes": outcomes, "failures": 0}))
     assert outcomes["refused"] > 0 and outcomes["read"] > 0
     # The good link itself still opens.
-    assert open_hash(page, good_hash)["outcome"] == "read"
-    expect(page.locator(sel("scene-title"))).to_have_text("a good scene")
-    assert page.evaluate("window.attentionPlayground.getScene().tokens") == ["link", "opens", "fine"]
+    assert open_hash(live_page, good_hash)["outcome"] == "read"
+    expect(live_page.locator(sel("scene-title"))).to_have_text("a good scene")
+    assert live_page.evaluate("window.attentionPlayground.getScene().tokens") == ["link", "opens", "fine"]
     # A bad link is said out loud: the notice line names the problem.
-    open_hash(page, "#s=2.AAAA")
-    expect(page.locator(sel("notice-text"))).to_contain_text("link")
-    assert page.evaluate("window.attentionPlayground.getScene().tokens") == ["link", "opens", "fine"]
+    open_hash(live_page, "#s=2.AAAA")
+    expect(live_page.locator(sel("notice-text"))).to_contain_text("link")
+    assert live_page.evaluate("window.attentionPlayground.getScene().tokens") == ["link", "opens", "fine"]
     page_problems.clear()  # a refused setScene may log nothing, but the browser can log a failed decompression
 
 
 @pytest.mark.parametrize("depth", [100, 1_000, 10_000, 100_000])
-def test_deep_nesting_is_refused_without_a_stack_overflow(page, site_url, depth):
-    open_page(page, site_url)
-    before = page.evaluate("window.attentionPlayground.getScene()")
-    outcome = page.evaluate(
+def test_deep_nesting_is_refused_without_a_stack_overflow(live_page, depth):
+    before = live_page.evaluate("window.attentionPlayground.getScene()")
+    outcome = live_page.evaluate(
         f"""async (depth) => {{
           let deep = [];
           for (let k = 0; k < depth; k += 1) deep = [deep];
@@ -212,15 +210,14 @@ def test_deep_nesting_is_refused_without_a_stack_overflow(page, site_url, depth)
     )
     assert "nested too deeply" in outcome[0] and "nested too deeply" in outcome[1], outcome
     assert outcome[2].startswith("refused: setScene needs a scene object"), outcome
-    assert page.evaluate("window.attentionPlayground.getScene()") == before
-    assert_live(page)
+    assert live_page.evaluate("window.attentionPlayground.getScene()") == before
+    assert_live(live_page)
 
 
-def test_not_finite_and_huge_numbers_get_a_clear_message(page, site_url):
-    open_page(page, site_url)
-    before = page.evaluate("window.attentionPlayground.getScene()")
+def test_not_finite_and_huge_numbers_get_a_clear_message(live_page):
+    before = live_page.evaluate("window.attentionPlayground.getScene()")
     for value in ["NaN", "Infinity", "-Infinity", "1e309"]:
-        message = page.evaluate(
+        message = live_page.evaluate(
             f"""() => {{
               const scene = window.attentionPlayground.getScene();
               scene.X[0][0] = {value};
@@ -228,8 +225,8 @@ def test_not_finite_and_huge_numbers_get_a_clear_message(page, site_url):
             }}"""
         )
         assert "number" in message and "X" in message, (value, message)
-        assert page.evaluate("window.attentionPlayground.getScene()") == before
-    result = page.evaluate(
+        assert live_page.evaluate("window.attentionPlayground.getScene()") == before
+    result = live_page.evaluate(
         """() => {
           const scene = window.attentionPlayground.getScene();
           scene.X = scene.X.map((row) => row.map((v) => (Number(v) ? 1e308 : 0)));
@@ -239,10 +236,9 @@ def test_not_finite_and_huge_numbers_get_a_clear_message(page, site_url):
     assert isinstance(result, int), result  # 1e308 is a number; whatever overflows shows as nan, not a crash
 
 
-def test_a_scene_over_the_limits_is_refused_plainly(page, site_url):
-    open_page(page, site_url)
-    before = page.evaluate("window.attentionPlayground.getScene()")
-    message = page.evaluate(
+def test_a_scene_over_the_limits_is_refused_plainly(live_page):
+    before = live_page.evaluate("window.attentionPlayground.getScene()")
+    message = live_page.evaluate(
         """() => {
           const tokens = Array.from({ length: 10000 }, (_, k) => "w" + k);
           const scene = { ...window.attentionPlayground.getScene(), tokens, X: tokens.map(() => [1, 0, 0, 0, 0]) };
@@ -250,7 +246,7 @@ def test_a_scene_over_the_limits_is_refused_plainly(page, site_url):
         }"""
     )
     assert "limit" in message, message
-    assert page.evaluate("window.attentionPlayground.getScene()") == before
+    assert live_page.evaluate("window.attentionPlayground.getScene()") == before
 
 
 def test_markup_in_names_is_shown_as_text_and_runs_nothing(browser, site_url, artifacts):

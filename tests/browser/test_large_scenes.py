@@ -5,13 +5,11 @@ and last cells are checked), on screen or not.
 The grids are not skipped off screen (`content-visibility: auto`): Chromium leaves what it skips out of its
 accessibility tree, which the test of the tree below would catch."""
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground.presets import random_scene
-from page_helpers import sel, wait_live
+from page_helpers import sel
 
-pytestmark = pytest.mark.browser
 
 SIZE = 64
 CELLS = {"x-cell": SIZE * SIZE, "wq-cell": SIZE * SIZE, "wk-cell": SIZE * SIZE, "wv-cell": SIZE * SIZE}
@@ -39,15 +37,13 @@ def accessibility_node(cdp, selector):
     return cdp.send("Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False})["nodes"][0]
 
 
-def test_every_cell_is_on_the_page_and_every_grid_in_the_accessibility_tree(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
-    show_large_scene(page)
+def test_every_cell_is_on_the_page_and_every_grid_in_the_accessibility_tree(live_page):
+    show_large_scene(live_page)
     for test_id, count in CELLS.items():
-        expect(page.locator(sel(test_id))).to_have_count(count)
-    page.evaluate("() => window.scrollTo(0, 0)")  # the Wk and Wv grids are far below the screen
-    page.wait_for_timeout(300)
-    cdp = page.context.new_cdp_session(page)
+        expect(live_page.locator(sel(test_id))).to_have_count(count)
+    live_page.evaluate("() => window.scrollTo(0, 0)")  # the Wk and Wv grids are far below the screen
+    live_page.wait_for_timeout(300)
+    cdp = live_page.context.new_cdp_session(live_page)
     cdp.send("Accessibility.enable")
     for test_id, spoken in CORNERS.items():
         for row, column in [(0, 0), (SIZE - 1, SIZE - 1)]:
@@ -55,23 +51,21 @@ def test_every_cell_is_on_the_page_and_every_grid_in_the_accessibility_tree(page
             assert not node.get("ignored"), f"{test_id} ({row}, {column}) is left out: {node.get('ignoredReasons')}"
             assert node["role"]["value"] == "textbox"
         assert node["name"]["value"].startswith(spoken)
-    assert page.evaluate("() => window.scrollY") == 0, "nothing scrolled the grids into view"
+    assert live_page.evaluate("() => window.scrollY") == 0, "nothing scrolled the grids into view"
 
 
-def test_a_cell_of_a_grid_far_below_is_reached_by_keyboard_and_edited(page, site_url):
-    page.goto(site_url)
-    wait_live(page)
-    scene = show_large_scene(page)
-    page.evaluate("() => window.scrollTo(0, 0)")  # Wv's grid is far below
-    page.locator(sel("wv-cell", row=62, column=5)).focus()
-    page.keyboard.press("ArrowDown")
-    focused = page.locator(sel("wv-cell", row=63, column=5))
+def test_a_cell_of_a_grid_far_below_is_reached_by_keyboard_and_edited(live_page):
+    scene = show_large_scene(live_page)
+    live_page.evaluate("() => window.scrollTo(0, 0)")  # Wv's grid is far below
+    live_page.locator(sel("wv-cell", row=62, column=5)).focus()
+    live_page.keyboard.press("ArrowDown")
+    focused = live_page.locator(sel("wv-cell", row=63, column=5))
     expect(focused).to_be_focused()
-    page.keyboard.type("0.25")
-    page.wait_for_function("() => window.attentionPlayground.getScene().heads[0].Wv[63][5] === 0.25")
+    live_page.keyboard.type("0.25")
+    live_page.wait_for_function("() => window.attentionPlayground.getScene().heads[0].Wv[63][5] === 0.25")
     # The edit reached Python: the result's Wv holds it, and nothing else of Wv changed.
     expected = [row[:] for row in scene["heads"][0]["Wv"]]
     expected[63][5] = 0.25
-    page.wait_for_function("() => window.attentionPlayground.result().heads[0].Wv[63][5] === 0.25")
-    result = page.evaluate("() => window.attentionPlayground.result()")
+    live_page.wait_for_function("() => window.attentionPlayground.result().heads[0].Wv[63][5] === 0.25")
+    result = live_page.evaluate("() => window.attentionPlayground.result()")
     assert result["heads"][0]["Wv"] == expected

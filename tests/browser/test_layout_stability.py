@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from page_helpers import sel
 
-pytestmark = pytest.mark.browser
 
 MOST_SHIFT = 0.01
 

@@ -9,72 +9,58 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from page_helpers import open_live, preset_scene, sel
+from page_helpers import download, preset_scene, sel
 
-pytestmark = pytest.mark.browser
 
 SVG = "{http://www.w3.org/2000/svg}"
 # The default scene, "the cat sat on the mat because it was tired".
 IT, CAT = 7, 1
 
 
-
-def download(page, test_id):
-    with page.expect_download() as waiting:
-        page.locator(sel(test_id)).click()
-    item = waiting.value
-    return item.suggested_filename, open(item.path(), "rb").read()
-
-
-def test_a_decimal_comma_is_refused_with_the_number_it_probably_means(page, site_url):
-    open_live(page, f"{site_url}/")
-    page.locator(sel("x-cell", row=CAT, column=0)).click()
-    page.keyboard.type("0,5")
-    error = page.locator(sel("x-error"))
+def test_a_decimal_comma_is_refused_with_the_number_it_probably_means(live_page):
+    live_page.locator(sel("x-cell", row=CAT, column=0)).click()
+    live_page.keyboard.type("0,5")
+    error = live_page.locator(sel("x-error"))
     expect(error).to_contain_text("\"0,5\" is not a number; did you mean 0.5? Write decimals with a point")
 
 
-def test_the_worked_steps_write_weights_to_four_decimals_like_the_tutorial(page, site_url):
-    open_live(page, f"{site_url}/")
-    page.locator(sel("step-toggle")).check()
-    weights = page.locator(f'{sel("step-view")} figure[data-stage="weights"]')
-    result = page.evaluate("window.attentionPlayground.result()")
+def test_the_worked_steps_write_weights_to_four_decimals_like_the_tutorial(live_page):
+    live_page.locator(sel("step-toggle")).check()
+    weights = live_page.locator(f'{sel("step-view")} figure[data-stage="weights"]')
+    result = live_page.evaluate("window.attentionPlayground.result()")
     it_cat = result["heads"][0]["weights"][IT][CAT]
     cell = weights.locator(f'td[data-row="{IT}"][data-column="{CAT}"]')
     expect(cell).to_have_text(f"{it_cat:.4f}")
     texts = weights.locator("td").all_inner_texts()
     assert texts and all(re.fullmatch(r"\d\.\d{4}", text) for text in texts), texts
     cell.hover()
-    expect(page.locator(sel("step-explain"))).to_contain_text(f"= {it_cat:.4f}")
+    expect(live_page.locator(sel("step-explain"))).to_contain_text(f"= {it_cat:.4f}")
 
 
-def test_the_knock_out_sentence_names_each_word_in_quotes(page, site_url):
+def test_the_knock_out_sentence_names_each_word_in_quotes(live_page):
     """The default sentence contains "it": "the largest weight on it is in row “it”" said nothing clear."""
-    open_live(page, f"{site_url}/")
-    page.locator(sel("experiment-tab-knockout")).click()
-    page.locator(sel("knockout-token")).select_option(str(CAT))
-    page.locator(sel("knockout-run")).click()
-    summary = page.locator(sel("knockout-summary"))
-    result = page.evaluate("window.attentionPlayground.result()")
+    live_page.locator(sel("experiment-tab-knockout")).click()
+    live_page.locator(sel("knockout-token")).select_option(str(CAT))
+    live_page.locator(sel("knockout-run")).click()
+    summary = live_page.locator(sel("knockout-summary"))
+    result = live_page.evaluate("window.attentionPlayground.result()")
     it_cat = result["heads"][0]["weights"][IT][CAT]
     expect(summary).to_contain_text(f"With “cat” knocked out: the row that gave “cat” the most weight is the row of “it” ({it_cat:.3f})")
     assert " on it " not in summary.inner_text()
 
 
-def test_an_exported_picture_has_its_title_and_legend_and_no_outlines(page, site_url, artifacts):
-    open_live(page, f"{site_url}/")
+def test_an_exported_picture_has_its_title_and_legend_and_no_outlines(live_page, artifacts):
     # The learner points at a cell and has a row focused: neither outline belongs in the picture.
-    page.locator(sel("heatmap-cell", row=2, column=3)).hover()
-    expect(page.locator(".heatmap .hover-outline")).to_have_attribute("visibility", "visible")
-    name, data = download(page, "download-svg")
+    live_page.locator(sel("heatmap-cell", row=2, column=3)).hover()
+    expect(live_page.locator(".heatmap .hover-outline")).to_have_attribute("visibility", "visible")
+    name, data = download(live_page, "download-svg")
     (artifacts / "export-with-legend.svg").write_bytes(data)
     root = ET.fromstring(data)
     texts = [node.text for node in root.iter(f"{SVG}text")]
-    title = f"Attention weights: {page.evaluate('window.attentionPlayground.result().title')}"
+    title = f"Attention weights: {live_page.evaluate('window.attentionPlayground.result().title')}"
     assert texts[0] == title, "the title is written on the picture, first"
     assert root.find(f"{SVG}title").text == title
     # The colour legend: its ramp labels, "weight", and the masked swatch's words.
@@ -87,18 +73,17 @@ def test_an_exported_picture_has_its_title_and_legend_and_no_outlines(page, site
     assert fill_of(labels["it"]) == fill_of(labels["cat"])
     assert "tabindex" not in data.decode()
 
-    name, data = download(page, "download-png")
+    name, data = download(live_page, "download-png")
     (artifacts / "export-with-legend.png").write_bytes(data)
     width, height = int(root.get("width")), int(root.get("height"))
     assert data[16:24] == (2 * width).to_bytes(4, "big") + (2 * height).to_bytes(4, "big")
 
 
-def test_a_csv_of_weights_escapes_tokens_a_spreadsheet_would_run(page, site_url):
-    open_live(page, f"{site_url}/")
+def test_a_csv_of_weights_escapes_tokens_a_spreadsheet_would_run(live_page):
     scene = preset_scene("dog-bites-man")
     scene["tokens"] = ["=HYPERLINK(\"http://x\")", "+SUM(A1:A9)", "-2+3"]
-    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene)
-    name, data = download(page, "download-csv")
+    live_page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene)
+    name, data = download(live_page, "download-csv")
     text = data.decode("utf-8")
     rows = list(csv.reader(io.StringIO(text)))
     escaped = ["'=HYPERLINK(\"http://x\")", "'+SUM(A1:A9)", "'-2+3"]

@@ -1,16 +1,20 @@
 """The runtime in real Chromium: the worker boots Pyodide, NumPy and the module, and the client talks to it.
 
 Each test opens tests/browser/harness.html (an empty page of the site) and imports js/runtime/client.js into
-it, so the runtime is tested on its own, without the page's UI. The expected values come from the same
-entry point run natively, never from numbers written here.
+it, so the runtime is tested on its own, without the page's UI; the tests that only send requests share one
+such page (`client_page`). The expected values come from the same entry point run natively, never from
+numbers written here.
 """
 
 import json
 import math
 import time
 
+import pytest
+
 from attention_playground.entry import handle
 from attention_playground.presets import random_scene
+from conftest import PageProblems, assert_no_problems, guarded_page
 
 HARNESS = "/tests/browser/harness.html"
 BOOT_STAGES = ["downloading", "starting", "numpy", "module", "ready"]
@@ -76,6 +80,18 @@ def request(page, kind, payload=None):
     return page.evaluate(REQUEST, [kind, payload or {}])
 
 
+@pytest.fixture(scope="module")
+def client_page(browser, site_url):
+    """One harness page with a started client, shared by the tests that only send it requests (a request leaves
+    nothing behind in Python), so they pay for one boot; guarded like `page`, checked when the module ends."""
+    problems = PageProblems()
+    context, shared = guarded_page(browser, problems)
+    start_client(shared, site_url)
+    yield shared
+    context.close()
+    assert_no_problems(problems)
+
+
 def test_boot_reports_every_stage_in_order_then_answers(page, site_url):
     stages = start_client(page, site_url)
     assert [report["stage"] for report in stages] == BOOT_STAGES
@@ -90,31 +106,29 @@ def test_boot_reports_every_stage_in_order_then_answers(page, site_url):
     assert reply == {"ok": True, "result": native_result("presets")}
 
 
-def test_every_preset_computes_as_natively(page, site_url):
-    start_client(page, site_url)
+def test_every_preset_computes_as_natively(client_page):
     presets = native_result("presets")
     assert presets, "the module has presets"
     for preset in presets:
-        scene = request(page, "preset", {"id": preset["id"]})
+        scene = request(client_page, "preset", {"id": preset["id"]})
         assert scene["ok"], scene
         assert_close(scene["result"], native_result("preset", {"id": preset["id"]}), f"preset {preset['id']}")
-        computed = request(page, "compute", {"scene": scene["result"]})
+        computed = request(client_page, "compute", {"scene": scene["result"]})
         assert computed["ok"], computed
         assert_close(computed["result"], native_result("compute", {"scene": scene["result"]}), f"compute({preset['id']})")
 
 
-def test_a_bad_scene_rejects_with_the_modules_message(page, site_url):
-    start_client(page, site_url)
+def test_a_bad_scene_rejects_with_the_modules_message(client_page):
     scene = native_result("preset", {"id": native_result("presets")[0]["id"]})
     scene["X"][0][0] = "abc"
     expected = native("compute", {"scene": scene})
     assert not expected["ok"]
-    reply = request(page, "compute", {"scene": scene})
+    reply = request(client_page, "compute", {"scene": scene})
     assert reply["ok"] is False and reply["isError"] is True
     assert reply["message"] == expected["error"]["message"]
     assert reply["detail"] == expected["error"]
     # The worker is still fine afterwards.
-    assert request(page, "presets")["ok"] is True
+    assert request(client_page, "presets")["ok"] is True
 
 
 def test_the_module_parts_are_fetched_only_by_the_first_request_that_needs_them(page, site_url, page_problems):
@@ -264,16 +278,15 @@ def two_head_scene():
     return scene
 
 
-def test_compute_results_equal_the_modules_json_to_the_bit(page, site_url):
+def test_compute_results_equal_the_modules_json_to_the_bit(client_page):
     """The worker ships matrices as float64 bytes; what the client rebuilds must be what handle() would give."""
-    start_client(page, site_url)
-    page.evaluate(START_REFERENCE)
+    client_page.evaluate(START_REFERENCE)
     scenes = {preset["id"]: native_result("preset", {"id": preset["id"]}) for preset in native_result("presets")}
     scenes["64 tokens"] = random_scene(SIZE_LIMIT, seed=5, digits=6)
     scenes["overflow"] = overflowing_scene()
     scenes["two heads"] = two_head_scene()
     for name, scene in scenes.items():
-        assert page.evaluate(COMPARE_WITH_REFERENCE, scene) is None, name
+        assert client_page.evaluate(COMPARE_WITH_REFERENCE, scene) is None, name
 
 
 # Talk to the worker directly, without the client, to see the replies as they travel.

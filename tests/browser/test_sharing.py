@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from attention_playground import compute
 from attention_playground.presets import random_scene
 from conftest import DEFAULT_TIMEOUT_MS
-from page_helpers import copy_link, module_error, open_live, preset_scene, sel, type_into, wait_live
+from page_helpers import copy_link, download, module_error, open_live, preset_scene, sel, type_into, wait_live
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -31,11 +31,6 @@ STORAGE_PREFIX = "attention-playground/v1/page"
 # The default scene, "the cat sat on the mat because it was tired".
 IT, CAT = 7, 1
 PRONOUN, NOUN_DIM = 2, 1
-
-pytestmark = pytest.mark.browser
-
-
-
 
 
 def expect_cell(page, selector, text):
@@ -334,13 +329,6 @@ def test_a_link_that_would_replace_saved_edits_keeps_them(page, site_url, artifa
 # ---- export and import --------------------------------------------------------------------------
 
 
-def download(page, test_id):
-    with page.expect_download() as info:
-        page.locator(sel(test_id)).click()
-    saved = info.value
-    return saved.suggested_filename, Path(saved.path()).read_bytes()
-
-
 def test_exports_hold_the_heatmap_the_weights_and_the_scene(page, fresh_page, site_url, artifacts):
     open_live(page, f"{site_url}/")
     type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "0.25")
@@ -441,37 +429,35 @@ def test_the_png_shows_the_colours_of_the_heatmap(page, site_url, artifacts):
     assert pixels == [cell["fill"] for cell in cells]
 
 
-def test_opening_a_bad_scene_file_shows_the_module_message_and_keeps_the_page(page, site_url, artifacts, tmp_path):
-    open_live(page, f"{site_url}/")
-    before = get_scene(page)
+def test_opening_a_bad_scene_file_shows_the_module_message_and_keeps_the_page(live_page, artifacts, tmp_path):
+    before = get_scene(live_page)
     bad = preset_scene("dog-bites-man")
     bad["heads"][0]["Wq"] = bad["heads"][0]["Wq"][:1]  # one row short
     bad_file = tmp_path / "short-wq.json"
     bad_file.write_text(json.dumps(bad))
-    page.locator(sel("scene-file-input")).set_input_files(str(bad_file))
-    notice = page.locator(sel("notice-text"))
+    live_page.locator(sel("scene-file-input")).set_input_files(str(bad_file))
+    notice = live_page.locator(sel("notice-text"))
     expect(notice).to_have_text(f"“short-wq.json” cannot be shown: {module_error(bad)}")
-    expect(page.locator(sel("notice"))).to_have_attribute("data-tone", "error")
-    assert get_scene(page) == before
-    page.screenshot(path=str(artifacts / "sharing-bad-file.png"), full_page=True)
+    expect(live_page.locator(sel("notice"))).to_have_attribute("data-tone", "error")
+    assert get_scene(live_page) == before
+    live_page.screenshot(path=str(artifacts / "sharing-bad-file.png"), full_page=True)
 
     notes = tmp_path / "notes.txt"
     notes.write_text("the cat sat on the mat")
-    page.locator(sel("scene-file-input")).set_input_files(str(notes))
+    live_page.locator(sel("scene-file-input")).set_input_files(str(notes))
     expect(notice).to_contain_text("“notes.txt” is not a scene file: it is not JSON")
-    assert get_scene(page) == before
+    assert get_scene(live_page) == before
 
     listing = tmp_path / "list.json"
     listing.write_text("[1, 2, 3]")
-    page.locator(sel("scene-file-input")).set_input_files(str(listing))
+    live_page.locator(sel("scene-file-input")).set_input_files(str(listing))
     expect(notice).to_contain_text("“list.json” is JSON but not a scene")
 
 
-def test_a_scene_file_dropped_on_the_page_opens(page, site_url):
-    open_live(page, f"{site_url}/")
+def test_a_scene_file_dropped_on_the_page_opens(live_page):
     scene = preset_scene("dog-bites-man")
     scene["title"] = "dropped"
-    transfer = page.evaluate_handle(
+    transfer = live_page.evaluate_handle(
         """text => {
             const transfer = new DataTransfer();
             transfer.items.add(new File([text], "dropped.json", {type: "application/json"}));
@@ -479,12 +465,12 @@ def test_a_scene_file_dropped_on_the_page_opens(page, site_url):
         }""",
         json.dumps(scene),
     )
-    page.dispatch_event(sel("heatmap-panel"), "dragenter", {"dataTransfer": transfer})
-    expect(page.locator("body")).to_have_class("dropping-file")
-    page.dispatch_event(sel("heatmap-panel"), "drop", {"dataTransfer": transfer})
-    expect(page.locator(sel("scene-title"))).to_have_text("dropped")
-    assert get_scene(page) == scene
-    expect(page.locator("body")).not_to_have_class("dropping-file")
+    live_page.dispatch_event(sel("heatmap-panel"), "dragenter", {"dataTransfer": transfer})
+    expect(live_page.locator("body")).to_have_class("dropping-file")
+    live_page.dispatch_event(sel("heatmap-panel"), "drop", {"dataTransfer": transfer})
+    expect(live_page.locator(sel("scene-title"))).to_have_text("dropped")
+    assert get_scene(live_page) == scene
+    expect(live_page.locator("body")).not_to_have_class("dropping-file")
 
 
 # ---- persistence --------------------------------------------------------------------------------
@@ -551,14 +537,13 @@ def test_a_script_stepping_through_scenes_leaves_only_the_last_one_saved(page, s
     assert get_scene(page) == edited
 
 
-def test_an_edited_scene_is_saved_at_once_when_another_replaces_it(page, site_url):
+def test_an_edited_scene_is_saved_at_once_when_another_replaces_it(live_page):
     """Replacing a scene does not wait for the edits to pause: they are written before the new scene shows."""
-    open_live(page, f"{site_url}/")
-    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(4, digits=2))
-    type_into(page, page.locator(sel("wq-cell", row=0, column=0)), "5")
-    edited = get_scene(page)
-    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(5, digits=2))
-    saved = page.evaluate("""() => Object.keys(localStorage).filter((key) => key.includes("/draft/scene-"))
+    live_page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(4, digits=2))
+    type_into(live_page, live_page.locator(sel("wq-cell", row=0, column=0)), "5")
+    edited = get_scene(live_page)
+    live_page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", random_scene(5, digits=2))
+    saved = live_page.evaluate("""() => Object.keys(localStorage).filter((key) => key.includes("/draft/scene-"))
       .map((key) => JSON.parse(localStorage.getItem(key)).draft.heads[0].Wq[0][0])""")
     assert "5" in saved, saved
     assert edited["heads"][0]["Wq"][0][0] == 5
@@ -587,22 +572,21 @@ def test_reset_to_example_keeps_the_edits_to_bring_back(page, site_url, artifact
     assert get_scene(page) == mine
 
 
-def test_another_example_and_back_brings_the_edits_back(page, site_url, artifacts):
-    open_live(page, f"{site_url}/")
-    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1")
-    mine = get_scene(page)
-    picker = page.locator(sel("preset-picker"))
+def test_another_example_and_back_brings_the_edits_back(live_page, artifacts):
+    type_into(live_page, live_page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1")
+    mine = get_scene(live_page)
+    picker = live_page.locator(sel("preset-picker"))
     picker.select_option("dog-bites-man")
-    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
-    assert get_scene(page) == preset_scene("dog-bites-man")
+    expect(live_page.locator(sel("scene-title"))).to_have_text("dog bites man")
+    assert get_scene(live_page) == preset_scene("dog-bites-man")
     # Nothing saved for this example: its line says nothing (it keeps its place, so nothing moves when it does).
-    expect(page.locator(sel("save-text"))).to_have_text("")
+    expect(live_page.locator(sel("save-text"))).to_have_text("")
     picker.select_option(DEFAULT_PRESET)
-    expect_cell(page, sel("wq-cell", row=PRONOUN, column=NOUN_DIM), "1")
-    assert get_scene(page) == mine
-    expect(page.locator(sel("save-text"))).to_have_text("✓ Your edits, saved in this browser.")
-    expect(page.locator(sel("preset-reset"))).to_be_visible()
-    page.screenshot(path=str(artifacts / "sharing-edits-back.png"), full_page=True)
+    expect_cell(live_page, sel("wq-cell", row=PRONOUN, column=NOUN_DIM), "1")
+    assert get_scene(live_page) == mine
+    expect(live_page.locator(sel("save-text"))).to_have_text("✓ Your edits, saved in this browser.")
+    expect(live_page.locator(sel("preset-reset"))).to_be_visible()
+    live_page.screenshot(path=str(artifacts / "sharing-edits-back.png"), full_page=True)
 
 
 def test_when_storage_fails_the_page_says_so_and_keeps_working(browser, site_url, artifacts):
@@ -630,9 +614,8 @@ def test_when_storage_fails_the_page_says_so_and_keeps_working(browser, site_url
         context.close()
 
 
-def test_storage_keys_are_built_from_mode_and_scene(page, site_url):
-    open_live(page, f"{site_url}/")
-    keys = page.evaluate(
+def test_storage_keys_are_built_from_mode_and_scene(live_page):
+    keys = live_page.evaluate(
         """() => import('./js/sharing/saved-drafts.js').then((m) => [
             m.storageKey('page', 'dog-bites-man'),
             m.storageKey('embed', 'dog-bites-man'),
@@ -676,8 +659,7 @@ SAME_CANONICAL_JSON = """async (scene) => {
 }"""
 
 
-def test_drafts_compare_equal_exactly_when_their_canonical_json_is_equal(page, site_url):
-    open_live(page, f"{site_url}/")
-    outcomes = page.evaluate(SAME_CANONICAL_JSON, random_scene(64, seed=3, digits=2))
+def test_drafts_compare_equal_exactly_when_their_canonical_json_is_equal(live_page):
+    outcomes = live_page.evaluate(SAME_CANONICAL_JSON, random_scene(64, seed=3, digits=2))
     assert [fast for fast, _ in outcomes] == [written for _, written in outcomes]
     assert {written for _, written in outcomes} == {True, False}, "both answers are tried"

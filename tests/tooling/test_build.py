@@ -12,7 +12,6 @@ import json
 import re
 import sys
 import tarfile
-import threading
 from pathlib import Path
 
 import pytest
@@ -57,12 +56,8 @@ def local_host():
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/", served
-    server.shutdown()
-    server.server_close()
+    with dev_server.serving(Handler) as url:
+        yield url + "/", served
 
 
 def vendor():

@@ -1,0 +1,71 @@
+"""The shared page (`live_page`, conftest.py) leaks nothing from one test into the next.
+
+The first test leaves behind all it can: an edit half typed, another scene set through the API, the step view
+and the weights table open, an experiment run on another tab, a notice, keyboard focus, a hover, a small
+dark window. The second, which gets the same page after the reset, must see exactly what a fresh visitor sees
+in a context of its own (pytest runs a module's tests in the order they are written).
+"""
+
+from playwright.sync_api import expect
+
+from page_helpers import open_live, preset_scene, sel, type_into, wait_live
+
+CAT = 1  # in "the cat sat on the mat because it was tired"
+
+# What a visitor can see or a script can read of the page, gathered once nothing is moving any more.
+PAGE_STATE = """async () => {
+  const api = window.attentionPlayground;
+  await api.ready;
+  await Promise.all(document.getAnimations().map((animation) => animation.finished));
+  await new Promise((resolve) => setTimeout(resolve, 1000));  // a scene is saved once it has stayed a moment
+  const visible = (element) => element.checkVisibility();
+  const controls = [...document.querySelectorAll("input, select, textarea, button")].filter(visible).map((control) => ({
+    testid: control.closest("[data-testid]")?.dataset.testid ?? null,
+    value: control.value,
+    checked: control.checked ?? null,
+    pressed: control.getAttribute("aria-pressed"),
+    selected: control.getAttribute("aria-selected"),
+    expanded: control.getAttribute("aria-expanded"),
+  }));
+  return {
+    scene: api.getScene(),
+    result: api.result(),
+    text: document.body.innerText,
+    shown: [...document.querySelectorAll("[data-testid]")].filter(visible).map((element) => element.dataset.testid),
+    controls,
+    hovered: [...document.querySelectorAll(":hover")].map((element) => element.tagName),
+    focused: document.activeElement === document.body,
+    status: document.querySelector('[data-testid="playground"]').dataset.status,
+    theme: [document.documentElement.className, document.documentElement.dataset.theme ?? null,
+            matchMedia("(prefers-color-scheme: dark)").matches],
+    window: [innerWidth, innerHeight, scrollX, scrollY],
+    address: location.hash,
+    saved: Object.keys(localStorage).sort(),
+    session: Object.keys(sessionStorage).sort(),
+  };
+}"""
+
+
+def test_a_test_leaves_behind_all_it_can(live_page):
+    type_into(live_page, live_page.locator(sel("x-cell", row=CAT, column=0)), "0.")  # half typed, still being saved
+    live_page.locator(sel("step-toggle")).check()
+    live_page.locator(sel("weights-table-toggle")).click()
+    live_page.locator(sel("experiment-tab-knockout")).click()
+    live_page.locator(sel("knockout-run")).click()
+    live_page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", preset_scene("two-heads"))
+    live_page.locator(sel("head-thumb")).nth(1).click()
+    live_page.evaluate("location.hash = '#preset=no-such-example'")  # a notice that stays until closed
+    expect(live_page.locator(sel("notice"))).to_be_visible()
+    live_page.set_viewport_size({"width": 390, "height": 700})
+    live_page.emulate_media(color_scheme="dark")
+    live_page.locator(sel("heatmap-cell")).first.hover()
+    live_page.mouse.wheel(0, 600)
+    assert live_page.evaluate("window.attentionPlayground.getScene().title") == preset_scene("two-heads")["title"]
+
+
+def test_the_next_test_finds_the_page_as_a_fresh_visitor_does(live_page, page, site_url):
+    open_live(page, f"{site_url}/")
+    wait_live(live_page)
+    fresh, reused = page.evaluate(PAGE_STATE), live_page.evaluate(PAGE_STATE)
+    for key in fresh:
+        assert reused[key] == fresh[key], f"the shared page's {key} differs from a fresh visitor's"
