@@ -1,5 +1,7 @@
 """The notebook widget in a real JupyterLab: the example notebook opened in Chromium, its cells run, the page's
-views drawn by the kernel's results, an edit recomputed by the kernel, and nothing asked of any other host.
+views drawn by the kernel's results, an edit recomputed by the kernel, and nothing asked of any other host:
+JupyterLab is served with a Content-Security-Policy that lets the page reach 127.0.0.1 only, and whatever
+it refuses fails the test.
 
 JupyterLab (pinned in pyproject's test extra) is started on 127.0.0.1 in a folder of its own, with the
 project's py/ on the kernel's path, so the kernel imports the module (and the widget's view the build
@@ -21,7 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute, load_preset
-from conftest import assert_no_problems, guarded_page, PageProblems
+from conftest import PageProblems, assert_no_problems, guarded_page
 from page_helpers import sel, type_into
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +40,15 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def notebook_policy(port):
+    """A Content-Security-Policy for JupyterLab that lets the page reach 127.0.0.1:`port` and nothing else.
+    JupyterLab itself needs inline and evaluated scripts and inline styles; the widget needs only `blob:`
+    scripts (anywidget loads its module from one) and `blob:` images (the PNG export draws the SVG)."""
+    return ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:; style-src 'self' 'unsafe-inline'; "
+            f"img-src 'self' data: blob:; connect-src 'self' ws://127.0.0.1:{port}; font-src 'self' data:; "
+            "worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'")
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +77,7 @@ def jupyter_lab(built_site, tmp_path_factory):
         sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}",
         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: the test runs JupyterLab's own commands
+        f"--ServerApp.tornado_settings={{'headers': {{'Content-Security-Policy': {notebook_policy(port)!r}}}}}",
         *(["--allow-root"] if os.geteuid() == 0 else []),
     ]
     log = open(home / "server.log", "w")
@@ -138,6 +150,10 @@ def test_the_example_notebook_draws_edits_and_recomputes_in_the_kernel(browser, 
     url, token = jupyter_lab
     problems = PageProblems()
     context, page = guarded_page(browser, problems)
+    # Whatever the policy refuses is recorded: nothing may be.
+    context.add_init_script("""document.addEventListener("securitypolicyviolation", (event) => {
+      (window.policyViolations ??= []).push(`${event.violatedDirective} ${event.blockedURI}`);
+    });""")
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.goto(f"{url}/lab/tree/{EXAMPLE.name}?token={token}")
     page.wait_for_function(
@@ -202,6 +218,6 @@ def test_the_example_notebook_draws_edits_and_recomputes_in_the_kernel(browser, 
     # A scene set from Python redraws the widget.
     in_kernel(page, "w.scene = 'dog-bites-man'")
     expect(first.locator(sel("heatmap-cell"))).to_have_count(9)
+    assert page.evaluate("window.policyViolations ?? []") == []
     context.close()
-    assert problems.page_errors == []
-    assert problems.foreign_requests == [], "requests to hosts other than 127.0.0.1"
+    assert_no_problems(problems)  # no console error, no uncaught error, no request off 127.0.0.1
