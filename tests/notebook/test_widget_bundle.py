@@ -69,3 +69,10 @@ def test_the_page_root_becomes_the_widget_root_and_keyframes_stay_at_the_top():
     body = scoped[scoped.index(".w {"):]
     assert "& { --ink: red; }" in body and '&[data-theme="dark"]' in body and "& { margin: 0; }" in body
     assert "h2, .panel > p {" in body and ".tbody-cell" in body and "body text" not in body
+
+
+def test_the_panels_python_names_are_the_panels_the_view_draws():
+    from attention_playground.widget import PANELS
+
+    frame = (ROOT / "js" / "notebook" / "widget.js").read_text(encoding="utf-8")
+    assert tuple(re.findall(r'data-panel="(\w+)"', frame)) == PANELS
