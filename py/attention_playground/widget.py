@@ -64,8 +64,15 @@ def _as_scene(scene: Any) -> dict[str, Any]:
         return load_preset(scene)
     if isinstance(scene, dict):
         # A copy made of plain JSON values, as the view will send it back: what is synced is what is computed.
-        return json.loads(json.dumps(scene))
+        # NumPy arrays and numbers become lists and floats on the way.
+        return json.loads(json.dumps(scene, default=_plain))
     raise TypeError(f"a Playground shows a preset id or a scene dict, not {type(scene).__name__}")
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"a scene holds numbers, text, lists and dicts, not {type(value).__name__}")
 
 
 def compute_response(scene: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +136,8 @@ class Playground(anywidget.AnyWidget):
         response = compute_response(scene)
         self._take_response(response)
         if isinstance(scene, dict):
-            # The learner's scene, exactly as sent; not sent back to the view, which already shows it.
+            # The learner's scene, exactly as sent; not sent back to the view, which already shows it (the lock is
+            # ipywidgets' own way of not echoing a value that came from the view).
             self._scene_from_view = scene
             try:
                 with self._lock_property(scene=scene):

@@ -8,6 +8,7 @@ too, where there is no notebook.
 
 import copy
 
+import numpy as np
 import pytest
 
 from attention_playground import compute, load_preset
@@ -51,6 +52,8 @@ def test_a_preset_id_a_scene_dict_and_a_trained_head_each_give_their_native_resu
     scene = load_preset("dog-bites-man")
     assert_same_weights(Playground("dog-bites-man").result, compute(scene))
     assert_same_weights(Playground(scene).result, compute(scene))
+    as_arrays = {**scene, "X": np.array(scene["X"])}
+    assert Playground(as_arrays).scene["X"] == scene["X"], "NumPy arrays arrive as lists"
     head = head_scene(load_model(), "the fox met a crow and the fox smiled", 1, 0)
     shown = Playground(head)
     assert shown.result["tokens"][0] == "<bos>"
