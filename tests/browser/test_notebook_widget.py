@@ -203,7 +203,9 @@ def test_the_example_notebook_draws_edits_and_recomputes_in_the_kernel(browser, 
     assert "<svg" in picture["svg"] and picture["cells"] == 100
     assert bytes(picture["png"]) == b"\x89PNG\r\n\x1a\n"
 
-    # Light and dark follow JupyterLab's theme.
+    # Light and dark follow JupyterLab's theme (pictured with "it" focused again: its bars show the edit).
+    in_kernel(page, f"w.focused_row = {IT}")
+    expect(first.locator(sel("bars-heading"))).to_have_text("Where “it” pays attention")
     first.locator(sel("heatmap-panel")).scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "notebook-widget-light.png"))
     light_panel = first.locator(sel("heatmap-panel")).evaluate("(node) => getComputedStyle(node).backgroundColor")
