@@ -6,6 +6,8 @@
     python3 build.py --zip            # also dist/attention-playground.zip, the site in one file, for offline use
     python3 build.py --cdn            # also dist-cdn/, the site loading Pyodide from the official CDN
 
+Every build also bundles the notebook widget's view into py/attention_playground/notebook/ (sitebuild/notebook.py).
+
 The steps are the modules of sitebuild/ (its docstring lists them); this file is the command line over them.
 Standard library only, so it runs before anything is installed. Computing the preview needs NumPy: when the
 running Python lacks it, the build re-runs itself in the project's .venv, making it (with the pinned NumPy) if
@@ -19,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from sitebuild import csp, editor, generated, runtime, server, site, variants, wheels
+from sitebuild import csp, editor, generated, notebook, runtime, server, site, variants, wheels
 from sitebuild.downloads import BuildError
 from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT
 
@@ -85,6 +87,7 @@ def build(report=print, zip_site=False, cdn_site=False):
     editor.vendor_editor(report)
     presets = generated.write_presets_and_preview()
     generated.write_facts_module()
+    notebook.write_widget_bundle(report)  # into the package, before the package is zipped for the page
     generated.write_module_zip()
     variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False)
     site.write_dist(report)

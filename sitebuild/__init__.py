@@ -7,6 +7,7 @@
                 pip, listed for micropip
     editor      vendor/codemirror/: CodeMirror 6 from the npm registry, every tarball verified
     generated   generated/: the presets, the preview, the module as a zip, the facts the JavaScript shares
+    notebook    the notebook widget's view (one ES module, one scoped stylesheet), bundled into the package
     csp         the Content-Security-Policy, defined once
     page        index.html as served: the policy and the module preload list written into it
     site        dist/: a folder to upload to any static host

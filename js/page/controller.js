@@ -19,7 +19,7 @@ import { createRecompute } from "./recompute.js";
 import { createSceneLoader, defaultFocus } from "./scenes.js";
 
 /** Keep the focused token sensible after tokens were added or removed. */
-function clampFocus(focus, count, edit) {
+export function clampFocus(focus, count, edit) {
   if (edit.kind === "sentence") return defaultFocus(edit.words);
   if (focus === null || count === 0) return count ? count - 1 : null;
   if (edit.kind === "remove-token" && edit.row < focus) return focus - 1;

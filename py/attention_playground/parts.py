@@ -22,6 +22,8 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     "exercises": ("exercises/", "learner_code.py", "learner_compute.py"),
     "model": ("model/",),
     "presets": ("presets/",),
+    # The notebook widget (widget.py and its bundled view): the page never needs it.
+    "notebook": ("widget.py", "notebook/"),
 }
 
 #: Files that stay in the core although a part's folder holds them: the example the exercises start from.

@@ -1,0 +1,217 @@
+/**
+ * The playground as a notebook widget (anywidget): the page's own views (the heatmap, the bars, the mask
+ * controls, the feature table, the weight matrices) over the page's own state store, edits and recompute loop,
+ * with the notebook's kernel in Python's place (kernel-service.js). attention_playground/widget.py is the other
+ * half; sitebuild/notebook.py bundles this module and everything it imports into the wheel.
+ *
+ * The model's traits and the store are kept in step: `scene` (the learner's scene; a new one from Python is
+ * put on screen), `result` and `error` (written by the kernel), `focused_row` (both ways), `panels` (from
+ * Python), and `picture_svg` / `picture_png` (the heatmap as the page exports it, written here once the
+ * updates pause, for `export_svg()` and `export_png()` in Python).
+ */
+
+import { clampFocus } from "../page/controller.js";
+import { deferredStore, unlessResult, viewChanges } from "../page/deferred-views.js";
+import { createRecompute } from "../page/recompute.js";
+import { defaultFocus } from "../page/scenes.js";
+import { createStore } from "../page/state.js";
+import { applyEdit } from "../scene/edits.js";
+import { draftFromScene, shapeKey } from "../scene/draft.js";
+import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
+import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
+import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
+import { installHeatmapKeyboard } from "../ui/heatmap/heatmap-keyboard.js";
+import { mountWeightsTable } from "../ui/heatmap/weights-table.js";
+import { mountFeatureTable } from "../ui/grids/feature-table.js";
+import { installGridKeyboard } from "../ui/grids/grid-keyboard.js";
+import { mountWeightMatrices } from "../ui/grids/weight-matrices.js";
+import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
+import { createKernelService } from "./kernel-service.js";
+import { followNotebookTheme } from "./notebook-theme.js";
+
+/** The parts of the state a whole new scene changes (as page/scenes.js puts one on the page). */
+const SCENE_PARTS = ["scene", "shape", "labels", "values", "mode", "focus", "head", "hover", "error", "result"];
+/** How long the updates must pause before the picture for export_svg() is made again. */
+const PICTURE_PAUSE_MS = 400;
+
+let widgetCount = 0;
+
+/**
+ * Keys typed in the widget are the widget's. JupyterLab reads every key before the page does, and its shortcuts
+ * skip an element marked `data-lm-suppress-shortcuts`: each element of the widget that takes the focus is
+ * marked, so typing "0" in a cell does not restart the kernel and the arrow keys move in the heatmap, not
+ * between notebook cells. A grid cell turns into an input as it takes the focus; the notebook, told that the
+ * focus went to the cell that is gone from the page, would take it back: that news stops here.
+ * @param {HTMLElement} root
+ */
+function keepKeysAndFocus(root) {
+  root.addEventListener("focusin", (event) => {
+    if (!event.target.isConnected) {
+      event.stopPropagation();
+      return;
+    }
+    event.target.setAttribute("data-lm-suppress-shortcuts", "true");
+  });
+}
+
+/** The widget's frame: the page's panels, named as the page names them (page/view.js), in the page's grid. */
+function frame(el) {
+  const n = ++widgetCount; // ids unique on a notebook page that shows several playgrounds
+  const root = document.createElement("div");
+  root.className = "attention-playground"; // what the widget's stylesheet is scoped to, and its theme
+  root.dataset.testid = "notebook-playground";
+  root.innerHTML = `
+    <div class="playground" data-status="live">
+      <section class="toolbar" aria-label="Settings"><div class="mask-controls" data-panel="controls" data-testid="mask-controls"></div></section>
+      <section class="panel heatmap-panel" data-panel="heatmap" data-testid="heatmap-panel" aria-label="Attention weights"></section>
+      <aside class="panel bars-panel" data-panel="bars" data-testid="bars-panel" aria-live="polite"></aside>
+      <section class="panel feature-editor" data-panel="features" data-testid="feature-editor" aria-labelledby="ap-features-${n}">
+        <h2 id="ap-features-${n}">Words and their features <span class="matrix-symbol">X</span></h2>
+      </section>
+      <section class="panel weight-editor" data-panel="weights" data-testid="weight-editor" aria-labelledby="ap-weights-${n}">
+        <h2 id="ap-weights-${n}">Query, key and value weights</h2>
+      </section>
+    </div>`;
+  keepKeysAndFocus(root);
+  el.replaceChildren(root);
+  const playground = root.firstElementChild;
+  const panel = (name) => root.querySelector(`[data-panel="${name}"]`);
+  return { root, playground, panel };
+}
+
+/**
+ * anywidget's render: draw the model's scene in `el` and keep it in step with the kernel.
+ * @param {{model: object, el: HTMLElement}} context
+ * @returns {() => void} the clean-up anywidget calls when the view is removed
+ */
+function render({ model, el }) {
+  const { root, playground, panel } = frame(el);
+  const stopTheme = followNotebookTheme(root);
+  const store = createStore();
+  const kernel = createKernelService(model);
+  const recompute = createRecompute({ python: kernel, store, onLost: () => {} });
+
+  // What the views may do: the page's actions (page/controller.js) that make sense in a notebook.
+  const actions = {
+    edit(edit) {
+      const { draft } = store.state;
+      if (!draft) return;
+      const before = shapeKey(draft);
+      const changes = applyEdit(draft, edit, { activeHead: store.state.activeHead, result: store.state.result });
+      const patch = {};
+      if (shapeKey(draft) !== before) {
+        changes.add("shape").add("focus").add("head").add("hover");
+        patch.focusToken = clampFocus(store.state.focusToken, draft.tokens.length, edit);
+        patch.activeHead = Math.max(0, Math.min(edit.kind === "add-head" ? draft.heads.length - 1 : store.state.activeHead, draft.heads.length - 1));
+        patch.hover = null;
+      }
+      recompute.requestDraft();
+      store.update(patch, ...changes);
+    },
+    focusToken: (row) => store.update({ focusToken: row }, "focus"),
+    hover: (cell) => store.update({ hover: cell }, "hover"),
+    selectHead: (index) => store.update({ activeHead: index, hover: null }, "head", "hover"),
+    setView: (patch) => store.update({ view: { ...store.state.view, ...patch } }, "view"),
+    notify: () => {},
+  };
+
+  const bars = createAttentionBars(panel("bars"));
+  const heatmap = mountHeatmapPanel(panel("heatmap"), { store, actions });
+  mountMaskControls(panel("controls"), { store, actions });
+  const editorStore = deferredStore(store, { urgent: unlessResult });
+  mountFeatureTable(panel("features"), { store: editorStore, actions });
+  mountWeightMatrices(panel("weights"), { store: editorStore, actions });
+  const laterStore = deferredStore(store, { urgent: viewChanges });
+  mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
+  installGridKeyboard(root);
+  installHeatmapKeyboard(heatmap.area, { store, actions });
+  laterStore.subscribe((state, changes) => {
+    if (!["result", "focus", "head", "scene"].some((part) => changes.has(part))) return;
+    const { result, draft } = state;
+    if (result) {
+      const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: null });
+    } else if (draft) {
+      bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });
+    }
+    playground.dataset.drawn = "true";
+  });
+
+  /** The model's scene, result and error on screen (a scene Python set, or the first one). */
+  function showModelScene() {
+    const scene = model.get("scene");
+    if (!scene || !Array.isArray(scene.tokens)) return;
+    const result = model.get("result");
+    const draft = draftFromScene(scene, result ?? undefined);
+    const focus = model.get("focused_row");
+    store.update({
+      draft,
+      result: result ?? null,
+      resultIsPreview: false,
+      error: model.get("error") ?? null,
+      activeHead: 0,
+      hover: null,
+      focusToken: Number.isInteger(focus) && focus >= 0 && focus < draft.tokens.length ? focus : defaultFocus(draft.tokens),
+      boot: { stage: "live", detail: "", live: true, failed: false, message: "" },
+    }, ...SCENE_PARTS, "boot");
+  }
+
+  function showPanels() {
+    const shown = model.get("panels") ?? [];
+    for (const element of root.querySelectorAll("[data-panel]")) element.hidden = !shown.includes(element.dataset.panel);
+  }
+
+  function followFocusFromKernel() {
+    const row = model.get("focused_row");
+    if (row !== store.state.focusToken && (row === null || (Number.isInteger(row) && row >= 0 && row < (store.state.draft?.tokens.length ?? 0)))) {
+      store.update({ focusToken: row }, "focus");
+    }
+  }
+
+  // The picture for export_svg() / export_png(), made again once the updates pause.
+  let pictureTimer = null;
+  async function writePicture() {
+    const { result, activeHead } = store.state;
+    const drawn = heatmap.picture();
+    if (!result || !drawn.heatmap) return;
+    const head = result.heads[Math.min(activeHead, result.heads.length - 1)];
+    const title = `Attention weights: ${result.title ?? ""}${result.heads.length > 1 ? ` (${head.name})` : ""}`;
+    const { text, width, height } = heatmapPicture({ ...drawn, title });
+    model.set("picture_svg", text);
+    try {
+      const png = await pngFromSvg(text, width, height);
+      model.set("picture_png", new DataView(await png.arrayBuffer()));
+    } catch {
+      // A notebook whose policy forbids drawing an SVG on a canvas still has the SVG.
+    }
+    model.save_changes();
+  }
+  store.subscribe((state, changes) => {
+    if (changes.has("focus") && model.get("focused_row") !== state.focusToken) {
+      model.set("focused_row", state.focusToken);
+      model.save_changes();
+    }
+    if (["result", "head", "scene"].some((part) => changes.has(part))) {
+      clearTimeout(pictureTimer);
+      pictureTimer = setTimeout(() => writePicture().catch(() => {}), PICTURE_PAUSE_MS);
+    }
+  });
+
+  model.on("change:scene", showModelScene);
+  model.on("change:focused_row", followFocusFromKernel);
+  model.on("change:panels", showPanels);
+  showPanels();
+  showModelScene();
+  recompute.setLive(true); // the kernel is there: edits compute from now on
+
+  return () => {
+    clearTimeout(pictureTimer);
+    model.off("change:scene", showModelScene);
+    model.off("change:focused_row", followFocusFromKernel);
+    model.off("change:panels", showPanels);
+    kernel.dispose();
+    stopTheme();
+  };
+}
+
+export default { render };
