@@ -24,8 +24,8 @@ MOST_STEPS = 600
 
 def test_the_defaults_are_the_documented_ones():
     c = TrainConfig()
-    assert (c.n_layers, c.n_heads, c.d_model, c.d_head, c.max_words, c.n_ctx) == (2, 2, 32, 16, 32, 33)
-    assert (c.lr, c.batch_size, c.repeat_fraction) == (0.02, 16, 0.75)
+    assert (c.n_layers, c.n_heads, c.d_model, c.d_head, c.max_words, c.n_ctx) == (2, 4, 32, 8, 32, 33)
+    assert (c.lr, c.batch_size, c.repeat_fraction, c.steps) == (0.02, 16, 0.5, 1500)
     assert TrainConfig.from_dict(c.to_dict()) == c
 
 
