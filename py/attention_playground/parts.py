@@ -32,7 +32,7 @@ KIND_PARTS: dict[str, tuple[str, ...]] = {
     "learner_compute": ("exercises",),
     "presets": ("presets",),
     "preset": ("presets",),
-    "model_info": ("model",),
+    "model_info": ("model", "presets"),  # the hand-set Part 6 head it is compared with is a preset
     "model_run": ("model",),
     "model_head_scene": ("model",),
     "model_train_start": ("model",),

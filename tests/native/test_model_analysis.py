@@ -22,6 +22,7 @@ from attention_playground.model import (
 )
 from attention_playground.model.analysis import (
     TUTORIAL_SENTENCE,
+    pronoun_head,
     pronoun_knock_outs,
     pronoun_scores,
     second_mention_scores,
@@ -173,9 +174,21 @@ def pronoun(shipped_model):
     return pronoun_scores(shipped_model)
 
 
-def test_a_learned_head_reads_the_cat_not_the_mat_on_the_tutorials_sentence(shipped_model, pronoun, roles):
-    layer, head = pronoun.best_head()
-    assert layer == 1 and roles[(layer, head)] == "pronoun"
+@pytest.fixture(scope="module")
+def chosen(shipped_model, pronoun):
+    """The pronoun head, as analysis.py chooses it."""
+    return pronoun_head(shipped_model, pronoun)
+
+
+def test_the_pronoun_head_is_the_reader_of_the_animal_whose_knock_out_matters_most(shipped_model, pronoun, chosen):
+    readers = [pair for pair in shipped_model.heads if pronoun.animal[pair] >= 0.5]
+    assert chosen in readers
+    drops = {pair: sound_probability(shipped_model, [pair]).drop for pair in readers}
+    assert drops[chosen] == max(drops.values())
+
+
+def test_a_learned_head_reads_the_cat_not_the_mat_on_the_tutorials_sentence(shipped_model, chosen):
+    layer, head = chosen
     reads = tutorial_reads(shipped_model, layer, head)
     assert reads["cat"] >= ON_CAT and reads["mat"] <= ON_MAT
     # Read as a learner types it, capitals and full stop included, the sentence is the same.
@@ -183,25 +196,24 @@ def test_a_learned_head_reads_the_cat_not_the_mat_on_the_tutorials_sentence(ship
     assert typed.tokens[:-1] == run(shipped_model, TUTORIAL_SENTENCE).tokens and typed.tokens[-1] == "."
 
 
-def test_the_pronoun_head_reads_the_animal_in_every_word_order(pronoun):
-    layer, head = pronoun.best_head()
+def test_the_pronoun_head_reads_the_animal_in_every_word_order(pronoun, chosen):
+    layer, head = chosen
     assert set(pronoun.by_order) == set(PRONOUN_ORDERS)
     for order, animal in pronoun.by_order.items():
         assert animal[layer, head] >= ON_ANIMAL, order
     assert pronoun.other[layer, head] < 1 - ON_ANIMAL
 
 
-def test_knocking_out_what_reads_the_animal_takes_away_the_animals_word(shipped_model, pronoun):
+def test_knocking_the_pronoun_head_out_takes_away_the_animals_word(shipped_model, chosen):
     (_, alone), *together = pronoun_knock_outs(shipped_model)
-    assert alone.knocked_out == (pronoun.best_head(),) and alone.drop > 0
+    assert alone.knocked_out == (chosen,) and alone.drop >= SOUND_DROP
     assert alone.drop == pytest.approx(alone.intact - alone.knocked)
-    # The README names the knock-out that takes the animal's word away: the pronoun head alone, or, where other
-    # heads read the animal too, all of them together.
-    assert max(entry.drop for _, entry in [("", alone), *together]) >= SOUND_DROP
+    for _, entry in together:  # with the other heads that read the animal, if any, it falls further
+        assert entry.drop >= alone.drop
 
 
-def test_sentence_scores_match_a_plain_recomputation(shipped_model, pronoun):
-    layer, head = pronoun.best_head()
+def test_sentence_scores_match_a_plain_recomputation(shipped_model, pronoun, chosen):
+    layer, head = chosen
     on_animal, on_others, sound = [], [], []
     for sentence in pronoun_evaluation_set():
         result = run(shipped_model, " ".join(sentence.words))
@@ -232,6 +244,8 @@ def test_sentence_scores_match_a_plain_recomputation(shipped_model, pronoun):
 
 #: The across-seeds test of the pronoun head: the cheapest training that shows it forming (sentences only,
 #: 16 words, stopped as soon as a head puts ON_ANIMAL on the animal, measured every PRONOUN_CHECK_EVERY steps).
+#: Measured when written: all 5 seeds formed it, after 150-250 steps, 24 s of CPU time for the five natively
+#: (batches of 8 took more steps and saved nothing).
 PRONOUN_SEEDS = (1, 2, 3, 4, 5)
 PRONOUN_MOST_STEPS = 400
 PRONOUN_CHECK_EVERY = 25

@@ -93,7 +93,22 @@ def test_the_model_is_introduced_with_its_heads_examples_and_what_may_be_trained
         example["id"] for example in info["examples"]}
     for example in info["examples"]:
         result("model_run", {"words": example["words"], "metrics": False})  # every example is readable
-    assert info["trainable"]["seed"] == {"min": 0, "max": 2**31 - 1, "default": 0}
+    assert info["trainable"]["seed"] == {"min": 0, "max": 2**31 - 1, "default": TrainConfig().seed}
+
+
+def test_the_hand_set_part_6_head_comes_with_the_model_to_compare_with(shipped_model):
+    from attention_playground import compute, load_preset
+
+    info = result("model_info", {})
+    scene = load_preset("it-animal-noun")
+    weights = np.array(compute(scene)["heads"][0]["weights"])
+    it = scene["tokens"].index("it")
+    assert info["designed"]["words"] == " ".join(scene["tokens"])
+    assert info["designed"]["cat"] == weights[it, scene["tokens"].index("cat")]
+    assert info["designed"]["mat"] == weights[it, scene["tokens"].index("mat")]
+    layer, head = info["pronoun"]["head"]
+    learned = run(shipped_model, info["designed"]["words"]).weights[layer][head][it + 1]  # <bos> comes first
+    assert info["pronoun"]["tutorial"]["cat"] == pytest.approx(learned[scene["tokens"].index("cat") + 1], abs=1e-12)
 
 
 @pytest.mark.parametrize(("kind", "payload", "field", "says"), [

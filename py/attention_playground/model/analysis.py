@@ -342,11 +342,21 @@ def heads_reading_the_animal(model: Model, pronoun: PronounScores | None = None)
     return [pair for pair in model.heads if pronoun.animal[pair] >= READS_ANIMAL]
 
 
+def pronoun_head(model: Model, pronoun: PronounScores | None = None) -> tuple[int, int]:
+    """The pronoun head: of the heads that read the animal, the one whose knock-out lowers the probability of
+    the animal's word after "it" the most (a head is shown by where it reads *and* by what removing it changes;
+    several heads may read the animal, and the one that reads it most need not be the one the prediction
+    rests on). Its role may still be another (an induction head can read the animal at "it" too)."""
+    pronoun = pronoun_scores(model) if pronoun is None else pronoun
+    readers = heads_reading_the_animal(model, pronoun) or [pronoun.best_head()]
+    return max(readers, key=lambda pair: sound_probability(model, [pair]).drop)
+
+
 def pronoun_knock_outs(model: Model) -> list[tuple[str, SoundProbability]]:
-    """The animal's word after "it" with the pronoun head (the best reader of the animal) knocked out, then
-    with every head that reads the animal knocked out together, if there are several."""
+    """The animal's word after "it" with the pronoun head knocked out, then with every head that reads the
+    animal knocked out together, if there are several."""
     pronoun = pronoun_scores(model)
-    best = pronoun.best_head()
+    best = pronoun_head(model, pronoun)
     table = [(head_label(*best), sound_probability(model, [best]))]
     readers = heads_reading_the_animal(model, pronoun)
     if len(readers) > 1:
@@ -368,13 +378,14 @@ def tutorial_reads(model: Model, layer: int, head: int, words: str = TUTORIAL_SE
 def _describe_sentences(model: Model) -> dict:
     """describe()'s facts measured on sentences: the pronoun head and the second mention."""
     pronoun = pronoun_scores(model)
-    layer, head = pronoun.best_head()
+    layer, head = pronoun_head(model, pronoun)
     reads = tutorial_reads(model, layer, head)
     mention = second_mention_scores(model)
     return {
         "pronoun": {
             "head": [layer, head],
             "label": head_label(layer, head),
+            "by_order_of_head": {order: float(values[layer, head]) for order, values in pronoun.by_order.items()},
             "animal": pronoun.animal.tolist(),
             "other": pronoun.other.tolist(),
             "by_order": {order: values.tolist() for order, values in pronoun.by_order.items()},
@@ -394,3 +405,21 @@ def _describe_sentences(model: Model) -> dict:
             "p_next": mention.p_next,
         },
     }
+
+
+#: The Part 6 head built by hand: the preset whose hand-set Wq and Wk make "it" look for an animal noun.
+DESIGNED_PRESET = "it-animal-noun"
+
+
+def designed_reads() -> dict[str, float]:
+    """The hand-set Part 6 head (preset DESIGNED_PRESET) at "it": its weight on each word, keyed by the word."""
+    from ..compute import compute
+    from ..presets import load_preset
+
+    scene = load_preset(DESIGNED_PRESET)
+    weights = np.array(compute(scene)["heads"][0]["weights"])  # (n, n)
+    tokens = list(scene["tokens"])
+    reads: dict[str, float] = {}
+    for token, weight in zip(tokens, weights[tokens.index("it")].tolist(), strict=True):
+        reads[token] = reads.get(token, 0.0) + weight
+    return reads
