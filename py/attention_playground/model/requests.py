@@ -33,16 +33,16 @@ TOP_K = 5
 
 #: Sentences the page offers, each chosen to show something the model does (what is shown is measured).
 EXAMPLES = (
+    {"id": "repeated-run", "label": "a repeated random run",
+     "words": "king frog red hill sang owl then king frog red hill sang owl then king frog red"},
+    {"id": "repeated-noun", "label": "a sentence with a repeated noun",
+     "words": "the fox met a crow and the fox smiled"},
     {"id": "tutorial-it", "label": "the tutorial's sentence: does \"it\" find the cat?",
      "words": "the cat sat on the mat because it was tired"},
     {"id": "place-first", "label": "another word order: the place first",
      "words": "on the mat sat the dog and it barked"},
     {"id": "second-mention", "label": "a noun mentioned again (does the second read the first?)",
      "words": "the fox came . the owl came . the fox left ."},
-    {"id": "repeated-run", "label": "a repeated random run",
-     "words": "king frog red hill sang owl then king frog red hill sang owl then king frog red"},
-    {"id": "repeated-noun", "label": "a sentence with a repeated noun",
-     "words": "the fox met a crow and the fox smiled"},
 )
 
 #: What a learner may change when training in the page, with the range each may take. Other settings stay
