@@ -289,7 +289,8 @@ def readme_section(model: Model | None = None) -> str:
     lines += ["", *pronoun_lines(model, pronoun, sound_knock_outs)]
     lines += ["", "Does it form by chance? `tests/native/test_model_analysis.py` trains five other seeds briefly "
               "(sentences only, 16 words, stopped as soon as a head puts 0.8 on the animal) and checks that at "
-              "least four of them grow such a head. The shipped seed was chosen among the first four for a model in which "
+              "least four of them grow such a head. The shipped seed was chosen among the first four for a model "
+              "in which "
               "one head both reads the animal in every word order and carries the prediction (in the others several "
               "heads shared that work, or the head read the animal less in one word order)."]
     lines += ["", *second_mention_lines(model, mention)]
@@ -367,7 +368,8 @@ def second_mention_lines(model: Model, mention) -> list[str]:
         f'**The second mention.** In stories such as "{example}", the word after a noun\'s second mention is '
         f'"left" and after its first "came". The model predicts "left" at {percent(mention.accuracy)} of the '
         f"second mentions (mean probability {mention.p_next:.2f}). At the second mention, "
-        f"{head_label(*duplicate)} puts the most weight of any head on the first mention, {mention.first_mention[duplicate]:.2f}; "
+        f"{head_label(*duplicate)} puts the most weight of any head on the first mention, "
+        f"{mention.first_mention[duplicate]:.2f}; "
         f"{head_label(*following)} puts {mention.following[following]:.2f} on the word after the first mention "
         "(\"came\"): the induction route finds the repeat by reading what followed the noun last time. "
         + (f"Heads that park more than half their weight on `<bos>` there: {', '.join(parked)}."
