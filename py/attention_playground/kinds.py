@@ -26,6 +26,7 @@ class RequestKind(NamedTuple):
     optional: tuple[str, ...]  # payload keys it may have
     part: str | None  # the part of the module it needs unpacked first (parts.py); None: the core
     doc: str  # what it gives back, in one line
+    also_needs: tuple[str, ...] = ()  # more parts it needs beside `part`
 
 
 #: "model" in a model request's payload: "shipped" (the default) or "trained" (the run this interpreter trains).
@@ -49,7 +50,8 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     RequestKind("learner_compute", handlers.learner_compute, ("exercise_id", "code", "scene"), (), "exercises",
                 "{result, error}: the scene drawn with the learner's function"),
     RequestKind("model_info", handlers.model_info, (), _MODEL, "model",
-                "the trained model: config, vocabulary, heads and their roles, examples"),
+                "the trained model: config, vocabulary, heads and their roles, examples, the hand-set Part 6 head",
+                also_needs=("presets",)),  # the hand-set head it is compared with is a preset
     RequestKind("model_run", handlers.model_run, ("words",), (*_MODEL, "knocked_out", "edited_head", "metrics"),
                 "model", "weights, predictions, knock-out effects and metrics on one sentence"),
     RequestKind("model_head_scene", handlers.model_head_scene, ("words", "layer", "head"),

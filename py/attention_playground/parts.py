@@ -47,7 +47,7 @@ def part_of(path: str) -> str | None:
 def kind_parts() -> dict[str, list[str]]:
     """The parts each request kind needs unpacked before it runs, as its declaration says (kinds.py); kinds that
     need only the core are not listed."""
-    return {kind.name: [kind.part] for kind in KINDS.values() if kind.part is not None}
+    return {kind.name: [kind.part, *kind.also_needs] for kind in KINDS.values() if kind.part is not None}
 
 
 def facts() -> dict:

@@ -14,6 +14,11 @@ from page_helpers import copy_link, open_live, sel, shown_bar_shares, type_into
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
 REPEATED_RUN = EXAMPLES["repeated-run"]
 REPEATED_NOUN = EXAMPLES["repeated-noun"]
+INFO = model_requests.model_info({})
+N_HEADS = INFO["config"]["n_layers"] * INFO["config"]["n_heads"]
+ROLES = {(h["layer"], h["head"]): h["role"] for h in INFO["heads"]}
+(PREVIOUS,) = [pair for pair, role in ROLES.items() if role == "previous-token"]
+INDUCTION = [pair for pair, role in ROLES.items() if role == "induction"]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +37,7 @@ def open_model(page, url):
     open_live(page, url)
     page.locator(sel("model-open")).click()
     # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
-    expect(page.locator(sel("model-head-card"))).to_have_count(4, timeout=60_000)
+    expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
     expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
 
 
@@ -62,15 +67,16 @@ def focus_position(page, position):
 def test_the_shipped_models_heads_show_the_roles_the_analysis_measured(page, site_url, model, artifacts):
     open_model(page, f"{site_url}/")
     expect(page.locator(sel("model-words"))).to_have_value(REPEATED_RUN)
-    roles = {(h["layer"], h["head"]): h["role"] for h in model_requests.model_info({})["heads"]}
-    assert roles[(1, 0)] == roles[(1, 1)] == "induction" and roles[(0, 1)] == "previous-token"
-    for (layer, head), role in roles.items():
-        expect(card(page, layer, head).locator(".model-head-role")).to_have_text(
-            {"induction": "induction head", "previous-token": "previous-token head", "first-token": "parks on <bos>"}[role])
-    # At the second "frog", the induction head reads the word that followed the first "frog".
+    assert INDUCTION and all(layer == 1 for layer, _ in INDUCTION) and PREVIOUS[0] == 0
+    names = {"induction": "induction head", "previous-token": "previous-token head", "first-token": "parks on <bos>"}
+    for (layer, head), role in ROLES.items():
+        expect(card(page, layer, head).locator(".model-head-role")).to_have_text(names.get(role, role))
+    # At the second "frog", an induction head reads the word that followed the first "frog".
     words = ["<bos>", *REPEATED_RUN.split()]
     second_frog = words.index("frog", words.index("frog") + 1)
-    read = int(np.argmax(run(model, REPEATED_RUN).weights[1][0][second_frog]))
+    layer, head = INDUCTION[0]
+    card(page, layer, head).locator(sel("model-head-choose")).click()
+    read = int(np.argmax(run(model, REPEATED_RUN).weights[layer][head][second_frog]))
     assert words[read - 1] == "frog" and read < second_frog
     focus_position(page, second_frog)
     top = page.locator(sel("model-bar-row")).first
@@ -90,16 +96,17 @@ def test_a_knock_out_changes_the_predictions_as_native_run_says(page, site_url):
     open_model(page, f"{site_url}/")
     focus = len(REPEATED_RUN.split())
     wait_for_predictions(page, native_run(REPEATED_RUN)["predictions"][focus])
-    card(page, 0, 1).locator(sel("model-knock-out")).check()
-    knocked = native_run(REPEATED_RUN, [(0, 1)])
+    card(page, *PREVIOUS).locator(sel("model-knock-out")).check()
+    knocked = native_run(REPEATED_RUN, [PREVIOUS])
     assert knocked["predictions"][focus][0][0] != native_run(REPEATED_RUN)["predictions"][focus][0][0]
     wait_for_predictions(page, knocked["predictions"][focus])
     expect(page.locator(sel("model-metrics"))).to_contain_text(f"copying accuracy {knocked['metrics']['repeat_accuracy']:.3f}")
     # The weight-against-effect table shows the head as knocked out, and what the others' removal would do.
-    expect(page.locator(sel("weight-effect-row", head="L0H1"))).to_contain_text("knocked out")
-    effect = knocked["effects"][1][0][focus]
-    expect(page.locator(sel("weight-effect-row", head="L1H0"))).to_contain_text(f"{effect:.2f}")
-    card(page, 0, 1).locator(sel("model-knock-out")).uncheck()
+    expect(page.locator(sel("weight-effect-row", head=f"L{PREVIOUS[0]}H{PREVIOUS[1]}"))).to_contain_text("knocked out")
+    layer, head = INDUCTION[0]
+    effect = knocked["effects"][layer][head][focus]
+    expect(page.locator(sel("weight-effect-row", head=f"L{layer}H{head}"))).to_contain_text(f"{effect:.2f}")
+    card(page, *PREVIOUS).locator(sel("model-knock-out")).uncheck()
     wait_for_predictions(page, native_run(REPEATED_RUN)["predictions"][focus])
 
 
@@ -138,7 +145,8 @@ def test_training_in_the_browser_follows_native_training(page, site_url):
     # Pyodide's NumPy rounds some sums differently in the last bit; over 20 steps that stays far below 1e-9.
     assert np.max(np.abs(np.array(outcome["losses"]) - np.array(native.loss_curve))) < 1e-9
     expect(page.locator(sel("model-training-status"))).to_contain_text("Trained step 20 of 20")
-    expect(page.locator(sel("model-summary"))).to_contain_text("Your model: 2 layers × 2 heads, trained for 20 steps")
+    c = TrainConfig()
+    expect(page.locator(sel("model-summary"))).to_contain_text(f"Your model: {c.n_layers} layers × {c.n_heads} heads, trained for 20 steps")
     assert page.locator(sel("model-loss-curve")).get_attribute("data-points") == "20"
     page.locator(sel("model-use-shipped")).click()
     expect(page.locator(sel("model-summary"))).to_contain_text("The model that comes with the page")
@@ -193,10 +201,67 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(page, f
     link = copy_link(page)
 
     fresh_page.goto(link)
-    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(4, timeout=60_000)
+    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
     expect(fresh_page.locator(sel("model-words"))).to_have_value(REPEATED_NOUN)
     expect(fresh_page.locator(sel("model-head-card", layer=0, head=0)).locator(sel("model-knock-out"))).to_be_checked()
     expect(fresh_page.locator(sel("model-head-card", layer=1, head=1)).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
     expect(fresh_page.locator(sel("model-edited"))).to_contain_text("L1H1 is edited")
     # The edited predictions arrive after the "edited" label, so both pages are compared with the native run.
     wait_for_predictions(fresh_page, expected)
+
+
+def test_a_sentence_typed_in_a_new_word_order_the_pronoun_head_reads_the_animal_and_a_knock_out_shows_why(page, site_url, model):
+    open_model(page, f"{site_url}/")
+    typed = "Near the log, the fox waited and it yelped."  # capitals, commas and an order no example shows
+    page.locator(sel("model-words")).fill(typed)
+    tokens = ["<bos>", *"near the log , the fox waited and it yelped .".split()]
+    expect(page.locator(sel("model-word"))).to_have_text(tokens[1:])
+    expect(page.locator(sel("model-error"))).to_be_hidden()
+    layer, head = INFO["pronoun"]["head"]
+    it = tokens.index("it")
+    card(page, layer, head).locator(sel("model-head-choose")).click()
+    focus_position(page, it)
+    row = run(model, typed).weights[layer][head][it]
+    read = int(np.argmax(row))
+    assert tokens[read] == "fox"  # measured natively first: the learned head reads the animal here too
+    expect(page.locator(sel("model-bar-row")).first.locator(".bar-label")).to_have_text("fox")
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text(f"puts the most weight on “fox”: {row[read]:.2f}")
+    intact = native_run(typed)
+    wait_for_predictions(page, intact["predictions"][it])
+    # Knock out every head that reads the animal (the pronoun head is one): "yelped" loses its place.
+    readers = [tuple(pair) for pair in INFO["pronoun"]["knock_outs"][-1]["heads"]]
+    for pair in readers:
+        card(page, *pair).locator(sel("model-knock-out")).check()
+    knocked = native_run(typed, readers)
+    yelped = lambda answer: dict(answer["predictions"][it]).get("yelped", 0.0)  # noqa: E731
+    assert yelped(knocked) < yelped(intact) - 0.5
+    wait_for_predictions(page, knocked["predictions"][it])
+
+
+def test_the_hand_made_head_and_the_learned_head_side_by_side(page, site_url):
+    open_model(page, f"{site_url}/")
+    designed, pronoun = INFO["designed"], INFO["pronoun"]
+    expect(page.locator(sel("model-designed-hand"))).to_contain_text(f"{designed['cat']:.2f}")
+    expect(page.locator(sel("model-designed-learned"))).to_contain_text(
+        f"{pronoun['tutorial']['cat']:.2f}")
+    expect(page.locator(sel("model-designed-text"))).to_contain_text(
+        f"from {pronoun['knock_outs'][0]['intact']:.2f} to {pronoun['knock_outs'][0]['knocked']:.2f}")
+    page.locator(sel("model-designed-show")).click()
+    expect(page.locator(sel("model-words"))).to_have_value(designed["words"])
+    layer, head = pronoun["head"]
+    expect(card(page, layer, head).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text("At “it” (row 9)")
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text("“cat”")
+
+
+def test_the_known_words_can_be_clicked_into_the_sentence_and_capitals_are_fine(page, site_url):
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-words")).fill("The Cat sat on the mat.")
+    expect(page.locator(sel("model-error"))).to_be_hidden()
+    expect(page.locator(sel("model-word"))).to_have_text("the cat sat on the mat .".split())
+    page.locator(sel("model-known-words")).locator("summary").click()
+    page.locator(sel("model-known-word")).filter(has_text="purred").first.click()
+    expect(page.locator(sel("model-words"))).to_have_value("The Cat sat on the mat. purred")
+    page.locator(sel("model-words")).fill("the kitten sat")
+    expect(page.locator(sel("model-error"))).to_contain_text("did you mean 'cat'", timeout=20_000)  # a loaded machine
+    expect(page.locator(sel("model-last-shown"))).to_contain_text("still show the last sentence")

@@ -5,6 +5,7 @@ import pytest
 
 from attention_playground import SceneError
 from attention_playground.model import ModelInputError, head_scene, run, with_head_weights
+from attention_playground.model.corpus import RELATED_WORDS, VOCABULARY
 
 KEYS = {"type", "message", "field", "row", "column", "row_index", "column_index"}
 
@@ -25,8 +26,29 @@ def test_unknown_words_are_named_with_their_positions_and_close_words(shipped_mo
     message = error["message"]
     assert "'foxx' (word 2) (did you mean 'fox'?)" in message
     assert "'crwo' (word 5) (did you mean 'crow'?)" in message
-    assert "'zebra' (word 8)" in message and "'zebra' (word 8) (did" not in message
-    assert "these words" in message and "It knows 51 words" in message
+    assert "'zebra' (word 8) (did you mean 'horse'" in message  # close in meaning
+    unmatched = refusal(call, shipped_model, "the qxzv")["message"]
+    assert "'qxzv' (word 2)" in unmatched and "(did" not in unmatched
+    assert "these words" in message and f"It knows {len(VOCABULARY) - 1} words" in message
+
+
+def test_capitals_are_lowered_and_punctuation_split_off(shipped_model):
+    typed = run(shipped_model, "The Cat sat on the mat.")
+    assert typed.tokens == ["<bos>", *"the cat sat on the mat .".split()]
+    assert np.array_equal(typed.logits, run(shipped_model, "the cat sat on the mat .".split()).logits)
+    assert run(shipped_model, ["The", "CAT"]).tokens == ["<bos>", "the", "cat"]
+
+
+def test_an_unknown_word_gets_words_close_in_meaning_before_words_close_in_spelling(shipped_model):
+    message = refusal(run, shipped_model, "the kitten sat on the carpet")["message"]
+    assert "'kitten' (word 2) (did you mean 'cat'" in message
+    assert "'carpet' (word 6) (did you mean 'rug' or 'mat'" in message
+
+
+def test_words_close_in_meaning_are_known_words_for_unknown_ones():
+    known = set(VOCABULARY[1:])
+    for word, close in RELATED_WORDS.items():
+        assert word not in known and close and set(close) <= known, word
 
 
 def test_bos_is_not_a_word_to_type(shipped_model):
@@ -56,7 +78,7 @@ def test_words_must_be_text(shipped_model):
 @pytest.mark.parametrize(("layer", "head", "field", "message"), [
     (2, 0, "layer", "layer 2 does not exist; the model has 2 layers, numbered 0 to 1"),
     (-1, 0, "layer", "layer -1 does not exist; the model has 2 layers, numbered 0 to 1"),
-    (0, 5, "head", "head 5 does not exist; the model has 2 heads in each layer, numbered 0 to 1"),
+    (0, 5, "head", "head 5 does not exist; the model has 4 heads in each layer, numbered 0 to 3"),
     ("1", 0, "layer", "layer '1' does not exist; the model has 2 layers, numbered 0 to 1"),
 ])
 def test_a_head_out_of_range_names_the_valid_range(shipped_model, layer, head, field, message):
@@ -72,5 +94,6 @@ def test_knocked_out_must_be_pairs(shipped_model):
 
 def test_a_replaced_head_matrix_must_have_the_heads_shape(shipped_model):
     error = refusal(with_head_weights, shipped_model, 0, 1, Wq=np.zeros((3, 3)))
-    assert error["field"] == "Wq" and "32 × 16" in error["message"]
-    assert refusal(with_head_weights, shipped_model, 0, 9, Wq=np.zeros((32, 16)))["field"] == "head"
+    c = shipped_model.config
+    assert error["field"] == "Wq" and f"{c.d_model} × {c.d_head}" in error["message"]
+    assert refusal(with_head_weights, shipped_model, 0, 9, Wq=np.zeros((c.d_model, c.d_head)))["field"] == "head"

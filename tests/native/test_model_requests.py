@@ -45,9 +45,8 @@ def test_a_run_gives_the_models_weights_predictions_and_metrics(shipped_model):
     answer = result("model_run", {"words": SENTENCE, "knocked_out": [[0, 1]]})
     native = run(shipped_model, SENTENCE, [(0, 1)])
     assert answer["tokens"] == native.tokens and answer["knocked_out"] == [[0, 1]] and answer["edited"] is False
-    for layer in range(2):
-        for head in range(2):
-            assert np.array_equal(np.array(answer["weights"][layer][head]), native.weights[layer][head])
+    for layer, head in shipped_model.heads:
+        assert np.array_equal(np.array(answer["weights"][layer][head]), native.weights[layer][head])
     p = native.probabilities
     for i, ranked in enumerate(answer["predictions"]):
         assert [word for word, _ in ranked] == [shipped_model.vocabulary[j] for j in np.argsort(-p[i], kind="stable")[:5]]
@@ -89,11 +88,27 @@ def test_a_head_scene_comes_with_where_it_came_from():
 def test_the_model_is_introduced_with_its_heads_examples_and_what_may_be_trained(shipped_model):
     info = result("model_info", {})
     assert info["model"] == "shipped" and info["vocabulary"] == list(shipped_model.vocabulary)
-    assert [head["label"] for head in info["heads"]] == ["L0H0", "L0H1", "L1H0", "L1H1"]
-    assert {example["id"] for example in info["examples"]} == {"repeated-run", "repeated-noun"}
+    assert [head["label"] for head in info["heads"]] == [f"L{layer}H{head}" for layer, head in shipped_model.heads]
+    assert {"tutorial-it", "repeated-run", "repeated-noun", "second-mention"} <= {
+        example["id"] for example in info["examples"]}
     for example in info["examples"]:
         result("model_run", {"words": example["words"], "metrics": False})  # every example is readable
-    assert info["trainable"]["seed"] == {"min": 0, "max": 2**31 - 1, "default": 0}
+    assert info["trainable"]["seed"] == {"min": 0, "max": 2**31 - 1, "default": TrainConfig().seed}
+
+
+def test_the_hand_set_part_6_head_comes_with_the_model_to_compare_with(shipped_model):
+    from attention_playground import compute, load_preset
+
+    info = result("model_info", {})
+    scene = load_preset("it-animal-noun")
+    weights = np.array(compute(scene)["heads"][0]["weights"])
+    it = scene["tokens"].index("it")
+    assert info["designed"]["words"] == " ".join(scene["tokens"])
+    assert info["designed"]["cat"] == weights[it, scene["tokens"].index("cat")]
+    assert info["designed"]["mat"] == weights[it, scene["tokens"].index("mat")]
+    layer, head = info["pronoun"]["head"]
+    learned = run(shipped_model, info["designed"]["words"]).weights[layer][head][it + 1]  # <bos> comes first
+    assert info["pronoun"]["tutorial"]["cat"] == pytest.approx(learned[scene["tokens"].index("cat") + 1], abs=1e-12)
 
 
 @pytest.mark.parametrize(("kind", "payload", "field", "says"), [
@@ -102,7 +117,7 @@ def test_the_model_is_introduced_with_its_heads_examples_and_what_may_be_trained
     ("model_run", {"words": "the " * 33}, "words", "the sentence has 33 words, but the model reads at most 32"),
     ("model_run", {"words": "the fox", "knocked_out": [[2, 0]]}, "layer", "layer 2 does not exist; the model has 2 layers"),
     ("model_run", {"words": "the fox", "edited_head": {"layer": 0, "head": 1, "Wq": [[1, 2]]}}, "Wq",
-     "W_Q of layer 0, head 1 must be 32 × 16 finite numbers"),
+     "W_Q of layer 0, head 1 must be 32 × 8 finite numbers"),
     ("model_run", {"words": "the fox", "model": "trained"}, "model", "no model has been trained here yet"),
     ("model_run", {"words": "the fox", "model": "gpt"}, "model", 'model must be "shipped" or "trained"'),
     ("model_head_scene", {"words": "the fox", "layer": 0, "head": 5}, "head", "head 5 does not exist"),

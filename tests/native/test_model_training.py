@@ -20,12 +20,15 @@ RETRAIN_LOSS_TOLERANCE = 0.15
 #: Seeds for the across-seeds test, and the most steps each may take to reach 90% repeated-part accuracy.
 SEEDS = (1, 2, 3, 4, 5)
 MOST_STEPS = 600
+#: The shape the page trained live before the story world (2 heads per layer, mostly repeated runs): copying
+#: forms in it within MOST_STEPS; the shipped shape takes longer (see README, *The trained model*).
+SMALL_SHAPE = TrainConfig(n_heads=2, d_head=16, repeat_fraction=0.75)
 
 
 def test_the_defaults_are_the_documented_ones():
     c = TrainConfig()
-    assert (c.n_layers, c.n_heads, c.d_model, c.d_head, c.max_words, c.n_ctx) == (2, 2, 32, 16, 32, 33)
-    assert (c.lr, c.batch_size, c.repeat_fraction) == (0.02, 16, 0.75)
+    assert (c.n_layers, c.n_heads, c.d_model, c.d_head, c.max_words, c.n_ctx) == (2, 4, 32, 8, 32, 33)
+    assert (c.lr, c.batch_size, c.repeat_fraction, c.steps) == (0.02, 16, 0.5, 1500)
     assert TrainConfig.from_dict(c.to_dict()) == c
 
 
@@ -75,7 +78,7 @@ def test_retraining_with_the_shipped_config_gives_the_shipped_model(shipped_mode
 
 def test_five_seeds_all_learn_to_copy_within_600_steps():
     for seed in SEEDS:
-        config = replace(TrainConfig(), seed=seed, steps=MOST_STEPS, stop_at_accuracy=0.9)
+        config = replace(SMALL_SHAPE, seed=seed, steps=MOST_STEPS, stop_at_accuracy=0.9)
         model = train(config)
         accuracy = evaluate(model, repeated_only=True).repeat_accuracy
         assert accuracy >= 0.9, f"seed {seed}: {accuracy:.3f} after {model.steps} steps"

@@ -11,6 +11,7 @@
 import { formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
 import { createChosenHead } from "./chosen-head.js";
+import { createDesignedVsLearned, focusSentence } from "./designed-vs-learned.js";
 import { createHeadCards } from "./head-cards.js";
 import { createPredictions } from "./predictions.js";
 import { createTrainingView } from "./training-view.js";
@@ -25,6 +26,44 @@ function metricsText(metrics, baseline) {
   return `On the evaluation set: copying accuracy ${formatWeight(metrics.repeat_accuracy, 3)}${change("repeat_accuracy")} · ` +
     `copying loss ${formatWeight(metrics.repeat_loss, 3)}${change("repeat_loss")} · ` +
     `sentence loss ${formatWeight(metrics.sentence_loss, 3)}${change("sentence_loss")}`;
+}
+
+/**
+ * The words of a sentence as the model reads them: capitals lowered, punctuation split off ("The Cat sat." is
+ * "the cat sat ."). The same reading as `split_words` in py/attention_playground/model/errors.py, which decides;
+ * this copy only draws the word strip before Python answers (a browser test types such a sentence).
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function readWords(text) {
+  return text.toLowerCase().match(/<bos>|[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*|[^\p{L}\p{N}\s_]/gu) ?? [];
+}
+
+/** The words the model knows, as buttons that add the word to the sentence. */
+function createKnownWords({ onAdd }) {
+  const element = make("details", "model-known-words");
+  element.dataset.testid = "model-known-words";
+  const summary = make("summary", "", "Words the model knows");
+  const list = make("div", "model-examples");
+  element.append(summary, list);
+  let shown = "";
+
+  function update(vocabulary) {
+    const words = vocabulary.slice(1);
+    if (words.join() === shown) return;
+    shown = words.join();
+    summary.textContent = `Words the model knows (${words.length}): click one to add it`;
+    list.replaceChildren(...words.map((word) => {
+      const button = make("button", "small-button model-known-word", word);
+      button.type = "button";
+      button.dataset.testid = "model-known-word";
+      button.dataset.word = word;
+      button.addEventListener("click", () => onAdd(word));
+      return button;
+    }));
+  }
+
+  return { element, update };
 }
 
 /** The sentence box: the words, the examples, and each word marked if the model does not know it. */
@@ -46,10 +85,18 @@ function createSentenceBox({ onWords, onExample }) {
   const error = make("p", "grid-error model-error");
   error.dataset.testid = "model-error";
   error.setAttribute("role", "alert");
-  element.append(label, examples, words, error);
+  const lastShown = make("p", "panel-note model-last-shown");
+  lastShown.dataset.testid = "model-last-shown";
+  const known = createKnownWords({
+    onAdd: (word) => {
+      input.value = `${input.value.trimEnd()}${input.value.trim() ? " " : ""}${word}`;
+      onWords(input.value);
+    },
+  });
+  element.append(label, examples, known.element, words, error, lastShown);
   let shownExamples = "";
 
-  function update({ text, info, error: problem }) {
+  function update({ text, info, error: problem, shownTokens }) {
     if (input.value !== text && document.activeElement !== input) input.value = text;
     const key = info.examples.map((example) => example.id).join();
     if (key !== shownExamples) {
@@ -63,15 +110,21 @@ function createSentenceBox({ onWords, onExample }) {
       shownExamples = key;
     }
     // Unknown words are marked where they stand; the message (from Python) says what they may have meant.
-    const known = new Set(info.vocabulary.slice(1));
-    words.replaceChildren(...text.split(/\s+/).filter(Boolean).map((word, i) => {
-      const chip = make("span", known.has(word) ? "model-word" : "model-word unknown", word);
-      chip.dataset.testid = known.has(word) ? "model-word" : "model-unknown-word";
-      chip.title = known.has(word) ? `word ${i + 1}` : `word ${i + 1}: the model does not know ${quoted(word)}`;
+    known.update(info.vocabulary);
+    const vocabulary = new Set(info.vocabulary.slice(1));
+    words.replaceChildren(...readWords(text).map((word, i) => {
+      const chip = make("span", vocabulary.has(word) ? "model-word" : "model-word unknown", word);
+      chip.dataset.testid = vocabulary.has(word) ? "model-word" : "model-unknown-word";
+      chip.title = vocabulary.has(word) ? `word ${i + 1}` : `word ${i + 1}: the model does not know ${quoted(word)}`;
       return chip;
     }));
     error.textContent = problem?.message ?? "";
     error.hidden = !problem;
+    // While the sentence cannot be read, the maps below are still the last one that could.
+    lastShown.hidden = !problem || !shownTokens;
+    lastShown.textContent = problem && shownTokens
+      ? `The maps below still show the last sentence the model could read: ${quoted(shownTokens.slice(1).join(" "))}.`
+      : "";
     input.setAttribute("aria-invalid", String(Boolean(problem)));
   }
 
@@ -86,7 +139,7 @@ function createSentenceBox({ onWords, onExample }) {
 export function mountModelPanel(host, { store, actions }) {
   const title = make("h2", "", "A model that learned its own attention");
   title.id = "model-panel-title";
-  const intro = make("p", "panel-note", "Everything above is numbers set by hand. This is a real transformer, two layers of attention heads, trained on repeated runs of random words and simple sentences. Nobody set its weights: it learned where to look. Its heads are run by the same attention code as the playground's.");
+  const intro = make("p", "panel-note", "Everything above is numbers set by hand. This is a real transformer, two layers of attention heads, trained on repeated runs of random words and the sentences of a small story world. Nobody set its weights: it learned where to look. Its heads are run by the same attention code as the playground's.");
   const open = make("button", "small-button model-open", "Open the trained model");
   open.type = "button";
   open.dataset.testid = "model-open";
@@ -114,6 +167,17 @@ export function mountModelPanel(host, { store, actions }) {
     onTrainedWeights: () => actions.useTrainedWeights(),
   });
   const predictions = createPredictions();
+  const focusNote = make("p", "panel-note model-focus-sentence");
+  focusNote.dataset.testid = "model-focus-sentence";
+  focusNote.setAttribute("aria-live", "polite");
+  const designed = createDesignedVsLearned({
+    onShow: (layer, head) => {
+      const words = store.state.model.info.designed.words;
+      actions.showModelExample("tutorial-it");
+      actions.chooseModelHead(layer, head);
+      actions.focusModelPosition(words.split(" ").indexOf("it") + 1);
+    },
+  });
   const weightEffect = createWeightEffect({
     onGuided: () => {
       guiding = true;
@@ -129,10 +193,10 @@ export function mountModelPanel(host, { store, actions }) {
   const side = make("div", "model-side");
   const stale = make("p", "panel-note model-stale", "While a model trains, the predictions and effects here are still those of the model before it; they change when training ends.");
   stale.dataset.testid = "model-stale-note";
-  side.append(stale, predictions.element, weightEffect.element);
+  side.append(stale, focusNote, predictions.element, weightEffect.element);
   const main = make("div", "model-main");
   main.append(chosen.element, side);
-  body.append(sentence.element, summary, metrics, cards.element, main, training.element);
+  body.append(sentence.element, summary, metrics, cards.element, main, designed.element, training.element);
 
   function labels(info) {
     return Array.from({ length: info.config.n_layers }, (_, layer) =>
@@ -152,11 +216,12 @@ export function mountModelPanel(host, { store, actions }) {
     }
     if (!model.info) return;
     const { info, result } = model;
-    sentence.update({ text: model.words, info, error: model.error });
+    sentence.update({ text: model.words, info, error: model.error, shownTokens: result?.tokens });
     const trainingNow = run.status === "starting" || run.status === "training";
     summary.textContent = `${model.name === "trained" ? "Your model" : "The model that comes with the page"}: ${info.config.n_layers} layers × ` +
       `${info.config.n_heads} heads, trained for ${info.steps} steps; it knows ${info.vocabulary.length - 1} words.`;
     training.update({ training: run, trainable: info.trainable, name: model.name });
+    designed.update(info);
     if (!result) return;
     const tokens = result.tokens;
     const focus = Math.min(model.focus ?? tokens.length - 1, tokens.length - 1);
@@ -176,6 +241,8 @@ export function mountModelPanel(host, { store, actions }) {
     chosen.update({ label: described?.label ?? `L${layer}H${head}`, role: trainingNow ? "" : described?.role, weights: weights[layer][head],
       tokens, focus, opened: model.opened, edited: model.edited, training: trainingNow });
     predictions.update({ tokens, predictions: result.predictions, nextWord: result.next_word, focus });
+    focusNote.textContent = focusSentence({ tokens, row: weights[layer][head][focus], label: described?.label ?? `L${layer}H${head}`,
+      focus, prediction: result.predictions[focus]?.[0] });
     weightEffect.update({ tokens, weights: result.weights, effects: result.effects, labels: labels(info), knockedOut: result.knocked_out, focus });
   }
 

@@ -13,6 +13,16 @@ occurred before at t - L (and at t - 2L, ... if the run has been round more than
   nothing to copy yet, of the weight on position 0 (`<bos>`). A head with nothing to find parks its
   weight there, because the weights of a row must add up to 1 somewhere.
 
+Two scores are measured on sentences instead, each on a fixed set of its own (evaluation.py), every
+sentence read alone after `<bos>` as a learner would type it:
+
+- **pronoun score**: the mean weight at "it" on the animal it refers to, over the pronoun sentences of
+  every word order; `PronounScores` also has the weight on the other nouns (the place, the person), the
+  mean per word order, and what knocking a head out does to the probability of the animal's word after "it".
+- **duplicate-token score on sentences**: at the second mention of a noun ("the fox came . the owl came .
+  the fox left ."), the weight on its first mention; `SecondMentionScores` also has the weight on the word
+  after the first mention (where an induction head reads) and on `<bos>`.
+
 A **knock-out** zeroes a head's output (its z @ W_O is replaced by 0 before it is added to the residual
 stream); the head is still run, but nothing it computed reaches the prediction. The change in loss and
 accuracy then says whether the head mattered, which its weights alone cannot say.
@@ -26,7 +36,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import check_knocked_out
-from .evaluation import Metrics, evaluate, model_evaluation_set
+from .corpus import WORD_INDEX
+from .evaluation import (
+    Metrics,
+    PronounSentence,
+    evaluate,
+    model_evaluation_set,
+    pronoun_evaluation_set,
+    second_mention_set,
+)
 from .transformer import Model, forward, run
 
 #: Head roles, tested in this order; a head gets the first whose score reaches its threshold.
@@ -35,12 +53,14 @@ from .transformer import Model, forward, run
 ROLE_THRESHOLDS: dict[str, tuple[str, float]] = {
     "previous-token": ("previous_token", 0.4),
     "induction": ("induction", 0.5),
-    "duplicate-token": ("duplicate_token", 0.5),
+    "pronoun": ("pronoun", 0.5),
+    "duplicate-token": ("duplicate_token_sentences", 0.5),
     "first-token": ("first_token", 0.5),
 }
 #: The role of a head that reaches none of the thresholds: its weight is spread out.
 DIFFUSE = "diffuse"
-SCORE_NAMES = ("previous_token", "induction", "duplicate_token", "first_token")
+RUN_SCORE_NAMES = ("previous_token", "induction", "duplicate_token", "first_token")
+SCORE_NAMES = (*RUN_SCORE_NAMES, "pronoun", "duplicate_token_sentences")
 
 
 @dataclass(frozen=True)
@@ -51,16 +71,18 @@ class HeadScores:
     induction: np.ndarray
     duplicate_token: np.ndarray
     first_token: np.ndarray
+    pronoun: np.ndarray  # on the pronoun sentences (PronounScores.animal)
+    duplicate_token_sentences: np.ndarray  # on the second-mention stories (SecondMentionScores.first_mention)
 
     def of(self, layer: int, head: int) -> dict[str, float]:
         return {name: float(getattr(self, name)[layer, head]) for name in SCORE_NAMES}
 
 
 def head_scores(model: Model) -> HeadScores:
-    """Measure every head's scores on the evaluation set's repeated runs."""
+    """Measure every head's scores: on the evaluation set's repeated runs, and on its sentences."""
     L, H = model.config.n_layers, model.config.n_heads
-    sums = {name: np.zeros((L, H)) for name in SCORE_NAMES}
-    counts = dict.fromkeys(SCORE_NAMES, 0)
+    sums = {name: np.zeros((L, H)) for name in RUN_SCORE_NAMES}
+    counts = dict.fromkeys(RUN_SCORE_NAMES, 0)
     for sequence in model_evaluation_set(model):
         if not sequence.is_repeated:
             continue
@@ -79,7 +101,111 @@ def head_scores(model: Model) -> HeadScores:
         first_run = np.arange(1, period + 1)  # positions with nothing to copy yet
         sums["first_token"] += weights[:, :, first_run, 0].sum(axis=-1)  # (L, H)
         counts["first_token"] += period
-    return HeadScores(**{name: sums[name] / counts[name] for name in SCORE_NAMES})
+    return HeadScores(**{name: sums[name] / counts[name] for name in RUN_SCORE_NAMES},
+                      pronoun=pronoun_scores(model).animal,
+                      duplicate_token_sentences=second_mention_scores(model).first_mention)
+
+
+@dataclass(frozen=True)
+class PronounScores:
+    """Where "it" reads, per head, over the pronoun evaluation set; each array is (n_layers, n_heads).
+
+    - `animal`: mean weight on the animal "it" refers to (the pronoun score)
+    - `other`: mean weight on the other nouns together (the place, and the person where there is one)
+    - `by_order[order]`: `animal`, over the sentences of one word order
+    """
+
+    animal: np.ndarray
+    other: np.ndarray
+    by_order: dict[str, np.ndarray]
+
+    def best_head(self) -> tuple[int, int]:
+        """The head that puts the most weight on the animal: the pronoun head, if one formed."""
+        layer, head = np.unravel_index(int(np.argmax(self.animal)), self.animal.shape)
+        return int(layer), int(head)
+
+
+def pronoun_rows(model: Model, sentence: PronounSentence) -> np.ndarray:
+    """Every head's row at "it" for one pronoun sentence: (n_layers, n_heads, n)."""
+    weights = np.array(run(model, sentence.words).weights)  # (L, H, n, n)
+    return weights[:, :, sentence.pronoun]  # (L, H, n)
+
+
+def pronoun_scores(model: Model) -> PronounScores:
+    """Measure every head at "it" on the pronoun evaluation set (see `PronounScores`)."""
+    animal, other, by_order = [], [], {}
+    for sentence in pronoun_evaluation_set():
+        rows = pronoun_rows(model, sentence)  # (L, H, n)
+        animal.append(rows[:, :, sentence.animal])  # (L, H)
+        other.append(rows[:, :, list(sentence.others)].sum(axis=-1))  # (L, H)
+        by_order.setdefault(sentence.order, []).append(animal[-1])
+    return PronounScores(np.mean(animal, axis=0), np.mean(other, axis=0),
+                         {order: np.mean(values, axis=0) for order, values in by_order.items()})
+
+
+@dataclass(frozen=True)
+class SoundProbability:
+    """The probability of the animal's word after "it" (cat → purred), mean over the pronoun evaluation set,
+    intact and with `knocked_out` knocked out, overall and per word order."""
+
+    knocked_out: tuple[tuple[int, int], ...]
+    intact: float
+    knocked: float
+    intact_by_order: dict[str, float]
+    knocked_by_order: dict[str, float]
+
+    @property
+    def drop(self) -> float:
+        return self.intact - self.knocked
+
+
+def sound_probability(model: Model, knocked_out: Sequence[tuple[int, int]]) -> SoundProbability:
+    """How knocking out `knocked_out` changes the probability of the animal's word after "it"."""
+    pairs = check_knocked_out(list(knocked_out), model.config.n_layers, model.config.n_heads)
+    intact, knocked = {}, {}
+    for sentence in pronoun_evaluation_set():
+        sound = WORD_INDEX[sentence.sound]
+        intact.setdefault(sentence.order, []).append(run(model, sentence.words).probabilities[sentence.pronoun, sound])
+        knocked.setdefault(sentence.order, []).append(
+            run(model, sentence.words, pairs).probabilities[sentence.pronoun, sound])
+    everything = lambda table: float(np.mean([p for values in table.values() for p in values]))  # noqa: E731
+    return SoundProbability(tuple(sorted(pairs)), everything(intact), everything(knocked),
+                            {order: float(np.mean(values)) for order, values in intact.items()},
+                            {order: float(np.mean(values)) for order, values in knocked.items()})
+
+
+@dataclass(frozen=True)
+class SecondMentionScores:
+    """At the second mention of a noun, over the second-mention stories; arrays are (n_layers, n_heads).
+
+    - `first_mention`: mean weight on the noun's first mention (the duplicate-token score on sentences)
+    - `following`: mean weight on the word after the first mention (what an induction head reads)
+    - `bos`: mean weight on `<bos>`
+    - `accuracy`: how often the model's likeliest next word is the right one ("left"); `p_next` its mean
+      probability
+    """
+
+    first_mention: np.ndarray
+    following: np.ndarray
+    bos: np.ndarray
+    accuracy: float
+    p_next: float
+
+
+def second_mention_scores(model: Model) -> SecondMentionScores:
+    """Measure every head at the second mention of a noun (see `SecondMentionScores`)."""
+    first, following, bos, correct, p_next = [], [], [], [], []
+    for story in second_mention_set():
+        result = run(model, story.words)
+        rows = np.array(result.weights)[:, :, story.second]  # (L, H, n)
+        first.append(rows[:, :, story.first])
+        following.append(rows[:, :, story.following])
+        bos.append(rows[:, :, 0])
+        target = WORD_INDEX[story.next_word]
+        correct.append(int(np.argmax(result.probabilities[story.second])) == target)
+        p_next.append(result.probabilities[story.second, target])
+    return SecondMentionScores(np.mean(first, axis=0), np.mean(following, axis=0), np.mean(bos, axis=0),
+                               float(np.mean(correct)), float(np.mean(p_next)))
 
 
 def role(scores: dict[str, float]) -> str:
@@ -182,6 +308,7 @@ def describe(model: Model) -> dict:
     metrics = evaluate(model)
     knock_outs = knock_out_table(model, roles)
     return {
+        **_describe_sentences(model),
         "config": model.config.to_dict(),
         "vocabulary": list(model.vocabulary),
         "steps": model.steps,
@@ -199,3 +326,100 @@ def describe(model: Model) -> dict:
             for entry in knock_outs
         ],
     }
+
+
+#: The tutorial's sentence: "it" should find "cat", not "mat".
+TUTORIAL_SENTENCE = "the cat sat on the mat because it was tired"
+
+
+#: A head "reads the animal" when its pronoun score reaches this (whatever its role).
+READS_ANIMAL = 0.5
+
+
+def heads_reading_the_animal(model: Model, pronoun: PronounScores | None = None) -> list[tuple[int, int]]:
+    """Every head whose pronoun score is at least READS_ANIMAL: the pronoun head, and others that share its read."""
+    pronoun = pronoun_scores(model) if pronoun is None else pronoun
+    return [pair for pair in model.heads if pronoun.animal[pair] >= READS_ANIMAL]
+
+
+def pronoun_head(model: Model, pronoun: PronounScores | None = None) -> tuple[int, int]:
+    """The pronoun head: of the heads that read the animal, the one whose knock-out lowers the probability of
+    the animal's word after "it" the most (a head is shown by where it reads *and* by what removing it changes;
+    several heads may read the animal, and the one that reads it most need not be the one the prediction
+    rests on). Its role may still be another (an induction head can read the animal at "it" too)."""
+    pronoun = pronoun_scores(model) if pronoun is None else pronoun
+    readers = heads_reading_the_animal(model, pronoun) or [pronoun.best_head()]
+    return max(readers, key=lambda pair: sound_probability(model, [pair]).drop)
+
+
+def pronoun_knock_outs(model: Model) -> list[tuple[str, SoundProbability]]:
+    """The animal's word after "it" with the pronoun head knocked out, then with every head that reads the
+    animal knocked out together, if there are several."""
+    pronoun = pronoun_scores(model)
+    best = pronoun_head(model, pronoun)
+    table = [(head_label(*best), sound_probability(model, [best]))]
+    readers = heads_reading_the_animal(model, pronoun)
+    if len(readers) > 1:
+        labels = ", ".join(head_label(*pair) for pair in readers)
+        table.append((f"every head that reads the animal ({labels})", sound_probability(model, readers)))
+    return table
+
+
+def tutorial_reads(model: Model, layer: int, head: int, words: str = TUTORIAL_SENTENCE) -> dict[str, float]:
+    """The head's weights at "it" on the tutorial's sentence, keyed by the words read (cat, mat, ...)."""
+    result = run(model, words)
+    row = result.weights[layer][head][result.tokens.index("it")]  # (n,)
+    reads: dict[str, float] = {}
+    for token, weight in zip(result.tokens, row.tolist(), strict=True):
+        reads[token] = reads.get(token, 0.0) + weight
+    return reads
+
+
+def _describe_sentences(model: Model) -> dict:
+    """describe()'s facts measured on sentences: the pronoun head and the second mention."""
+    pronoun = pronoun_scores(model)
+    layer, head = pronoun_head(model, pronoun)
+    reads = tutorial_reads(model, layer, head)
+    mention = second_mention_scores(model)
+    return {
+        "pronoun": {
+            "head": [layer, head],
+            "label": head_label(layer, head),
+            "by_order_of_head": {order: float(values[layer, head]) for order, values in pronoun.by_order.items()},
+            "animal": pronoun.animal.tolist(),
+            "other": pronoun.other.tolist(),
+            "by_order": {order: values.tolist() for order, values in pronoun.by_order.items()},
+            "tutorial": {"words": TUTORIAL_SENTENCE, "cat": reads["cat"], "mat": reads["mat"]},
+            "knock_outs": [
+                {"label": label, "heads": [list(pair) for pair in entry.knocked_out], "intact": entry.intact,
+                 "knocked": entry.knocked, "drop": entry.drop, "intact_by_order": entry.intact_by_order,
+                 "knocked_by_order": entry.knocked_by_order}
+                for label, entry in pronoun_knock_outs(model)
+            ],
+        },
+        "second_mention": {
+            "first_mention": mention.first_mention.tolist(),
+            "following": mention.following.tolist(),
+            "bos": mention.bos.tolist(),
+            "accuracy": mention.accuracy,
+            "p_next": mention.p_next,
+        },
+    }
+
+
+#: The Part 6 head built by hand: the preset whose hand-set Wq and Wk make "it" look for an animal noun.
+DESIGNED_PRESET = "it-animal-noun"
+
+
+def designed_reads() -> dict[str, float]:
+    """The hand-set Part 6 head (preset DESIGNED_PRESET) at "it": its weight on each word, keyed by the word."""
+    from ..compute import compute_scene
+    from ..presets import load_preset
+
+    scene = load_preset(DESIGNED_PRESET)
+    weights = compute_scene(scene).heads[0].stages.weights  # (n, n)
+    tokens = list(scene["tokens"])
+    reads: dict[str, float] = {}
+    for token, weight in zip(tokens, weights[tokens.index("it")].tolist(), strict=True):
+        reads[token] = reads.get(token, 0.0) + weight
+    return reads

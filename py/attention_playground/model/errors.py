@@ -9,9 +9,14 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 
 from ..scene import SceneError
+from .corpus import RELATED_WORDS
+
+#: A word as a learner types it: letters (with an apostrophe inside), `<bos>`, or one punctuation mark.
+WORD_PATTERN = re.compile(r"<bos>|[^\W_]+(?:'[^\W_]+)*|[^\w\s]")
 
 
 class ModelInputError(SceneError):
@@ -19,12 +24,23 @@ class ModelInputError(SceneError):
 
 
 def split_words(words: str | Sequence[str]) -> list[str]:
-    """A sentence as a list of words: text is split on spaces, a list is taken as it is."""
+    """A sentence as a list of words, read as a learner types it: capitals lowered and punctuation split
+    off, so "The Cat sat on the mat." is "the cat sat on the mat ." A list is taken word by word (each
+    lowered and stripped, not split)."""
     if isinstance(words, str):
-        return words.split()
+        return WORD_PATTERN.findall(words.lower())
     if not isinstance(words, Sequence) or not all(isinstance(word, str) for word in words):
         raise ModelInputError("words must be text or a list of words (text)", "words")
-    return list(words)
+    return [word.strip().lower() if word.strip() != "<bos>" else word.strip() for word in words]
+
+
+def close_words(word: str, vocabulary: Sequence[str], n: int = 3) -> list[str]:
+    """Known words close to an unknown one: first those close in meaning (corpus.RELATED_WORDS, e.g.
+    "kitten" → "cat"), then those close in spelling ("crwo" → "crow"), at most n."""
+    known = set(vocabulary[1:])
+    by_meaning = [close for close in RELATED_WORDS.get(word, ()) if close in known]
+    by_spelling = difflib.get_close_matches(word, vocabulary[1:], n=n, cutoff=0.6)
+    return list(dict.fromkeys(by_meaning + by_spelling))[:n]
 
 
 def check_words(words: str | Sequence[str], vocabulary: Sequence[str], max_words: int) -> list[str]:
@@ -43,13 +59,13 @@ def check_words(words: str | Sequence[str], vocabulary: Sequence[str], max_words
     if unknown:
         parts = []
         for i, word in unknown:
-            close = difflib.get_close_matches(word.lower(), vocabulary[1:], n=3, cutoff=0.6)
+            close = close_words(word, vocabulary)
             hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
             parts.append(f"{word!r} (word {i + 1}){hint}")
         first_index, first_word = unknown[0]
         raise ModelInputError(
             f"the model does not know {'this word' if len(unknown) == 1 else 'these words'}: "
-            f"{'; '.join(parts)}. It knows {len(vocabulary) - 1} words: {', '.join(vocabulary[1:])}",
+            f"{'; '.join(parts)}. It knows {len(vocabulary) - 1} words; vocabulary(model) lists them",
             "words", first_word, row_index=first_index,
         )
     return words

@@ -24,12 +24,24 @@ from functools import cache
 
 import numpy as np
 
-from .corpus import Sequence, repeated_run, sentences
+from .corpus import (
+    ANIMAL_SOUNDS,
+    PEOPLE,
+    PLACES,
+    PRONOUN_ORDERS,
+    Sequence,
+    pronoun_sentence,
+    repeated_run,
+    second_mention_story,
+    sentences,
+)
 from .transformer import Model, forward
 
 EVAL_SEED = 20_240_601
 EVAL_REPEATED = 64
 EVAL_SENTENCES = 32
+EVAL_PRONOUN_PER_ORDER = 24  # pronoun sentences per word order
+EVAL_STORIES = 48  # second-mention stories
 
 
 @cache
@@ -39,6 +51,75 @@ def evaluation_set(n_tokens: int) -> tuple[Sequence, ...]:
     repeated = [repeated_run(rng, n_tokens) for _ in range(EVAL_REPEATED)]
     prose = [sentences(rng, n_tokens) for _ in range(EVAL_SENTENCES)]
     return tuple(repeated + prose)
+
+
+@dataclass(frozen=True)
+class PronounSentence:
+    """One sentence of the pronoun evaluation set, read on its own after `<bos>`.
+
+    Positions count `<bos>` as 0: `pronoun` is where "it" stands, `animal` the animal it refers to, `others`
+    the other nouns (the place, and the person if there is one); `sound` is the animal's word, which follows "it".
+    """
+
+    order: str
+    words: tuple[str, ...]
+    pronoun: int
+    animal: int
+    others: tuple[int, ...]
+    sound: str
+
+
+@cache
+def pronoun_evaluation_set() -> tuple[PronounSentence, ...]:
+    """`EVAL_PRONOUN_PER_ORDER` pronoun sentences in each word order of the corpus, from the evaluation seed."""
+    rng = random.Random(EVAL_SEED + 1)
+    found = []
+    for order in PRONOUN_ORDERS:
+        for _ in range(EVAL_PRONOUN_PER_ORDER):
+            words = tuple(pronoun_sentence(rng, order))
+            found.append(pronoun_facts(words, order))
+    return tuple(found)
+
+
+def pronoun_facts(words, order: str = "") -> PronounSentence:
+    """Where "it", its animal and the other nouns stand in `words` (positions count `<bos>` as 0)."""
+    tokens = ["<bos>", *words]
+    pronoun = tokens.index("it")
+    animal = max(i for i in range(pronoun) if tokens[i] in ANIMAL_SOUNDS)  # the nearest animal before "it"
+    others = tuple(i for i in range(pronoun) if tokens[i] in PLACES or tokens[i] in PEOPLE)
+    return PronounSentence(order, tuple(words), pronoun, animal, others, ANIMAL_SOUNDS[tokens[animal]])
+
+
+@dataclass(frozen=True)
+class SecondMention:
+    """A story in which a noun is named again; positions count `<bos>` as 0.
+
+    `second` is the second mention of the noun, `first` its first mention; `following` is the word after the
+    first mention (where an induction head reads), `next_word` the word after the second ("left").
+    """
+
+    words: tuple[str, ...]
+    first: int
+    second: int
+    following: int
+    next_word: str
+
+
+@cache
+def second_mention_set() -> tuple[SecondMention, ...]:
+    """`EVAL_STORIES` second-mention stories (corpus.second_mention_story) that do name a noun twice."""
+    rng = random.Random(EVAL_SEED + 2)
+    found = []
+    while len(found) < EVAL_STORIES:
+        words = tuple(second_mention_story(rng))
+        tokens = ["<bos>", *words]
+        nouns = [i for i in range(2, len(tokens), 4)]  # "the NOUN came/left ." from position 1 on
+        repeats = [i for i in nouns if tokens[i] in {tokens[j] for j in nouns if j < i}]
+        if repeats:
+            second = repeats[0]
+            first = next(j for j in nouns if tokens[j] == tokens[second])
+            found.append(SecondMention(words, first, second, first + 1, tokens[second + 1]))
+    return tuple(found)
 
 
 def model_evaluation_set(model: Model) -> tuple[Sequence, ...]:

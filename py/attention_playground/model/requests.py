@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .analysis import describe, head_label
-from .checkpoint import load_model
+from .analysis import TUTORIAL_SENTENCE, describe, designed_reads, head_label
+from .checkpoint import load_model, shipped_checkpoint
 from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out
 from .evaluation import evaluate
@@ -38,6 +38,12 @@ EXAMPLES = (
      "words": "king frog red hill sang owl then king frog red hill sang owl then king frog red"},
     {"id": "repeated-noun", "label": "a sentence with a repeated noun",
      "words": "the fox met a crow and the fox smiled"},
+    {"id": "tutorial-it", "label": "the tutorial's sentence: does \"it\" find the cat?",
+     "words": "the cat sat on the mat because it was tired"},
+    {"id": "place-first", "label": "another word order: the place first",
+     "words": "on the mat sat the dog and it barked"},
+    {"id": "second-mention", "label": "a noun mentioned again (does the second read the first?)",
+     "words": "the fox came . the owl came . the fox left ."},
 )
 
 #: What a learner may change when training in the page, with the range each may take. Other settings stay
@@ -94,7 +100,8 @@ def examples() -> list[dict[str, str]]:
 
 @cache
 def _shipped_description() -> dict[str, Any]:
-    return describe(_shipped())
+    # The checkpoint stores describe()'s summary of itself (a test checks they agree): no need to measure again.
+    return shipped_checkpoint()["summary"]
 
 
 def model_info(payload: dict) -> dict[str, Any]:
@@ -103,7 +110,9 @@ def model_info(payload: dict) -> dict[str, Any]:
     name = payload.get("model", "shipped")
     _model(payload)  # refuses an unknown name, or "trained" before training
     summary = _shipped_description() if name == "shipped" else _trained_description()
-    return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges()}
+    designed = designed_reads()
+    return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(),
+            "designed": {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}}
 
 
 def _trained_description() -> dict[str, Any]:

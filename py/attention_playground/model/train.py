@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     config = replace(TrainConfig(), seed=args.seed, steps=args.steps)
 
     def on_step(step: int, loss: float, elapsed: float) -> None:
-        if step % 100 == 0 or step == config.steps:
+        if step % 250 == 0 or step == config.steps:
             print(f"step {step:4d}  loss {loss:.3f}  {elapsed:5.1f} s", flush=True)
 
     model = rounded(train(config, on_step))
@@ -43,6 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"repeated-part accuracy {metrics['repeat_accuracy']:.3f}, loss {metrics['loss']:.3f}")
     for head in summary["heads"]:
         print(f"  {head['label']}: {head['role']}")
+    pronoun = summary["pronoun"]
+    print(f"pronoun head {pronoun['label']}: {pronoun['tutorial']['cat']:.2f} on \"cat\", "
+          f"{pronoun['tutorial']['mat']:.2f} on \"mat\"")
+    for entry in pronoun["knock_outs"]:
+        print(f"  {entry['label']} knocked out: the animal's word after \"it\" {entry['intact']:.2f} -> "
+              f"{entry['knocked']:.2f}")
     return 0
 
 

@@ -1,0 +1,70 @@
+/**
+ * Designed against learned: on the tutorial's sentence, the Part 6 head the learner set by hand next to the head
+ * the model learned, their weights at "it" on "cat" and "mat", and what knocking the learned head out does to the
+ * animal's word after "it". Every number is Python's (`model_info`: `designed` from the preset, `pronoun` from
+ * model/analysis.py); this view only writes them out.
+ */
+
+import { formatWeight, quoted } from "../shared/format.js";
+import { make } from "../shared/dom.js";
+
+/**
+ * The view. `onShow(layer, head)` puts the tutorial's sentence in the panel with the learned head chosen.
+ * @param {{onShow: (layer: number, head: number) => void}} handlers
+ */
+export function createDesignedVsLearned({ onShow }) {
+  const element = make("section", "model-designed");
+  element.dataset.testid = "model-designed";
+  const title = make("h3", "", "Designed against learned: does “it” find the cat?");
+  const table = document.createElement("table");
+  table.className = "model-designed-table";
+  const text = make("p", "panel-note");
+  text.dataset.testid = "model-designed-text";
+  const show = make("button", "small-button", "Show it on the sentence");
+  show.type = "button";
+  show.dataset.testid = "model-designed-show";
+  element.append(title, table, text, show);
+  let head = null;
+  show.addEventListener("click", () => head && onShow(head[0], head[1]));
+
+  /** Draw from the model's description (`info`); hidden for a model without the measurement. */
+  function update(info) {
+    const { pronoun, designed } = info;
+    element.hidden = !pronoun || !designed;
+    if (element.hidden) return;
+    head = pronoun.head;
+    const row = (name, cat, mat, testid) => {
+      const tr = document.createElement("tr");
+      tr.dataset.testid = testid;
+      tr.append(make("th", "", name), make("td", "", formatWeight(cat, 2)), make("td", "", formatWeight(mat, 2)));
+      return tr;
+    };
+    const header = document.createElement("tr");
+    header.append(make("th", "", `At “it” in ${quoted(designed.words)}`), make("th", "", "on “cat”"), make("th", "", "on “mat”"));
+    table.replaceChildren(header,
+      row("the Part 6 head, set by hand (features: noun, animal)", designed.cat, designed.mat, "model-designed-hand"),
+      row(`${pronoun.label}, learned (nobody labelled “animal”)`, pronoun.tutorial.cat, pronoun.tutorial.mat, "model-designed-learned"));
+    const knocks = pronoun.knock_outs.map((entry) =>
+      `knocking out ${entry.label} takes the animal's word after “it” (cat → purred, dog → barked, …) from ` +
+      `${formatWeight(entry.intact, 2)} to ${formatWeight(entry.knocked, 2)}`);
+    text.textContent = `Both put the most weight on “cat”. The hand-set head asks for nouns and animals because Part 6 ` +
+      `labelled them; ${pronoun.label} learned its question from the stories, where the word after “it” depends on the ` +
+      `animal. Averaged over the pronoun sentences of every word order, ${knocks.join("; ")}.`;
+  }
+
+  return { element, update };
+}
+
+/**
+ * One sentence about the focused row, written from the numbers on screen: where the chosen head reads most and
+ * what the model expects next.
+ * @param {{tokens: string[], row: number[], label: string, focus: number, prediction?: [string, number]}} at
+ * @returns {string}
+ */
+export function focusSentence({ tokens, row, label, focus, prediction }) {
+  let best = 0;
+  row.forEach((weight, key) => { if (weight > row[best]) best = key; });
+  const read = best === 0 ? "<bos> (it parks there: nothing to find)" : quoted(tokens[best]);
+  const next = prediction ? ` The model's likeliest next word is ${quoted(prediction[0])} (${formatWeight(prediction[1], 2)}).` : "";
+  return `At ${quoted(tokens[focus])} (row ${focus + 1}), ${label} puts the most weight on ${read}: ${formatWeight(row[best], 2)}.${next}`;
+}
