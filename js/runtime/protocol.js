@@ -24,7 +24,10 @@
  *     "model_head_scene"    {words, layer, head, knocked_out?, model?} → {scene, source}: one head as a scene
  *     "model_train_start"   {config?}                     → a training run started (the worker must have autograd)
  *     "model_train_steps"   {steps, words?, max_seconds?} → the steps taken, their losses, the heads now
- *   ("model" is "shipped" or "trained"; py/attention_playground/model/requests.py documents each result.)
+ *     "model_claims"        {}                            → the claims a pair of runs can test
+ *     "model_claim_start"   {claim, seed?, steps?}        → a claim's two runs started (needs autograd)
+ *     "model_claim_steps"   {steps, max_seconds?}         → both runs' losses; once done, metrics and verdict
+ *   ("model" is "shipped", "trained", "claim-with" or "claim-without"; py/attention_playground/model/requests.py documents each result.)
  *   Only the Python service (js/python/) makes requests; a test checks that this list is exactly the
  *   entry point's (attention_playground.entry.KINDS).
  *
@@ -93,6 +96,9 @@ export const REQUEST_KINDS = Object.freeze({
   MODEL_HEAD_SCENE: "model_head_scene",
   MODEL_TRAIN_START: "model_train_start",
   MODEL_TRAIN_STEPS: "model_train_steps",
+  MODEL_CLAIMS: "model_claims",
+  MODEL_CLAIM_START: "model_claim_start",
+  MODEL_CLAIM_STEPS: "model_claim_steps",
 });
 
 /** `type` of the worker's messages that answer no request. */

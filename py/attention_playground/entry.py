@@ -23,8 +23,14 @@ A request is {"kind": ..., "payload": {...}}:
 |                      |  repeat_fraction}}                        | autograd)                           |
 | "model_train_steps"  | {"steps", "words"?, "max_seconds"?}       | the steps taken, their losses, the  |
 |                      |                                           | heads now                           |
+| "model_claims"       | {} (or no payload)                        | the claims a pair can test          |
+| "model_claim_start"  | {"claim", "seed"?, "steps"?}              | {"claim", "configs"}: a claim's two |
+|                      |                                           | runs started (needs autograd)       |
+| "model_claim_steps"  | {"steps", "max_seconds"?}                 | both runs' losses; once done, their |
+|                      |                                           | metrics and the verdict             |
 
-"model" is "shipped" (the default) or "trained" (the run this interpreter is training).
+"model" is "shipped" (the default), "trained" (the run this interpreter is training), or "claim-with" /
+"claim-without" (the two runs of the claim's test in this interpreter).
 
 The response is {"ok": true, "result": ...} or {"ok": false, "error": {"type", "message", "field",
 "row", "column"}}. "type" is "SceneError" for a mistake in a scene (which adds "row_index" and
@@ -187,6 +193,9 @@ KINDS: dict[str, Callable[[dict], Any]] = {
     "model_train_start": _model_request("model_train_start", "train_start", (), ("config",)),
     "model_train_steps": _model_request("model_train_steps", "train_steps", ("steps",),
                                         ("words", "max_seconds")),
+    "model_claims": _model_request("model_claims", "claims_list"),
+    "model_claim_start": _model_request("model_claim_start", "claim_start", ("claim",), ("seed", "steps")),
+    "model_claim_steps": _model_request("model_claim_steps", "claim_steps", ("steps",), ("max_seconds",)),
 }
 
 
