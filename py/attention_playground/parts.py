@@ -37,6 +37,9 @@ KIND_PARTS: dict[str, tuple[str, ...]] = {
     "model_head_scene": ("model",),
     "model_train_start": ("model",),
     "model_train_steps": ("model",),
+    "model_claims": ("model",),
+    "model_claim_start": ("model",),
+    "model_claim_steps": ("model",),
 }
 
 
