@@ -149,6 +149,8 @@ def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
     assert f"{verdict['without_accuracy'] * 100:.0f}%" in verdict["sentence"]
     tied = ask("model_run", {"words": "the fox met a crow", "model": "claim-without", "metrics": False})
     assert len(tied["weights"]) == with_config.n_layers
+    described = ask("model_info", {"model": "claim-without"})
+    assert described["config"]["tied_qk"] is True and len(described["heads"]) == with_config.n_layers * with_config.n_heads
 
 
 def test_the_pages_requests_refuse_an_unknown_claim():

@@ -107,7 +107,12 @@ def model_info(payload: dict) -> dict[str, Any]:
     knock-out table, and the example sentences."""
     name = payload.get("model", "shipped")
     _model(payload)  # refuses an unknown name, or "trained" before training
-    summary = _shipped_description() if name == "shipped" else _trained_description()
+    if name == "shipped":
+        summary = _shipped_description()
+    elif name == "trained":
+        summary = _trained_description()
+    else:  # one of a claim's pair, described once its test is done (the view asks once)
+        summary = describe(_model(payload))
     return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges()}
 
 
