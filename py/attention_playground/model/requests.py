@@ -71,8 +71,8 @@ def _model(payload: dict) -> Model:
         if _pair is None:
             raise ModelInputError("no claim's test has been started here yet: start one first", "model")
         return _pair[name.removeprefix("claim-")].model
-    raise ModelInputError(f'model must be "shipped", "trained", "claim-with" or "claim-without", not {name!r}',
-                          "model")
+    raise ModelInputError(f'model must be "shipped" or "trained" (or "claim-with" or "claim-without" for the two '
+                          f"models of a claim's test), not {name!r}", "model")
 
 
 def _edited(model: Model, edit: dict | None) -> Model:
