@@ -4,6 +4,7 @@ Every model is trained once per session (`trained`): the three claims trained at
 model "with" the choice, so positions, the mask and separate queries and keys cost 4 runs a seed.
 """
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -124,7 +125,6 @@ def test_the_verdict_is_written_from_the_numbers():
 
 def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
     from attention_playground.entry import handle
-    import json
 
     def ask(kind, payload):
         response = json.loads(handle(json.dumps({"kind": kind, "payload": payload})))
@@ -155,7 +155,6 @@ def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
 
 def test_the_pages_requests_refuse_an_unknown_claim():
     from attention_playground.entry import handle
-    import json
 
     response = json.loads(handle(json.dumps({"kind": "model_claim_start", "payload": {"claim": "magic"}})))
     assert not response["ok"] and response["error"]["field"] == "claim" and "positions" in response["error"]["message"]
