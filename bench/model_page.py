@@ -15,6 +15,10 @@ page served as `python3 build.py serve` serves it:
   induction head    the first report in which a layer-1 head's induction score on the panel's repeated run is at
                     least 0.5 (analysis.py's threshold for the role); target: 15 s
   bytes             what the server sent for the first training run, by file
+  claims            each claim's pair (model/claims.py) at its own settings, through
+                    `window.attentionPlayground.model.compare` (what "Test a claim" calls), then natively (both
+                    models trained one after the other, and measured): seconds and the verdict; target ≤ 20 s
+                    a pair in the page (--claims to choose, --claims none to skip)
 
 The machine is shared: read the medians, with the load average printed beside them.
 """
@@ -128,6 +132,33 @@ def train_to_induction(browser, base_url, ledger):
     return formed, run, sent
 
 
+COMPARE = """async (claim) => {
+  const started = performance.now();
+  const outcome = await window.attentionPlayground.model.compare(claim);
+  return { ms: performance.now() - started, outcome };
+}"""
+
+
+def claim_rows(browser, base_url, claim_ids):
+    """Each claim's pair in one page (the worker booted first), then natively; seconds and verdicts."""
+    from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs  # noqa: PLC0415
+
+    page = open_page(browser, base_url)
+    train_in_page(page, {"steps": 10})  # the training worker boots and installs autograd first
+    rows = []
+    for claim_id in claim_ids:
+        run = page.evaluate(COMPARE, claim_id)
+        claim = CLAIMS[claim_id]
+        started = time.perf_counter()
+        with_model, without_model = (train(config) for config in pair_configs(claim))
+        native = judge(claim, measure(claim, with_model), measure(claim, without_model))
+        rows.append({"claim": claim_id, "page_seconds": run["ms"] / 1000, "page_training": run["outcome"]["seconds"],
+                     "native_seconds": time.perf_counter() - started, "steps": run["outcome"]["step"],
+                     "page_verdict": run["outcome"]["verdict"]["sentence"], "native_verdict": native.sentence})
+    page.close()
+    return rows
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-build", action="store_true")
@@ -135,7 +166,11 @@ def main(argv=None):
     parser.add_argument("--steps-timed", type=int, default=200)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     parser.add_argument("--most-steps", type=int, default=600)
+    parser.add_argument("--claims", nargs="+", default=["positions", "mask", "separate-qk", "scale"],
+                        help='claims whose pair is timed ("none": none)')
+    parser.add_argument("--claims-only", action="store_true", help="time only the claims' pairs")
     args = parser.parse_args(argv)
+    claim_ids = [] if args.claims == ["none"] else args.claims
     if not args.no_build:
         subprocess.run([sys.executable, str(ROOT / "build.py")], check=True)
     ledger = ByteLedger()
@@ -143,12 +178,27 @@ def main(argv=None):
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
-            formed, run, sent = train_to_induction(browser, base_url, ledger)
-            browser_ms, native_ms = step_rows(browser, base_url, args.rounds, args.steps_timed)
-            seeds = seed_rows(browser, base_url, args.seeds, args.most_steps)
+            claims = claim_rows(browser, base_url, claim_ids)
+            if not args.claims_only:
+                formed, run, sent = train_to_induction(browser, base_url, ledger)
+                browser_ms, native_ms = step_rows(browser, base_url, args.rounds, args.steps_timed)
+                seeds = seed_rows(browser, base_url, args.seeds, args.most_steps)
             browser.close()
     finally:
         server.shutdown()
+
+    if claims:
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        print("\n| claim | steps | pair in the page (s) | of it training (s) | natively (s) | ratio | ≤ 20 s | same verdict |"
+              "\n|---|---|---|---|---|---|---|---|")
+        for row in claims:
+            print(f"| {row['claim']} | {row['steps']} | {row['page_seconds']:.1f} | {row['page_training']:.1f} | "
+                  f"{row['native_seconds']:.1f} | {row['page_seconds'] / row['native_seconds']:.2f} | "
+                  f"{'yes' if row['page_seconds'] <= 20 else 'no'} | {row['page_verdict'] == row['native_verdict']} |")
+        for row in claims:
+            print(f"  {row['claim']}: {row['page_verdict']}")
+    if args.claims_only:
+        return 0
 
     print(f"load average {os.getloadavg()[0]:.2f}; {args.rounds} rounds of {args.steps_timed} steps")
     print("\n| figure | in the page | natively | target |\n|---|---|---|---|")

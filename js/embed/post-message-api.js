@@ -14,6 +14,8 @@
  *     "modelTrain" params {settings?}    → the outcome of training a model on the page (model.train); while it
  *                                          trains, progress events (below) carry the request's id
  *     "modelStop"  params ignored        → null; a training run in progress ends (its modelTrain replies)
+ *     "modelCompare" params {claim, options?: {seed?, steps?}} → the outcome of a claim's test (model.compare);
+ *                                          while its two models train, progress events carry the request's id
  *
  * Frame → parent, exactly one reply per request it accepts, sent to the requesting window and origin only:
  *
@@ -32,6 +34,8 @@
  * Frame → parent, while a "modelTrain" request trains, after every batch of steps (to the requester only):
  *
  *     {type: "attention-playground:train-progress", id, progress: {step, steps, losses, seconds, weights}}
+ *
+ * and the same while a "modelCompare" request trains its pair, with `losses` {with, without} and no weights.
  *
  * Who may talk to the frame: by default any page (the frame holds nothing secret: only the scene on
  * show, which the embedding page chose). With `?origins=https://a.example,https://b.example` in the
@@ -52,7 +56,7 @@ export const MESSAGE_TYPES = Object.freeze({
 });
 
 /** The methods a request may call. */
-export const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop"]);
+export const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare"]);
 
 /**
  * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
@@ -155,6 +159,7 @@ export function installPostMessageApi({ api, playground, origins = null }) {
       modelRun: () => api.model.run(request.params),
       modelTrain: () => api.model.train(request.params.settings ?? {}, { onProgress: progress }),
       modelStop: () => api.model.stop(),
+      modelCompare: () => api.model.compare(request.params.claim, { ...request.params.options, onProgress: progress }),
     };
     let outcome;
     try {

@@ -20,7 +20,15 @@
  *                losses, seconds, weights}) after every batch of steps. Resolves with {status ("done" or
  *                "stopped"), config, step, losses, seconds, metrics, heads}; rejects with the module's message
  *                for a setting it refuses.
- *   model.stop() ends a training run in progress (train() then resolves with status "stopped").
+ *   model.compare(claim, {seed, steps, onProgress})
+ *                test one of the tutorials' claims as the "Test a claim" view does (the view shows it): two
+ *                models trained side by side from one seed, one with the design choice and one without.
+ *                `claim` is an id of model/claims.py ("scale", "mask", "positions", "separate-qk"); seed and
+ *                steps are optional; onProgress({step, steps, losses: {with, without}, seconds}) after every
+ *                batch of steps. Resolves with {status, claim, configs: {with, without}, step, losses: {with,
+ *                without}, seconds, metrics: {with, without}, verdict: {with_accuracy, without_accuracy, shown,
+ *                sentence, shown_gap}}; rejects with the module's message for an unknown claim.
+ *   model.stop() ends a training run or a claim's test in progress (it then resolves with status "stopped").
  *
  * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
  */
@@ -82,6 +90,13 @@ export function installApi({ python, playground }) {
           return Promise.reject(new TypeError("model.train needs settings such as {seed: 3, steps: 400}"));
         }
         return playground.then(({ controller }) => controller.actions.trainModel(structuredClone(settings), { onProgress }))
+          .then((outcome) => structuredClone(outcome));
+      },
+      compare(claim, { seed, steps, onProgress = () => {} } = {}) {
+        if (typeof claim !== "string") {
+          return Promise.reject(new TypeError("model.compare needs a claim's id, e.g. model.compare(\"positions\")"));
+        }
+        return playground.then(({ controller }) => controller.actions.testClaim(claim, { seed, steps, onProgress }))
           .then((outcome) => structuredClone(outcome));
       },
       stop() {

@@ -10,6 +10,7 @@ import { shapeKey } from "../scene/draft.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
+import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
@@ -57,6 +58,8 @@ export function createController({ store, python, preview, canEdit = () => true,
   const model = createModelController({
     store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
   });
+
+  const claims = createClaimController({ store, python });
 
   // ---- what the views may do ----------------------------------------------------------------------------
 
@@ -152,6 +155,8 @@ export function createController({ store, python, preview, canEdit = () => true,
 
     // The trained model's panel (model.js).
     ...model.actions,
+    // "Test a claim" (claims.js).
+    ...claims.actions,
   };
 
   return {

@@ -143,13 +143,14 @@ function loadStylesheet(path) {
  * everything that already happened, as if it had been there from the start.
  */
 async function mountLaterViews({ store, actions }) {
-  const [, stepView, multiHead, experiments, modelPanel, exercisePanel] = await Promise.all([
+  const [, stepView, multiHead, experiments, modelPanel, exercisePanel, claimTest] = await Promise.all([
     loadStylesheet(LATER_VIEWS_STYLESHEET),
     import("../ui/teaching/step-view.js"),
     import("../ui/teaching/multi-head.js"),
     import("../ui/teaching/experiments.js"),
     import("../ui/model/model-panel.js"),
     import("../ui/exercises/exercise-panel.js"),
+    import("../ui/model/claim-test.js"),
   ]);
   const listeners = [];
   const lateStore = {
@@ -166,8 +167,9 @@ async function mountLaterViews({ store, actions }) {
   multiHead.mountMultiHead(panel("heads"), { store: nearScreen("heads"), actions });
   experiments.mountExperiments(panel("experiments"), { store: lateStore, actions });
   modelPanel.mountModelPanel(panel("model"), { store: lateStore, actions });
+  claimTest.mountClaimTest(panel("model"), { store: lateStore, actions }); // "Test a claim", under the model
   exercisePanel.mountExercisePanel(panel("exercise"), { store: lateStore, actions });
   if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
-  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice", "view", "learner", "model", "training"]);
+  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice", "view", "learner", "model", "training", "claim"]);
   for (const listener of listeners) listener(store.state, everything);
 }

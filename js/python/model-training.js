@@ -41,6 +41,28 @@ const BATCH_SECONDS = 0.25;
  */
 
 /**
+ * @typedef {object} ClaimProgress
+ * @property {"starting"|"training"} phase as TrainingProgress
+ * @property {number} [step] steps each model has taken
+ * @property {number} [steps] steps each will take
+ * @property {{with: number[], without: number[]}} [losses] each model's losses since the last report
+ * @property {number} [seconds] both models' training time so far
+ */
+
+/**
+ * @typedef {object} ClaimOutcome
+ * @property {"done"|"stopped"} status
+ * @property {object} claim the claim (model/claims.py: id, title, statement, labels, settings)
+ * @property {{with: object, without: object}} configs the two runs' whole configs
+ * @property {number} step
+ * @property {{with: number[], without: number[]}} losses every step's loss of each model
+ * @property {number} seconds
+ * @property {{with: object, without: object}|null} metrics each model's repeated-part accuracy and loss, as the
+ *   claim measures them (null when stopped)
+ * @property {object|null} verdict {claim, with_accuracy, without_accuracy, shown, sentence, shown_gap}
+ */
+
+/**
  * @param {object} [options]
  * @param {typeof createDefaultClient} [options.createClient] for tests
  */
@@ -87,8 +109,47 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
     }
   }
 
+  /**
+   * Test a claim (model/claims.py): two models trained from one seed in this worker, one with the design
+   * choice and one without, a step of each in turn. Resolves with a ClaimOutcome; a Stop (or a newer run)
+   * ends it after the batch of steps it is taking.
+   * @param {{claim: string, seed?: number, steps?: number, onProgress?: (progress: ClaimProgress) => void}} run
+   */
+  async function compare({ claim, seed, steps, onProgress = () => {} }) {
+    if (current) current.stopped = true;
+    const run = { stopped: false };
+    current = run;
+    const training = worker();
+    const following = training.onProgress(({ detail }) => onProgress({ phase: "starting", detail }));
+    try {
+      await training.ready;
+    } finally {
+      following();
+    }
+    try {
+      const started = await training.request(REQUEST_KINDS.MODEL_CLAIM_START, {
+        claim, ...(seed === undefined ? {} : { seed }), ...(steps === undefined ? {} : { steps }),
+      });
+      const losses = { with: [], without: [] };
+      let report;
+      do {
+        report = await training.request(REQUEST_KINDS.MODEL_CLAIM_STEPS, { steps: started.configs.with.steps, max_seconds: BATCH_SECONDS });
+        losses.with.push(...report.losses.with);
+        losses.without.push(...report.losses.without);
+        if (current === run) onProgress({ phase: "training", ...report });
+      } while (!report.done && !run.stopped);
+      return {
+        status: report.done ? "done" : "stopped", claim: started.claim, configs: started.configs, step: report.step,
+        losses, seconds: report.seconds, metrics: report.metrics ?? null, verdict: report.verdict ?? null,
+      };
+    } finally {
+      if (current === run) current = null;
+    }
+  }
+
   return {
     train,
+    compare,
     /** End the run in progress after the batch of steps it is taking (a fraction of a second). */
     stop() {
       if (current) current.stopped = true;

@@ -69,7 +69,7 @@ export function createPythonService({
 
   /** A request about model `name`: the shipped model in the page's worker, the trained one where it trains. */
   async function askModel(kind, payload) {
-    if (payload.model === "trained") return (await training()).request(kind, payload);
+    if (payload.model === "trained" || payload.model?.startsWith?.("claim-")) return (await training()).request(kind, payload);
     return page.request(kind, payload);
   }
 
@@ -124,6 +124,10 @@ export function createPythonService({
       askModel(REQUEST_KINDS.MODEL_HEAD_SCENE, { model, words, layer, head, knocked_out: knockedOut }),
     /** Train a model from scratch in the training worker; see model-training.js for progress and outcome. */
     trainModel: async (run) => (await training()).train(run),
+    /** The tutorials' claims a pair of training runs can test (model/claims.py). */
+    claims: () => page.request(REQUEST_KINDS.MODEL_CLAIMS, {}),
+    /** Test a claim: two models trained side by side in the training worker; see model-training.js. */
+    compareClaim: async (run) => (await training()).compare(run),
     /** End the training run in progress, keeping the model as far as it got. */
     stopTraining() {
       trainer?.then((started) => started.stop());

@@ -60,6 +60,12 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
                 "{config}: a training run started (the worker must have autograd)"),
     RequestKind("model_train_steps", handlers.model_train_steps, ("steps",), (*_MODEL, "words", "max_seconds"),
                 "model", "the steps taken, their losses, the heads now"),
+    RequestKind("model_claims", handlers.model_claims, (), (), "model",
+                "the claims a pair of training runs can test (model/claims.py)"),
+    RequestKind("model_claim_start", handlers.model_claim_start, ("claim",), ("seed", "steps"), "model",
+                "{claim, configs}: a claim's two runs started (the worker must have autograd)"),
+    RequestKind("model_claim_steps", handlers.model_claim_steps, ("steps",), ("max_seconds",), "model",
+                "both runs' losses; once done, their metrics and the verdict"),
 )}
 
 

@@ -143,3 +143,70 @@ def test_with_head_weights_replaces_one_head_and_leaves_the_model_alone(shipped_
     assert np.array_equal(run(shipped_model, SENTENCE).logits, before.logits)  # the original is untouched
     same = with_head_weights(shipped_model, 1, 0, Wq=shipped_model.params["W_Q"][1, 0])
     assert np.array_equal(run(same, SENTENCE).logits, before.logits)
+
+
+# --- The design choices a claim's test switches off (TrainConfig's scale, positions, causal_mask, tied_qk) ----
+
+
+def reference_logits_with(params, ids, scale=True, positions=True, causal_mask=True, tied_qk=False):
+    """The model written out from its definition, token by token, with each design choice switchable."""
+    n = len(ids)
+    resid = np.array([params["W_E"][i] + (params["W_pos"][t] if positions else 0) for t, i in enumerate(ids)])
+    n_layers, n_heads, _, d_head = params["W_Q"].shape
+    for layer in range(n_layers):
+        added = np.zeros_like(resid)
+        for head in range(n_heads):
+            Q = resid @ params["W_Q"][layer, head]
+            K = resid @ params["W_Q" if tied_qk else "W_K"][layer, head]
+            V = resid @ params["W_V"][layer, head]
+            for t in range(n):
+                readable = range(t + 1) if causal_mask else range(n)
+                scores = [float(Q[t] @ K[s]) / (math.sqrt(d_head) if scale else 1.0) for s in readable]
+                top = max(scores)
+                exps = [math.exp(score - top) for score in scores]
+                z = sum(e / sum(exps) * V[s] for s, e in zip(readable, exps, strict=True))
+                added[t] += z @ params["W_O"][layer, head]
+        resid = resid + added
+    return resid @ params["W_U"] + params["b_U"]  # (n, d_vocab)
+
+
+CHOICES = [{"scale": False}, {"positions": False}, {"causal_mask": False}, {"tied_qk": True},
+           {"scale": False, "positions": False, "causal_mask": False, "tied_qk": True}]
+
+
+@pytest.mark.parametrize("choices", CHOICES, ids=lambda c: "+".join(c))
+def test_each_design_choice_is_obeyed_alike_by_both_forward_passes(shipped_model, choices):
+    from dataclasses import replace
+
+    from attention_playground.model.corpus import WORD_INDEX
+    from attention_playground.model.training import batched_logits, one_hot
+
+    model = replace(shipped_model, config=replace(shipped_model.config, **choices))
+    ids = np.array([0] + [WORD_INDEX[w] for w in SENTENCE.split()])  # (n,)
+    display = forward(model, ids).logits  # (n, d_vocab)
+    assert np.allclose(display, reference_logits_with(model.params, ids.tolist(), **choices), rtol=0, atol=1e-10)
+    batched = batched_logits(model.params, one_hot(ids[None], len(VOCABULARY)), model.config)
+    assert np.allclose(batched[0], display, rtol=0, atol=1e-10)
+    # Switching a choice changes what the model computes (the test would pass if the switch were ignored).
+    assert not np.allclose(display, forward(shipped_model, ids).logits, rtol=0, atol=1e-6)
+
+
+def test_without_positions_a_token_cannot_tell_the_order_of_what_came_before(shipped_model):
+    from dataclasses import replace
+
+    from attention_playground.model.corpus import WORD_INDEX
+
+    words = "the fox met a crow and the".split()
+    swapped = "the crow met a fox and the".split()  # "fox" and "crow" change places
+    ids = lambda ws: np.array([0] + [WORD_INDEX[w] for w in ws])  # noqa: E731
+    # One layer: a token's output is then a blend of what it read, and a blend does not depend on order.
+    # (In a second layer the tokens it reads have themselves read different prefixes, so one swap shows.)
+    one_layer = {name: value[:1] if name in ("W_Q", "W_K", "W_V", "W_O") else value
+                 for name, value in shipped_model.params.items()}
+    unordered = replace(shipped_model, params=one_layer,
+                        config=replace(shipped_model.config, n_layers=1, positions=False))
+    assert np.allclose(forward(unordered, ids(words)).logits[-1], forward(unordered, ids(swapped)).logits[-1],
+                       rtol=0, atol=1e-12)
+    ordered = replace(unordered, config=replace(unordered.config, positions=True))
+    assert not np.allclose(forward(ordered, ids(words)).logits[-1], forward(ordered, ids(swapped)).logits[-1],
+                           rtol=0, atol=1e-6)

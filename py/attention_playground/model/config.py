@@ -37,6 +37,13 @@ class TrainConfig:
     stop_at_accuracy: float | None = None  # stop once repeated-part accuracy reaches this
     check_every: int = 25  # how often (in steps) to measure it
 
+    # The design choices the tutorials explain, each one a switch so that a model can be trained without it
+    # (claims.py). Both forward passes (transformer.forward and the batched training pass) obey them.
+    scale: bool = True  # divide each score by √d_head before the softmax
+    positions: bool = True  # add a learned vector per position (W_pos) to each word's vector
+    causal_mask: bool = True  # a token reads only itself and the tokens before it
+    tied_qk: bool = False  # one matrix for queries and keys: every head's W_K is its W_Q
+
     @property
     def n_ctx(self) -> int:
         """Positions the model has: `<bos>` plus max_words words."""

@@ -4,7 +4,8 @@ wire.py writes them out).
 Two models can be asked for by name:
 
 - "shipped": the checkpoint that comes with the module (loaded on first use);
-- "trained": the model a learner is training in this interpreter, as far as it has got (see `train_start`).
+- "trained": the model a learner is training in this interpreter, as far as it has got (see `train_start`);
+- "claim-with", "claim-without": the two models of the claim's test running here (see `claim_start`).
 
 The page keeps the two apart: the shipped model is asked in the page's worker, training and the model it
 makes live in a worker of their own (only that one imports autograd).
@@ -73,7 +74,12 @@ def _model(payload: dict) -> Model:
         if _trainer is None:
             raise ModelInputError("no model has been trained here yet: train one first", "model")
         return _trainer.model
-    raise ModelInputError(f'model must be "shipped" or "trained", not {name!r}', "model")
+    if name in ("claim-with", "claim-without"):
+        if _pair is None:
+            raise ModelInputError("no claim's test has been started here yet: start one first", "model")
+        return _pair[name.removeprefix("claim-")].model
+    raise ModelInputError(f'model must be "shipped" or "trained" (or "claim-with" or "claim-without" for the two '
+                          f"models of a claim's test), not {name!r}", "model")
 
 
 def _edited(model: Model, edit: dict | None) -> Model:
@@ -109,7 +115,12 @@ def model_info(payload: dict) -> dict[str, Any]:
     knock-out table, and the example sentences."""
     name = payload.get("model", "shipped")
     _model(payload)  # refuses an unknown name, or "trained" before training
-    summary = _shipped_description() if name == "shipped" else _trained_description()
+    if name == "shipped":
+        summary = _shipped_description()
+    elif name == "trained":
+        summary = _trained_description()
+    else:  # one of a claim's pair, described once its test is done (the view asks once)
+        summary = describe(_model(payload))
     designed = designed_reads()
     return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(),
             "designed": {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}}
@@ -252,5 +263,78 @@ def train_steps(payload: dict) -> dict[str, Any]:
     return report
 
 
+_pair: dict[str, Any] | None = None  # the claim's test in this interpreter: {claim, with, without} (Trainers)
+
+
+def claim_start(payload: dict) -> dict[str, Any]:
+    """Start a claim's test ({claim, seed?, steps?}): two training runs from one seed, one with the design
+    choice and one without (claims.py), replacing any earlier test. Needs autograd. Returns the claim and the
+    two runs' configs ({claim, configs: {with, without}})."""
+    global _pair
+    from .claims import claim_named, pair_configs  # noqa: PLC0415
+    from .training import Trainer  # noqa: PLC0415 (autograd: only where training happens)
+
+    try:
+        claim = claim_named(payload.get("claim"))
+    except KeyError as error:
+        raise ModelInputError(error.args[0], "claim") from None
+    overrides = {}
+    for name in ("seed", "steps"):
+        if name in payload:
+            overrides[name] = _train_config({name: payload[name]}).to_dict()[name]  # checked as train_start does
+    seed = overrides.pop("seed", 1)
+    configs = dict(zip(("with", "without"), pair_configs(claim, seed=seed, **overrides), strict=True))
+    _pair = {"claim": claim, **{side: Trainer(config) for side, config in configs.items()}}
+    return {"claim": claim.to_dict(), "configs": {side: config.to_dict() for side, config in configs.items()}}
+
+
+def claim_steps(payload: dict) -> dict[str, Any]:
+    """Take up to `steps` more steps of both runs of the claim's test, one step of each in turn.
+
+    Payload: {steps, max_seconds?} (as train_steps). The result: {step, steps, losses: {with, without} (the
+    losses of the steps taken now), seconds (both runs' training time so far), done}; once done, also
+    `metrics` ({with, without}: each model's repeated-part accuracy and loss, measured as the claim says) and
+    the `verdict` (claims.judge).
+    """
+    from .claims import judge, measure  # noqa: PLC0415
+
+    if _pair is None:
+        raise ModelInputError("no claim's test has been started", "claim")
+    count = payload.get("steps")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ModelInputError(f"steps must be a whole number of at least 1; got {count!r}", "steps")
+    runs = {side: _pair[side] for side in ("with", "without")}
+    started = {side: run.steps for side, run in runs.items()}
+    deadline = time.perf_counter() + float(payload.get("max_seconds", 60))
+    while not all(run.done for run in runs.values()) and runs["with"].steps - started["with"] < count:
+        for run in runs.values():
+            if not run.done:
+                run.step()
+        if time.perf_counter() >= deadline:
+            break
+    done = all(run.done for run in runs.values())
+    report = {
+        "step": runs["with"].steps,
+        "steps": runs["with"].config.steps,
+        "losses": {side: run.losses[started[side]:] for side, run in runs.items()},
+        "seconds": sum(run.seconds for run in runs.values()),
+        "done": done,
+    }
+    if done:
+        claim = _pair["claim"]
+        measured = {side: measure(claim, run.model) for side, run in runs.items()}
+        report["metrics"] = {side: {"repeat_accuracy": metrics.repeat_accuracy, "repeat_loss": metrics.repeat_loss}
+                             for side, metrics in measured.items()}  # the sentences' losses are not measured
+        report["verdict"] = judge(claim, measured["with"], measured["without"]).to_dict()
+    return report
+
+
+def claims_list(payload: dict) -> list[dict[str, Any]]:
+    """Every claim the page can test, as claims.Claim.to_dict gives it."""
+    from .claims import CLAIMS  # noqa: PLC0415
+
+    return [claim.to_dict() for claim in CLAIMS.values()]
+
+
 __all__ = ["EXAMPLES", "TOP_K", "TRAINABLE", "examples", "model_head_scene", "model_info", "model_run",
-           "train_start", "train_steps"]
+           "claim_start", "claim_steps", "claims_list", "train_start", "train_steps"]

@@ -24,7 +24,7 @@ from autograd.tracer import getval
 from .config import TrainConfig
 from .corpus import VOCABULARY, Sequence, draw_batch
 from .evaluation import evaluate
-from .transformer import Model, init_params
+from .transformer import Model, init_params, key_weights
 
 OnStep = Callable[[int, float, float], "bool | None"]
 
@@ -56,7 +56,8 @@ def log_softmax(x):
 
 
 def batched_logits(params: dict, inputs: np.ndarray, config: TrainConfig):
-    """The same forward pass as transformer.forward, for a whole batch at once: (B, n, d_vocab).
+    """The same forward pass as transformer.forward, for a whole batch at once: (B, n, d_vocab), with the
+    same design choices switched on or off by the config (scale, positions, causal_mask, tied_qk).
 
     Every head of every sequence is one slice of a batched matmul (`@` on stacked arrays), which is
     several times faster than einsum. (Putting the heads side by side in one big 2-D matmul was slower
@@ -64,14 +65,18 @@ def batched_logits(params: dict, inputs: np.ndarray, config: TrainConfig):
     """
     B, n, d_vocab = inputs.shape
     blocked = np.triu(np.ones((n, n), dtype=bool), k=1)  # (n, n): True where a token may not read
-    resid = inputs @ params["W_E"] + params["W_pos"][:n]  # (B, n, d_model)
+    W_K = key_weights(params, config)  # (L, H, d_model, d_head): W_Q itself when tied
+    resid = inputs @ params["W_E"]  # (B, n, d_model)
+    if config.positions:
+        resid = resid + params["W_pos"][:n]  # (B, n, d_model)
     for layer in range(config.n_layers):
         x = resid[:, None]  # (B, 1, n, d_model): shared by every head
         Q = x @ params["W_Q"][layer]  # (B, H, n, d_head)
-        K = x @ params["W_K"][layer]  # (B, H, n, d_head)
+        K = x @ W_K[layer]  # (B, H, n, d_head)
         V = x @ params["W_V"][layer]  # (B, H, n, d_head)
-        scaled = (Q @ anp.swapaxes(K, -1, -2)) / np.sqrt(config.d_head)  # (B, H, n, n)
-        pattern = softmax(anp.where(blocked, -np.inf, scaled))  # (B, H, n, n)
+        scores = Q @ anp.swapaxes(K, -1, -2)  # (B, H, n, n)
+        scaled = scores / np.sqrt(config.d_head) if config.scale else scores  # (B, H, n, n)
+        pattern = softmax(anp.where(blocked, -np.inf, scaled) if config.causal_mask else scaled)  # (B, H, n, n)
         z = pattern @ V  # (B, H, n, d_head)
         attn_out = anp.sum(z @ params["W_O"][layer], axis=1)  # (B, n, d_model)
         resid = resid + attn_out  # (B, n, d_model)
@@ -142,8 +147,11 @@ class Trainer:
 
     @property
     def model(self) -> Model:
-        """The model as trained so far."""
-        return Model(self.config, self.params, VOCABULARY, self.steps, tuple(self.losses))
+        """The model as trained so far. With tied queries and keys its W_K is shown as the W_Q it uses."""
+        params = self.params
+        if self.config.tied_qk:
+            params = {**params, "W_K": params["W_Q"]}
+        return Model(self.config, params, VOCABULARY, self.steps, tuple(self.losses))
 
     def step(self) -> float:
         """Take one step of Adam on a fresh batch; returns its loss (before the step)."""

@@ -10,8 +10,8 @@ There is no MLP and no LayerNorm: everything the model does, it does with attent
 work can be seen in its weights. The names are TransformerLens's (`resid_pre`, `pattern`/weights, `z`,
 `attn_out`, `logits`; a head is addressed as (layer, head)).
 
-Every head is run by the playground's own `attention_stages` (causal mask, ÷√d_head), so the stages the
-page shows are the ones the model computed. Training uses a batched copy of this forward pass written with
+Every head is run by the playground's own `attention_stages` (causal mask, ÷√d_head, unless the config
+switches one off: see TrainConfig), so the stages the page shows are the ones the model computed. Training uses a batched copy of this forward pass written with
 autograd (training.py); a test checks the two agree to 1e-10.
 """
 
@@ -117,16 +117,27 @@ class Run:
         return e / e.sum(axis=-1, keepdims=True)  # (n, d_vocab)
 
 
+def key_weights(params: dict, config: TrainConfig):
+    """Every head's key matrix, (L, H, d_model, d_head): W_K, or W_Q itself when queries and keys are tied."""
+    return params["W_Q"] if config.tied_qk else params["W_K"]
+
+
 def embed(model: Model, ids: np.ndarray) -> np.ndarray:
-    """Each token's starting vector: its word's row of W_E plus its position's row of W_pos."""
-    return model.params["W_E"][ids] + model.params["W_pos"][: len(ids)]  # (n, d_model)
+    """Each token's starting vector: its word's row of W_E plus its position's row of W_pos (unless the model
+    was built without positions: then a word's vector is the same wherever it stands)."""
+    words = model.params["W_E"][ids]  # (n, d_model)
+    if not model.config.positions:
+        return words
+    return words + model.params["W_pos"][: len(ids)]  # (n, d_model)
 
 
 def head_stages(model: Model, resid_pre: np.ndarray, layer: int, head: int) -> AttentionStages:
-    """One head, run by the playground's own attention: causal mask, scores ÷ √d_head."""
-    p = model.params
-    return attention_stages(resid_pre, p["W_Q"][layer, head], p["W_K"][layer, head], p["W_V"][layer, head],
-                            scale=True, mask="causal")
+    """One head, run by the playground's own attention, with the model's choices: causal mask and scores
+    ÷ √d_head as shipped (see TrainConfig's scale, causal_mask and tied_qk)."""
+    p, config = model.params, model.config
+    return attention_stages(resid_pre, p["W_Q"][layer, head], key_weights(p, config)[layer, head],
+                            p["W_V"][layer, head], scale=config.scale,
+                            mask="causal" if config.causal_mask else None)
 
 
 def attention_layer(model: Model, resid_pre: np.ndarray, layer: int, knocked_out=frozenset()):
