@@ -13,6 +13,7 @@ import { readSceneFile } from "../sharing/scene-files.js";
 import { deferredStore } from "./deferred-views.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
+import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
 import { createPresetLibrary } from "./presets.js";
 import { followPythonBoot } from "./python-boot.js";
 import { createRecompute } from "./recompute.js";
@@ -66,8 +67,15 @@ export function createController({ store, python, preview, canEdit = () => true,
       const { draft } = store.state;
       if (!draft || !canEdit(edit)) return;
       const before = shapeKey(draft);
+      const tokensBefore = [...draft.tokens];
       const changes = applyEdit(draft, edit, { activeHead: store.state.activeHead, result: store.state.result });
       const patch = {};
+      const told = edit.kind === "sentence" ? ownSentence(draft, { before: tokensBefore, lexicon: edit.lexicon }) : null;
+      if (told) {
+        changes.add("presets"); // the picker's description no longer fits
+        patch.notice = { text: told.text, tone: "info", action: told.repeats ? repeatedWordOffer(store.state.presets, (id) => actions.pickPreset(id)) : null };
+        changes.add("notice");
+      }
       if (!store.state.edited) {
         patch.edited = true; // the picker offers to put the example back
         changes.add("presets");

@@ -10,6 +10,7 @@
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
 import { createStore } from "./state.js";
+import { createTheme } from "./theme.js";
 import { PANEL_SELECTORS, host } from "./view.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
@@ -80,7 +81,9 @@ function mountViews({ store, actions }) {
   installGridKeyboard(root);
   mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
   installHeatmapKeyboard(heatmap.area, { store, actions });
-  mountThemeToggle(document.querySelector(".masthead"));
+  const theme = createTheme();
+  const themeToggle = mountThemeToggle(document.querySelector(".masthead"), { onToggle: () => theme.toggle() });
+  theme.subscribe((now) => themeToggle.update(now));
 
   store.subscribe((state, changes) => {
     if (changes.has("boot")) bootStatus.update(state.boot);
