@@ -7,6 +7,7 @@
 
 import { applyEdit } from "../scene/edits.js";
 import { shapeKey } from "../scene/draft.js";
+import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
@@ -38,6 +39,8 @@ function clampFocus(focus, count, edit) {
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
  */
 export function createController({ store, python, preview, canEdit = () => true, lockedChanges = () => [], storageMode = "page" }) {
+  /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
+  const reveal = (place) => store.update({ reveal: { place, count: (store.state.reveal?.count ?? 0) + 1 } }, "reveal");
   /** Show a message (replacing any before it); `action` adds one button. */
   const notify = (text, { tone = "info", action = null } = {}) => store.update({ notice: { text, tone, action } }, "notice");
   store.update({ notice: null }, "notice");
@@ -53,7 +56,7 @@ export function createController({ store, python, preview, canEdit = () => true,
       { action: { label: "bring my edits back", run: () => scenes.restoreKept() } }),
   });
   const presets = createPresetLibrary();
-  const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify });
+  const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal });
   const drawing = createLearnerDrawing({ store, python });
   const model = createModelController({
     store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
@@ -125,8 +128,10 @@ export function createController({ store, python, preview, canEdit = () => true,
     compute: (scene) => python.compute(scene),
     /** Part 7, run in Python: the average top weight against d, with and without ÷√d. */
     scalingExperiment: (options) => python.scalingExperiment(options),
-    /** The link to what is on screen. */
-    link: () => linkTo(store.state),
+    /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
+    embedCode: (options) => embedCodeFor(store.state, options),
+    /** The link to what is on screen; `at` names the panel it opens at (page/view.js OPEN_AT_PANELS), or null. */
+    link: ({ at = null } = {}) => linkTo(store.state, { at }),
     /** Open a scene file the learner chose or dropped: checked by the module, the page as it was if it fails. */
     async openFile(file) {
       const name = quotedName(file.name);
@@ -160,6 +165,18 @@ export function createController({ store, python, preview, canEdit = () => true,
 
     // The trained model's panel (model.js).
     ...model.actions,
+    /**
+     * Open the chosen head in the playground, and take the learner up to it: the scene is replaced at the top of
+     * the page, far above the panel, so the page goes there and offers the way back.
+     */
+    async openHeadInPlayground() {
+      await model.actions.openHeadInPlayground();
+      const { opened } = store.state.model ?? {};
+      const which = opened?.label ?? "The head";
+      reveal("playground");
+      notify(`${which} of the trained model is now the playground's scene, here at the top: edit its Wq, Wk or Wv and the model's predictions follow.`,
+        { action: { label: "back to the trained model", run: () => reveal("model") } });
+    },
   };
 
   return {

@@ -14,7 +14,7 @@ import { lockedSceneMessage } from "../embed/locks.js";
 import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
 import { clearHash, quotedName, readLink } from "../sharing/links.js";
 import { quoted } from "../ui/shared/format.js";
-import { PANEL_NAMES, cleanView } from "./view.js";
+import { OPEN_AT_PANELS, PANEL_NAMES, cleanView } from "./view.js";
 
 const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
 
@@ -38,7 +38,7 @@ export function defaultFocus(tokens) {
  * @param {() => Error|null} options.bootFailure why Python could not start, if it could not
  * @param {(text: string, options?: object) => void} options.notify
  */
-export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify }) {
+export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {} }) {
   /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
   function lockedBy(scene, what) {
     const { draft } = store.state;
@@ -150,8 +150,24 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     if (payload.view.panels.length < PANEL_NAMES.length) {
       const showAll = () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice");
       notify("This link shows only some of the panels.", { action: { label: "show all panels", run: showAll } });
+    } else {
+      tellWhereTheLinkOpens(payload.view);
     }
     return { opened: true, problem: null };
+  }
+
+  /**
+   * A link that opens at a panel below the playground goes there, with the way up; one that sets up the trained
+   * model's panel without saying where to open says what waits below, with the way there.
+   */
+  function tellWhereTheLinkOpens(view) {
+    const { at } = view;
+    if (at && view.panels.includes(at)) {
+      reveal(at);
+      notify(`This link opens at ${OPEN_AT_PANELS[at]}, below the playground.`, { action: { label: "go to the top", run: () => reveal("top") } });
+    } else if (view.model?.open) {
+      notify(`This link also set up ${OPEN_AT_PANELS.model}, further down the page.`, { action: { label: "go there", run: () => reveal("model") } });
+    }
   }
 
   /**

@@ -29,16 +29,18 @@ function storeTheme(theme) {
 
 /**
  * Apply the theme at once and keep it applied.
+ * @param {{remember?: boolean}} [options] `remember` false in a course page's frame: the full page's pick is
+ *   not the frame's (it follows its host), and a pick made in the frame lasts for the visit
  * @returns {{current: () => string, toggle: () => void, followHost: (theme: string|null) => void,
  *            subscribe: (listener: (theme: string) => void) => void}}
  */
-export function createTheme() {
+export function createTheme({ remember = true } = {}) {
   const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
   const listeners = [];
-  /** The host page's theme while the page is in a frame that follows it, else null. */
+  /** The host page's theme while the page is in a frame that follows it (or the frame's own pick), else null. */
   let hostTheme = null;
 
-  const current = () => hostTheme ?? storedTheme() ?? (systemDark.matches ? "dark" : "light");
+  const current = () => hostTheme ?? (remember ? storedTheme() : null) ?? (systemDark.matches ? "dark" : "light");
 
   function apply() {
     const theme = current();
@@ -53,7 +55,7 @@ export function createTheme() {
     /** The learner's pick: the other theme, remembered (in a frame that follows its host, for this visit). */
     toggle() {
       const next = current() === "dark" ? "light" : "dark";
-      if (hostTheme) hostTheme = next;
+      if (hostTheme || !remember) hostTheme = next;
       else storeTheme(next);
       apply();
     },

@@ -12,6 +12,8 @@
  *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
  *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
  *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
+ *   at          where a link opens: null for the top of the page, or the name of a panel below the playground
+ *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; only a link sets it
  */
 
 /**
@@ -29,6 +31,15 @@ export const host = (name) => document.querySelector(`[data-host="${name}"]`);
 /** Every panel name, in page order. */
 export const PANEL_NAMES = Object.freeze(Object.keys(PANEL_SELECTORS));
 
+/** The panels a link may open at (`at`), each with the words that name it for the learner. */
+export const OPEN_AT_PANELS = Object.freeze({
+  steps: "every step, worked by hand",
+  heads: "the heads side by side",
+  experiments: "the experiments",
+  model: "the trained model",
+  exercise: "the exercises",
+});
+
 /** The view of a page that has just opened. */
 export const DEFAULT_VIEW = Object.freeze({
   panels: PANEL_NAMES,
@@ -38,6 +49,7 @@ export const DEFAULT_VIEW = Object.freeze({
   exercise: null,
   experiment: null,
   model: null,
+  at: null,
 });
 
 /** The most words a kept sentence holds (the model reads at most 32; more is a mistake to show, not to keep). */
@@ -84,5 +96,6 @@ export function cleanView(view) {
     exercise: idOrNull(given.exercise),
     experiment: idOrNull(given.experiment),
     model: cleanModelView(given.model),
+    at: Object.hasOwn(OPEN_AT_PANELS, given.at) ? given.at : null,
   };
 }

@@ -277,3 +277,135 @@ def test_the_panels_line_up_on_a_phone(phone, site_url):
     rights = {name: (lambda box: box["x"] + box["width"])(phone.locator(sel(name)).bounding_box()) for name in lefts}
     assert len({round(x) for x in lefts.values()}) == 1, lefts
     assert len({round(x) for x in rights.values()}) == 1, rights
+
+
+# ---- 6. where did it go? -------------------------------------------------------------------------------------
+
+
+def test_opening_a_head_in_the_playground_takes_the_learner_to_it_and_back(page, site_url):
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-example-repeated-noun")).click()
+    page.locator(sel("model-head-card", layer=1, head=0)).locator(sel("model-head-choose")).click()
+    page.locator(sel("model-open-head")).scroll_into_view_if_needed()
+    expect(page.locator(sel("scene-title"))).not_to_be_in_viewport()
+    page.locator(sel("model-open-head")).click()
+    expect(page.locator(sel("scene-title"))).to_contain_text("L1H0")
+    expect(page.locator(sel("scene-title"))).to_be_in_viewport()
+    expect(page.locator(sel("notice-text"))).to_contain_text("L1H0 of the trained model is now the playground's scene")
+    back = page.locator(sel("notice-action"))
+    expect(back).to_have_text("back to the trained model")
+    back.click()
+    expect(page.locator(sel("model-open-head"))).to_be_in_viewport()
+    expect(page.locator(sel("scene-title"))).not_to_be_in_viewport()
+
+
+def test_a_link_says_where_it_opens(page, fresh_page, site_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-example-repeated-noun")).click()
+    page.locator(sel("link-opens-at")).select_option("model")
+    page.locator(sel("copy-link")).click()
+    expect(page.locator(sel("share-status"))).to_contain_text("copied")
+    link = page.locator(sel("share-link")).input_value()
+    # Opened on another computer: the page goes to the trained model, and says how to get back up.
+    fresh_page.goto(link)
+    wait_live(fresh_page)
+    expect(fresh_page.locator(sel("model-words"))).to_have_value(REPEATED_NOUN, timeout=60_000)
+    expect(fresh_page.locator(sel("model-panel"))).to_have_attribute("data-revealed", re.compile(r"\d+"))
+    expect(fresh_page.locator(sel("model-panel")).locator("h2")).to_be_in_viewport()
+    expect(fresh_page.locator(sel("notice-text"))).to_contain_text("This link opens at the trained model")
+    fresh_page.locator(sel("notice-action")).click()
+    expect(fresh_page.locator(sel("scene-title"))).to_be_in_viewport()
+    # A link that opens at the top but set the model up says what waits below.
+    page.locator(sel("link-opens-at")).select_option("")
+    page.locator(sel("copy-link")).click()
+    expect(page.locator(sel("share-link"))).not_to_have_value(link)
+    fresh_page.goto(page.locator(sel("share-link")).input_value())
+    wait_live(fresh_page)
+    expect(fresh_page.locator(sel("notice-text"))).to_contain_text("This link also set up the trained model")
+    expect(fresh_page.locator(sel("scene-title"))).to_be_in_viewport()
+
+
+# ---- 7. the embed code's options, and frames that follow their host's theme --------------------------------
+
+
+def author_page(context, snippet, html_theme=None):
+    author = context.new_page()
+    theme = f' data-theme="{html_theme}"' if html_theme else ""
+    author.set_content(f"<!doctype html><html{theme}><body><h1>My lesson</h1>{snippet}</body></html>")
+    frame = author.locator("iframe").element_handle().content_frame()
+    frame.wait_for_function("() => window.attentionPlayground !== undefined")
+    frame.evaluate("window.attentionPlayground.ready")
+    return author, frame
+
+
+def test_the_embed_code_offers_panels_locks_and_the_theme_button(page, site_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    open_live(page, f"{site_url}/")
+    page.locator(sel("copy-embed-code")).click()
+    expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
+    plain = page.locator(sel("embed-code")).input_value()
+    assert "panels=" not in plain and "lock=" not in plain and "theme-toggle" not in plain
+    page.locator(sel("embed-panels-bars")).uncheck()
+    page.locator(sel("embed-locks-Wq")).check()
+    expect(page.locator(sel("embed-code"))).to_have_value(re.compile("lock=Wq"))
+    snippet = page.locator(sel("embed-code")).input_value()
+    assert re.search(r"panels=[a-z,]+", snippet) and "bars" not in re.search(r"panels=([a-z,]+)", snippet).group(1)
+    assert page.evaluate("navigator.clipboard.readText()") == snippet
+    author, frame = author_page(page.context, snippet)
+    expect(frame.locator(sel("bars-panel"))).to_be_hidden()
+    expect(frame.locator(sel("heatmap-panel"))).to_be_visible()
+    expect(frame.locator(sel("wq-cell", row=2, column=0))).to_have_attribute("aria-label", re.compile("locked by this page"))
+    # Without the theme button asked for, the frame has none; asked for, it has one.
+    expect(frame.locator(sel("theme-toggle"))).to_be_hidden()
+    author.close()
+    page.locator(sel("embed-theme-toggle")).check()
+    expect(page.locator(sel("embed-code"))).to_have_value(re.compile("theme-toggle"))
+    author, frame = author_page(page.context, page.locator(sel("embed-code")).input_value())
+    expect(frame.locator(sel("theme-toggle"))).to_be_visible()
+    author.close()
+
+
+def test_a_frame_follows_the_theme_of_the_page_around_it(page, site_url):
+    page.emulate_media(color_scheme="light")
+    open_live(page, f"{site_url}/")
+    page.locator(sel("copy-embed-code")).click()
+    snippet = page.locator(sel("embed-code")).input_value()
+    author, frame = author_page(page.context, snippet, html_theme="dark")
+    frame.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    # The course page's own switch: the frame follows it.
+    author.evaluate("document.documentElement.dataset.theme = 'light'")
+    frame.wait_for_function("document.documentElement.dataset.theme === 'light'")
+    author.evaluate("document.querySelector('iframe').dataset.theme = 'dark'")
+    frame.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    author.close()
+
+
+# ---- 8. Stop, again and again, on a plain host --------------------------------------------------------------
+
+LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
+
+
+def test_three_stops_in_a_row_on_a_plain_host_each_find_a_spare_ready(page, plain_site_url):
+    from page_helpers import paste_code
+
+    page.goto(f"{plain_site_url}/")
+    wait_live(page)
+    assert page.evaluate("self.crossOriginIsolated") is False
+    page.locator(sel("exercise-open")).click()
+    page.locator(sel("exercise-tab-softmax")).click(timeout=90_000)
+    status = page.locator(sel("exercise-status"))
+    # A learner reading the exercise gives the spares time to boot, once.
+    expect(status).to_have_attribute("data-spares-ready", "2", timeout=120_000)
+    page.locator(sel("exercise-show-solution")).click()
+    for stop in range(3):
+        paste_code(page, LOOP)
+        page.locator(sel("exercise-run")).click()
+        expect(status).to_have_attribute("data-outcome", "running", timeout=90_000)
+        page.wait_for_timeout(1500)
+        page.locator(sel("exercise-stop")).click()
+        expect(status).to_have_attribute("data-outcome", "stopped", timeout=90_000)
+        assert status.get_attribute("data-stopped-by") == "spare", f"Stop {stop + 1} waited for a Python to boot"
+        page.locator(sel("exercise-use-solution")).click()
+        page.locator(sel("exercise-run")).click()
+        expect(status).to_have_attribute("data-outcome", "passed", timeout=90_000)
