@@ -40,6 +40,7 @@ TIMEOUT_MS = 120_000
 TARGET_MS = 2000
 STOPS_IN_A_ROW = 3
 RUNAWAY_MS = 1500
+SPARES_WANTED = "2"  # js/python/exercise-runner.js SPARES_WANTED
 
 # The Stop click's time, and the moment the status first says "passed" after it.
 WATCH_VERDICT = """() => {
@@ -92,10 +93,10 @@ def open_exercises(page, url):
 
 
 def wait_for_spare(page):
-    """Where code cannot be interrupted, the spare boots once the first worker is live: a learner reading the
-    exercise gives it that time, so the bench does too."""
+    """Where code cannot be interrupted, the spares boot once the first worker is live: a learner reading the
+    exercise gives them that time, so the bench does too (until every spare is ready, before each round)."""
     if not page.evaluate("self.crossOriginIsolated"):
-        expect(page.locator('[data-testid="exercise-status"]')).to_have_attribute("data-spare-ready", "true", timeout=TIMEOUT_MS)
+        expect(page.locator('[data-testid="exercise-status"]')).to_have_attribute("data-spares-ready", SPARES_WANTED, timeout=TIMEOUT_MS)
 
 
 def stop_then_pass(page):

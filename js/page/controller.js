@@ -175,7 +175,7 @@ export function createController({ store, python, preview, canEdit = () => true,
       const which = opened?.label ?? "The head";
       reveal("playground");
       notify(`${which} of the trained model is now the playground's scene, here at the top: edit its Wq, Wk or Wv and the model's predictions follow.`,
-        { action: { label: "back to the trained model", run: () => reveal("model") } });
+        { action: { label: "back to the trained model", run: () => reveal("model-head") } });
     },
   };
 

@@ -114,12 +114,18 @@ function mountViews({ store, actions, theme }) {
   bootStatus.update(store.state.boot);
 }
 
+/** The places the controller may take the learner to that are not a whole panel (state.js "reveal"). */
+const REVEAL_PLACES = {
+  playground: PANEL_SELECTORS.heatmap,
+  // The button that opened a head in the playground: where the learner was, in the model's panel.
+  "model-head": `${PANEL_SELECTORS.model} [data-testid="model-open-head"]`,
+};
+
 /**
  * Take the learner where the controller says (`state.reveal`): the playground at the top after its scene was
- * replaced from far below, or a panel a link opens at. A panel below the playground fills in once Python is
- * live and its view has loaded, so the page goes there when the panel has its content (and again on the next
- * frames if it was still growing), and the panel's heading takes the focus, so that a keyboard or screen
- * reader continues from there too.
+ * replaced from far below, the button that did it (the way back), or a panel a link opens at. A panel below the
+ * playground fills in once Python is live and its view has loaded, so the page goes there once the panel has
+ * its heading. The heading (or the button) takes the focus, so a keyboard or screen reader continues there too.
  */
 function followReveals(store) {
   let shown = 0;
@@ -131,24 +137,28 @@ function followReveals(store) {
       window.scrollTo({ top: 0 });
       return;
     }
-    const target = place === "playground" ? document.querySelector(PANEL_SELECTORS.heatmap) : panel(place);
+    const selector = REVEAL_PLACES[place];
+    const target = selector ? document.querySelector(selector) : panel(place);
     if (!target) return;
     const go = () => {
-      target.scrollIntoView({ block: "start" });
-      const heading = target.querySelector("h2, h3");
-      if (heading) {
-        heading.tabIndex = -1;
-        heading.focus({ preventScroll: true });
+      // A control (the button the learner pressed) is brought to the middle of the screen and takes the focus
+      // back; a panel is brought to the top, and its heading takes the focus.
+      const control = target.matches("button");
+      target.scrollIntoView({ block: control ? "center" : "start" });
+      const focusable = control ? target : target.querySelector("h2, h3");
+      if (focusable) {
+        if (!control) focusable.tabIndex = -1;
+        focusable.focus({ preventScroll: true });
       }
       target.dataset.revealed = String(shown);
     };
-    if (target.querySelector("h2")) {
+    if (target.matches("button") || target.querySelector("h2, h3")) {
       go();
       return;
     }
     // Not drawn yet: go once it is (the later views mount after Python is live).
     const observer = new MutationObserver(() => {
-      if (!target.querySelector("h2")) return;
+      if (!target.querySelector("h2, h3")) return;
       observer.disconnect();
       requestAnimationFrame(go);
     });

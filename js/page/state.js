@@ -47,7 +47,8 @@ import { DEFAULT_VIEW } from "./view.js";
  * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by controller.js
  * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing/saved-work.js
  * @property {{place: string, count: number}|null} reveal the place to take the learner to: "playground" (the
- *   scene at the top), "top" (the top of the page) or a panel name; `count` tells one request from the next
+ *   scene at the top), "top" (the top of the page), "model-head" (the head shown large in the model's panel) or
+ *   a panel name; `count` tells one request from the next
  */
 
 /**

@@ -312,7 +312,7 @@ def test_a_link_says_where_it_opens(page, fresh_page, site_url):
     wait_live(fresh_page)
     expect(fresh_page.locator(sel("model-words"))).to_have_value(REPEATED_NOUN, timeout=60_000)
     expect(fresh_page.locator(sel("model-panel"))).to_have_attribute("data-revealed", re.compile(r"\d+"))
-    expect(fresh_page.locator(sel("model-panel")).locator("h2")).to_be_in_viewport()
+    expect(fresh_page.locator("#model-panel-title")).to_be_in_viewport()
     expect(fresh_page.locator(sel("notice-text"))).to_contain_text("This link opens at the trained model")
     fresh_page.locator(sel("notice-action")).click()
     expect(fresh_page.locator(sel("scene-title"))).to_be_in_viewport()
