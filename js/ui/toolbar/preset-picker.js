@@ -68,7 +68,9 @@ export function mountPresetPicker(host, { store, actions }) {
     const listed = presets.find((preset) => preset.id === state.presetId);
     const retitled = Boolean(listed && state.draft && state.draft.title !== listed.title);
     description.dataset.own = String(retitled);
-    if (retitled) description.textContent = `Started from the example “${listed.title}”; its description was about its own words.`;
+    // A title that brings its own quotes ("it" looks for …) is not quoted again.
+    const named = /["“”]/.test(listed?.title ?? "") ? listed.title : `“${listed?.title}”`;
+    if (retitled) description.textContent = `Started from the example ${named}; its description was about its own words.`;
     else description.textContent = (listed ? listed.description : state.presetId && state.draft?.extra?.description) || "";
   }
 
