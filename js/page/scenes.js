@@ -139,10 +139,12 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
       }
     }
     const { payload } = link;
+    // Where the link opens is said once, here; the page's view does not keep it.
+    const { at = null, ...view } = payload.view;
     try {
       await showScene({
         draft: draftFromScene(payload.scene), presetId: payload.preset, edited: payload.edited || !payload.preset,
-        focus: payload.view.focus, head: payload.view.head, view: payload.view, by, what: "this link",
+        focus: view.focus, head: view.head, view, by, what: "this link",
       });
     } catch (error) {
       return { opened: false, problem: error.message };
@@ -151,7 +153,7 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
       const showAll = () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice");
       notify("This link shows only some of the panels.", { action: { label: "show all panels", run: showAll } });
     } else {
-      tellWhereTheLinkOpens(payload.view);
+      tellWhereTheLinkOpens({ ...view, at });
     }
     return { opened: true, problem: null };
   }

@@ -12,8 +12,8 @@
  *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
  *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
  *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
- *   at          where a link opens: null for the top of the page, or the name of a panel below the playground
- *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; only a link sets it
+ *   at          only in a link's view, and only when it does not open at the top: the panel below the playground
+ *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; the page's own view never keeps it
  */
 
 /**
@@ -49,7 +49,6 @@ export const DEFAULT_VIEW = Object.freeze({
   exercise: null,
   experiment: null,
   model: null,
-  at: null,
 });
 
 /** The most words a kept sentence holds (the model reads at most 32; more is a mistake to show, not to keep). */
@@ -96,6 +95,7 @@ export function cleanView(view) {
     exercise: idOrNull(given.exercise),
     experiment: idOrNull(given.experiment),
     model: cleanModelView(given.model),
-    at: Object.hasOwn(OPEN_AT_PANELS, given.at) ? given.at : null,
+    // Only a link's view has it, and only a place the page knows: it says where to open, not what is open.
+    ...(Object.hasOwn(OPEN_AT_PANELS, given.at) ? { at: given.at } : {}),
   };
 }

@@ -21,7 +21,7 @@ export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}
 export async function linkTo(state, { at = null } = {}) {
   if (!state.draft) throw new Error("there is no scene yet");
   const { encodePermalinkHash, makePayload } = await import("./permalink.js");
-  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: { ...viewOf(state), at } });
+  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: { ...viewOf(state), at } }); // `at` null: cleaned away
   return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
 }
 
