@@ -7,8 +7,8 @@ import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
 import { host } from "./page/view.js";
-import { readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
-import { isEditAllowed, lockedFieldsChangedBy } from "./embed/locks.js";
+import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
+import { LOCKABLE_FIELDS, isEditAllowed, lockedFieldsChangedBy } from "./embed/locks.js";
 import { installPostMessageApi } from "./embed/post-message-api.js";
 import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
@@ -25,9 +25,14 @@ const playground = Promise.resolve(startPlayground({
   lockedChanges: (before, after) => lockedFieldsChangedBy(before, after, embed.locks),
   storageMode: embed.embedded ? "embed" : "page",
 }));
+if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
 installPostMessageApi({ api, playground, origins: embed.origins });
 // "Copy embed code" is there from the first view, so that nothing appears beside the other buttons later.
-if (!embed.embedded) playground.then(({ store }) => mountEmbedCode(host("share-area"), { store }));
+if (!embed.embedded) {
+  playground.then(({ controller }) => mountEmbedCode(host("share-area"), {
+    actions: controller.actions, panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS],
+  }));
+}
 // The offline cache only matters once Python is live; its module loads then.
 python.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready), () => {});

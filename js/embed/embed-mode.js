@@ -10,6 +10,13 @@
  *                                          ends in "locked by this page"
  *   origins=https://a.example,...          which pages may drive the playground by postMessage (see
  *                                          post-message-api.js); default: any
+ *   theme=light|dark                       the frame's theme from the start (default: the host page's, see below)
+ *   theme-toggle                           show the frame's own "Dark mode" button (default: hidden; the frame
+ *                                          follows its host page)
+ *
+ * A frame follows the host page's theme: the host sends {type: "attention-playground:theme", theme: "light" |
+ * "dark" | null} (js/embed-host.js sends the frame's `data-theme` attribute, else the host page's, and again
+ * whenever either changes); null goes back to the reader's system setting.
  *
  * Locks are locks.js's.
  *
@@ -35,6 +42,11 @@ export const DEFAULT_PANELS = Object.freeze(["presets", "controls", "notes", "he
 export const RESIZE_MESSAGE = "attention-playground:resize";
 /** The message type a parent sends a frame to have its height sent again (its width may have changed). */
 export const MEASURE_MESSAGE = "attention-playground:measure";
+/** The message type a parent sends a frame with the theme to follow. */
+export const THEME_MESSAGE = "attention-playground:theme";
+
+/** The themes a frame can be told to show. */
+const THEMES = ["light", "dark"];
 
 /** Split a comma-separated URL option into its non-empty, trimmed items. */
 function listOption(params, name) {
@@ -46,9 +58,11 @@ function listOption(params, name) {
 /**
  * Read the embed options from a URL.
  * @param {{search: string}} location the page's location (or a URL)
- * @returns {{embedded: boolean, panels: string[], locks: Set<string>, origins: string[]|null}}
+ * @returns {{embedded: boolean, panels: string[], locks: Set<string>, origins: string[]|null, theme: string|null,
+ *            themeToggle: boolean}}
  *   `panels`: the panel names to show, in PANELS order (DEFAULT_PANELS unless `panels=` names some);
- *   `locks`: the locked fields; `origins`: the origins allowed to send messages, null for any.
+ *   `locks`: the locked fields; `origins`: the origins allowed to send messages, null for any; `theme`: the
+ *   theme asked for ("light", "dark") or null; `themeToggle`: the frame shows its own theme button.
  *   Unknown names are left out.
  */
 export function readEmbedOptions(location) {
@@ -58,7 +72,11 @@ export function readEmbedOptions(location) {
   const panels = Object.keys(PANELS).filter((name) => (asked ?? DEFAULT_PANELS).includes(name));
   const locks = locksFromOption(listOption(params, "lock") ?? []);
   const origins = listOption(params, "origins");
-  return { embedded, panels, locks, origins: origins === null ? null : origins.map(normalOrigin).filter(Boolean) };
+  const theme = THEMES.includes(params.get("theme")) ? params.get("theme") : null;
+  return {
+    embedded, panels, locks, origins: origins === null ? null : origins.map(normalOrigin).filter(Boolean),
+    theme, themeToggle: params.has("theme-toggle"),
+  };
 }
 
 /** An origin as the browser writes it in `event.origin` ("https://a.example", no path, no slash), or "". */
@@ -119,8 +137,10 @@ function reportHeight() {
  * already compact.
  * @param {ReturnType<typeof readEmbedOptions>} options
  */
-export function startEmbedMode({ panels, locks }) {
+export function startEmbedMode({ panels, locks, themeToggle = false }) {
   document.documentElement.classList.add("embedded");
+  // A frame follows its host page's theme; its own button shows only when the author asks for it.
+  document.documentElement.classList.toggle("theme-toggle-asked", themeToggle);
   const root = host("playground");
   // A mark of its own, not `hidden`: a permalink's view may show or hide panels too, and a panel the
   // author left out must stay out whatever the link says.
@@ -133,4 +153,19 @@ export function startEmbedMode({ panels, locks }) {
   leaveOut(host("teaching"), !["steps", "heads", "experiments", "exercise"].some((name) => panels.includes(name)));
   keepLocked(document.body, locks); // the body: the teaching views (the positions switch) are outside `root`
   reportHeight();
+}
+
+/**
+ * Follow the host page's theme: `theme.followHost` with the URL's `theme=` at once, then with every theme the
+ * parent window sends (THEME_MESSAGE). Only the parent is listened to: the theme is its to choose.
+ * @param {{followHost: (theme: string|null) => void}} theme page/theme.js
+ * @param {string|null} initial the URL's theme option
+ */
+export function followHostTheme(theme, initial) {
+  if (initial) theme.followHost(initial);
+  window.addEventListener("message", (event) => {
+    if (event.source !== window.parent || event.data?.type !== THEME_MESSAGE) return;
+    const asked = event.data.theme;
+    theme.followHost(THEMES.includes(asked) ? asked : initial);
+  });
 }

@@ -15,6 +15,8 @@
  *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
  *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
  *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
+ *   at          only in a link's view, and only when it does not open at the top: the panel below the playground
+ *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; the page's own view never keeps it
  */
 
 /**
@@ -31,6 +33,15 @@ export const host = (name) => document.querySelector(`[data-host="${name}"]`);
 
 /** Every panel name, in page order. */
 export const PANEL_NAMES = Object.freeze(Object.keys(PANEL_SELECTORS));
+
+/** The panels a link may open at (`at`), each with the words that name it for the learner. */
+export const OPEN_AT_PANELS = Object.freeze({
+  steps: "every step, worked by hand",
+  heads: "the heads side by side",
+  experiments: "the experiments",
+  model: "the trained model",
+  exercise: "the exercises",
+});
 
 /** The view of a page that has just opened. */
 export const DEFAULT_VIEW = Object.freeze({
@@ -87,5 +98,7 @@ export function cleanView(view) {
     exercise: idOrNull(given.exercise),
     experiment: idOrNull(given.experiment),
     model: cleanModelView(given.model),
+    // Only a link's view has it, and only a place the page knows: it says where to open, not what is open.
+    ...(Object.hasOwn(OPEN_AT_PANELS, given.at) ? { at: given.at } : {}),
   };
 }

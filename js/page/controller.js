@@ -7,6 +7,7 @@
 
 import { applyEdit } from "../scene/edits.js";
 import { shapeKey } from "../scene/draft.js";
+import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
@@ -14,6 +15,7 @@ import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
+import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
 import { createPresetLibrary } from "./presets.js";
 import { followPythonBoot } from "./python-boot.js";
 import { createRecompute } from "./recompute.js";
@@ -38,6 +40,8 @@ export function clampFocus(focus, count, edit) {
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
  */
 export function createController({ store, python, preview, canEdit = () => true, lockedChanges = () => [], storageMode = "page" }) {
+  /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
+  const reveal = (place) => store.update({ reveal: { place, count: (store.state.reveal?.count ?? 0) + 1 } }, "reveal");
   /** Show a message (replacing any before it); `action` adds one button. */
   const notify = (text, { tone = "info", action = null } = {}) => store.update({ notice: { text, tone, action } }, "notice");
   store.update({ notice: null }, "notice");
@@ -53,7 +57,7 @@ export function createController({ store, python, preview, canEdit = () => true,
       { action: { label: "bring my edits back", run: () => scenes.restoreKept() } }),
   });
   const presets = createPresetLibrary();
-  const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify });
+  const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal });
   const drawing = createLearnerDrawing({ store, python });
   const model = createModelController({
     store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
@@ -69,8 +73,15 @@ export function createController({ store, python, preview, canEdit = () => true,
       const { draft } = store.state;
       if (!draft || !canEdit(edit)) return;
       const before = shapeKey(draft);
+      const tokensBefore = [...draft.tokens];
       const changes = applyEdit(draft, edit, { activeHead: store.state.activeHead, result: store.state.result });
       const patch = {};
+      const told = edit.kind === "sentence" ? ownSentence(draft, { before: tokensBefore, lexicon: edit.lexicon }) : null;
+      if (told) {
+        changes.add("presets"); // the picker's description no longer fits
+        patch.notice = { text: told.text, tone: "info", action: told.repeats ? repeatedWordOffer(store.state.presets, (id) => actions.pickPreset(id)) : null };
+        changes.add("notice");
+      }
       if (!store.state.edited) {
         patch.edited = true; // the picker offers to put the example back
         changes.add("presets");
@@ -120,8 +131,10 @@ export function createController({ store, python, preview, canEdit = () => true,
     compute: (scene) => python.compute(scene),
     /** Part 7, run in Python: the average top weight against d, with and without ÷√d. */
     scalingExperiment: (options) => python.scalingExperiment(options),
-    /** The link to what is on screen. */
-    link: () => linkTo(store.state),
+    /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
+    embedCode: (options) => embedCodeFor(store.state, options),
+    /** The link to what is on screen; `at` names the panel it opens at (page/view.js OPEN_AT_PANELS), or null. */
+    link: ({ at = null } = {}) => linkTo(store.state, { at }),
     /** Open a scene file the learner chose or dropped: checked by the module, the page as it was if it fails. */
     async openFile(file) {
       const name = quotedName(file.name);
@@ -157,6 +170,18 @@ export function createController({ store, python, preview, canEdit = () => true,
     ...model.actions,
     // "Test a claim" (claims.js).
     ...claims.actions,
+    /**
+     * Open the chosen head in the playground, and take the learner up to it: the scene is replaced at the top of
+     * the page, far above the panel, so the page goes there and offers the way back.
+     */
+    async openHeadInPlayground() {
+      await model.actions.openHeadInPlayground();
+      const { opened } = store.state.model ?? {};
+      const which = opened?.label ?? "The head";
+      reveal("playground");
+      notify(`${which} of the trained model is now the playground's scene, here at the top: edit its Wq, Wk or Wv and the model's predictions follow.`,
+        { action: { label: "back to the trained model", run: () => reveal("model-head") } });
+    },
   };
 
   return {

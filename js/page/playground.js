@@ -10,7 +10,8 @@
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
 import { createStore } from "./state.js";
-import { PANEL_SELECTORS, host } from "./view.js";
+import { createTheme } from "./theme.js";
+import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "./view.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
 import { installHeatmapKeyboard } from "../ui/heatmap/heatmap-keyboard.js";
@@ -38,14 +39,17 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {(edit: object) => boolean} [options.canEdit] false for an edit a course page's locks refuse
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
- * @returns {{store: object, controller: ReturnType<typeof createController>}}
+ * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>}}
  */
 export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page" }) {
   const store = createStore();
   const controller = createController({ store, python, preview, canEdit, lockedChanges, storageMode });
   const { actions } = controller;
-  mountViews({ store, actions });
+  const theme = createTheme({ remember: storageMode === "page" });
+  mountViews({ store, actions, theme });
   controller.start();
+
+  followReveals(store);
 
   // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
@@ -54,11 +58,11 @@ export function startPlayground({ python, preview, canEdit, lockedChanges, stora
   // Nor are the teaching views below the playground: their modules and their stylesheet load once Python is
   // live (or failed), so they do not compete with its download.
   Promise.allSettled([python.ready]).then(() => idle(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions }), { timeout: 1000 }));
-  return { store, controller };
+  return { store, controller, theme };
 }
 
 /** The first view's views, each in its place. */
-function mountViews({ store, actions }) {
+function mountViews({ store, actions, theme }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
   const bars = createAttentionBars(panel("bars"));
@@ -70,7 +74,7 @@ function mountViews({ store, actions }) {
   mountFeatureTable(panel("features"), { store: editorStore, actions });
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
-  mountShareMenu(host("share-area"), { actions });
+  mountShareMenu(host("share-area"), { actions, places: OPEN_AT_PANELS });
   mountExportImport(host("share-area"), { store, actions, picture: heatmap.picture });
   mountNoticeBar(host("notice-area"), { store, actions });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
@@ -80,7 +84,8 @@ function mountViews({ store, actions }) {
   installGridKeyboard(root);
   mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
   installHeatmapKeyboard(heatmap.area, { store, actions });
-  mountThemeToggle(document.querySelector(".masthead"));
+  const themeToggle = mountThemeToggle(document.querySelector(".masthead"), { onToggle: () => theme.toggle() });
+  theme.subscribe((now) => themeToggle.update(now));
 
   store.subscribe((state, changes) => {
     if (changes.has("boot")) bootStatus.update(state.boot);
@@ -107,6 +112,58 @@ function mountViews({ store, actions }) {
     shown();
   });
   bootStatus.update(store.state.boot);
+}
+
+/** The places the controller may take the learner to that are not a whole panel (state.js "reveal"). */
+const REVEAL_PLACES = {
+  playground: PANEL_SELECTORS.heatmap,
+  // The button that opened a head in the playground: where the learner was, in the model's panel.
+  "model-head": `${PANEL_SELECTORS.model} [data-testid="model-open-head"]`,
+};
+
+/**
+ * Take the learner where the controller says (`state.reveal`): the playground at the top after its scene was
+ * replaced from far below, the button that did it (the way back), or a panel a link opens at. A panel below the
+ * playground fills in once Python is live and its view has loaded, so the page goes there once the panel has
+ * its heading. The heading (or the button) takes the focus, so a keyboard or screen reader continues there too.
+ */
+function followReveals(store) {
+  let shown = 0;
+  store.subscribe((state, changes) => {
+    if (!changes.has("reveal") || !state.reveal || state.reveal.count === shown) return;
+    shown = state.reveal.count;
+    const { place } = state.reveal;
+    if (place === "top") {
+      window.scrollTo({ top: 0 });
+      return;
+    }
+    const selector = REVEAL_PLACES[place];
+    const target = selector ? document.querySelector(selector) : panel(place);
+    if (!target) return;
+    const go = () => {
+      // A control (the button the learner pressed) is brought to the middle of the screen and takes the focus
+      // back; a panel is brought to the top, and its heading takes the focus.
+      const control = target.matches("button");
+      target.scrollIntoView({ block: control ? "center" : "start" });
+      const focusable = control ? target : target.querySelector("h2, h3");
+      if (focusable) {
+        if (!control) focusable.tabIndex = -1;
+        focusable.focus({ preventScroll: true });
+      }
+      target.dataset.revealed = String(shown);
+    };
+    if (target.matches("button") || target.querySelector("h2, h3")) {
+      go();
+      return;
+    }
+    // Not drawn yet: go once it is (the later views mount after Python is live).
+    const observer = new MutationObserver(() => {
+      if (!target.querySelector("h2, h3")) return;
+      observer.disconnect();
+      requestAnimationFrame(go);
+    });
+    observer.observe(target, { childList: true, subtree: true });
+  });
 }
 
 /** Show the panels named in `names` and hide the others (a link may hide some; see view.js). */

@@ -13,7 +13,7 @@ import { MODULE_FACTS } from "../../generated/module-facts.js";
 import { lockedSceneMessage } from "../embed/locks.js";
 import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
 import { clearHash, quotedName, readLink } from "../sharing/links.js";
-import { PANEL_NAMES, cleanView } from "./view.js";
+import { OPEN_AT_PANELS, PANEL_NAMES, cleanView } from "./view.js";
 
 const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
 
@@ -37,7 +37,7 @@ export function defaultFocus(tokens) {
  * @param {() => Error|null} options.bootFailure why Python could not start, if it could not
  * @param {(text: string, options?: object) => void} options.notify
  */
-export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify }) {
+export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {} }) {
   /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
   function lockedBy(scene, what) {
     const { draft } = store.state;
@@ -138,10 +138,12 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
       }
     }
     const { payload } = link;
+    // Where the link opens is said once, here; the page's view does not keep it.
+    const { at = null, ...view } = payload.view;
     try {
       await showScene({
         draft: draftFromScene(payload.scene), presetId: payload.preset, edited: payload.edited || !payload.preset,
-        focus: payload.view.focus, head: payload.view.head, view: payload.view, by, what: "this link",
+        focus: view.focus, head: view.head, view, by, what: "this link",
       });
     } catch (error) {
       return { opened: false, problem: error.message };
@@ -149,8 +151,24 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     if (payload.view.panels.length < PANEL_NAMES.length) {
       const showAll = () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice");
       notify("This link shows only some of the panels.", { action: { label: "show all panels", run: showAll } });
+    } else {
+      tellWhereTheLinkOpens({ ...view, at });
     }
     return { opened: true, problem: null };
+  }
+
+  /**
+   * A link that opens at a panel below the playground goes there, with the way up; one that sets up the trained
+   * model's panel without saying where to open says what waits below, with the way there.
+   */
+  function tellWhereTheLinkOpens(view) {
+    const { at } = view;
+    if (at && view.panels.includes(at)) {
+      reveal(at);
+      notify(`This link opens at ${OPEN_AT_PANELS[at]}, below the playground.`, { action: { label: "go to the top", run: () => reveal("top") } });
+    } else if (view.model?.open) {
+      notify(`This link also set up ${OPEN_AT_PANELS.model}, further down the page.`, { action: { label: "go there", run: () => reveal("model") } });
+    }
   }
 
   /**

@@ -23,6 +23,8 @@
  *   "view"    which panels show or are open, or which tab is chosen, changed (view.js)
  *   "learner" drawing the heatmap with the learner's own function started, stopped or said something
  *             (learner-drawing.js)
+ *   "reveal"  the page should take the learner to a place (`state.reveal`): what just changed is there, or a
+ *             link opens there (playground.js scrolls)
  */
 
 import { DEFAULT_VIEW } from "./view.js";
@@ -44,6 +46,9 @@ import { DEFAULT_VIEW } from "./view.js";
  * @property {{drawing: boolean, message: string}} [learnerDrawing] set by learner-drawing.js
  * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by controller.js
  * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing/saved-work.js
+ * @property {{place: string, count: number}|null} reveal the place to take the learner to: "playground" (the
+ *   scene at the top), "top" (the top of the page), "model-head" (the head shown large in the model's panel) or
+ *   a panel name; `count` tells one request from the next
  */
 
 /**
@@ -66,6 +71,7 @@ export function createStore() {
     presetId: null,
     edited: false,
     view: { ...DEFAULT_VIEW, panels: [...DEFAULT_VIEW.panels] },
+    reveal: null,
   };
   const listeners = new Set();
 

@@ -12,9 +12,12 @@
  *     long C call), the worker is ended as below.
  *   - otherwise (a page that is not isolated: a static host that sends no isolation headers, a course
  *     platform's frame on the first visit), the worker is ended and a spare one takes over. Booting Python
- *     takes seconds, so the spare is booted beforehand: once the first worker is live, a second one boots
- *     beside it and waits, and after every takeover the next spare boots. Stopping then costs no boot at all.
- *     (The price is one more Python's memory while the exercises are open on such a page.)
+ *     takes seconds, so spares are booted beforehand: once the first worker is live, two more boot beside it,
+ *     one after the other, and wait; after every takeover the next one boots. Two, not one: a learner who
+ *     stops, runs a fixed version and stops a runaway again within a few seconds would otherwise find the
+ *     one spare still booting (a boot competes with the runaway code for the processor), and wait for it.
+ *     With two, each spare has had the time of two such rounds to boot, so every Stop finds one ready.
+ *     (The price is two more Pythons' memory while the exercises are open on such a page.)
  * Either way the editor and the scene are untouched (they live in the page), and the outcome says what
  * happened and how long Python took to be live again.
  *
@@ -28,6 +31,8 @@ import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
 export const DEFAULT_TIME_LIMIT_MS = 5000;
 /** After an interrupt, how long to wait for Python to answer before ending the worker anyway. */
 const INTERRUPT_GRACE_MS = 1000;
+/** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why two). */
+export const SPARES_WANTED = 2;
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
 const SIGINT = 2;
 
@@ -52,6 +57,7 @@ const SIGINT = 2;
  * @property {"button"|"time"|null} stopping why the run is being stopped, from the moment it was asked
  *   until Python is back (an interrupt answered, or a fresh Python live); null otherwise
  * @property {boolean} spareReady a spare Python has booted and waits to take over from a stopped one
+ * @property {number} sparesReady how many spares have booted and wait
  */
 
 /**
@@ -71,14 +77,18 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   const interruptBuffer = interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
   const listeners = new Set();
   let client = null;
-  /** A second worker, booted beforehand where code cannot be interrupted, to take over from a stopped one. */
-  let spare = null;
+  /**
+   * Workers booted beforehand where code cannot be interrupted, to take over from a stopped one, oldest first:
+   * {client, booted} (booted: it answered `ready`).
+   * @type {Array<{client: object, booted: boolean}>}
+   */
+  const spares = [];
   /** The run in progress: {stop(reason)}; null when idle. */
   let current = null;
   /** Runs go one at a time, in order. */
   let queue = Promise.resolve();
   /** @type {RunStatus} */
-  let status = { running: false, deadline: null, starting: false, stopping: null, spareReady: false };
+  let status = { running: false, deadline: null, starting: false, stopping: null, spareReady: false, sparesReady: 0 };
   /** True once the current worker has answered `ready`. */
   let live = false;
 
@@ -94,30 +104,49 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
     return client;
   }
 
-  function prepareSpare() {
-    if (spare) return;
-    const candidate = createClient(clientOptions);
-    spare = candidate;
-    candidate.ready.then(
-      () => { if (spare === candidate) setStatus({ spareReady: true }); },
-      () => {}, // a spare that fails is simply not used (see restart)
-    );
+  function showSpares() {
+    const ready = spares.filter((entry) => entry.booted).length;
+    setStatus({ spareReady: ready > 0, sparesReady: ready });
   }
 
   /**
-   * End the worker and let the spare take over. Resolves with `how` ("spare" if the spare had booted already,
+   * Boot the next spare, if fewer than SPARES_WANTED wait and none is booting now: one boot at a time, so that a
+   * boot never competes with another for the processor. Each spare that boots starts the next.
+   */
+  function prepareSpare() {
+    if (interruptible || spares.length >= SPARES_WANTED || spares.some((entry) => !entry.booted)) return;
+    const entry = { client: createClient(clientOptions), booted: false };
+    spares.push(entry);
+    entry.client.ready.then(
+      () => {
+        if (!spares.includes(entry)) return; // it took over while booting
+        entry.booted = true;
+        showSpares();
+        prepareSpare();
+      },
+      () => {}, // a spare that fails is not booted: the one that takes it over tries once more (see restart)
+    );
+  }
+
+  /** The worker that takes over: a booted spare if there is one, else the one booting, else a fresh one. */
+  function takeSpare() {
+    const booted = spares.findIndex((entry) => entry.booted);
+    const [taken] = spares.length ? spares.splice(Math.max(booted, 0), 1) : [{ client: createClient(clientOptions), booted: false }];
+    showSpares();
+    return taken;
+  }
+
+  /**
+   * End the worker and let a spare take over. Resolves with `how` ("spare" if that spare had booted already,
    * "restart" if a boot had to be waited for) and the milliseconds until Python is live (null if it never is).
    */
   async function restart() {
     const started = performance.now();
-    const how = spare && status.spareReady ? "spare" : "restart";
     live = false;
-    setStatus({ spareReady: false });
-    // The spare (booted already, or still booting) takes over, and the stopped worker is closed.
-    prepareSpare();
+    const taken = takeSpare();
+    const how = taken.booted ? "spare" : "restart";
     client.close();
-    client = spare;
-    spare = null;
+    client = taken.client;
     try {
       await client.ready;
     } catch {
@@ -133,9 +162,9 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
     return { how, ms: Math.round(performance.now() - started) };
   }
 
-  /** Where code cannot be interrupted, boot the next spare once the worker in use is live (one boot at a time). */
+  /** Where code cannot be interrupted, keep spares booting once the worker in use is live. */
   function keepSpareReady() {
-    if (!interruptible) prepareSpare();
+    prepareSpare();
   }
 
   async function runOne(kind, payload) {

@@ -13,14 +13,15 @@ import { viewOf } from "./saved-work.js";
 export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}”`);
 
 /**
- * The link to what is on screen now: the scene, the example it came from, the view.
+ * The link to what is on screen now: the scene, the example it came from, the view, and where it opens.
  * @param {object} state the page's state
+ * @param {{at?: string|null}} [options] the panel the link opens at (page/view.js OPEN_AT_PANELS), or null for the top
  * @returns {Promise<string>}
  */
-export async function linkTo(state) {
+export async function linkTo(state, { at = null } = {}) {
   if (!state.draft) throw new Error("there is no scene yet");
   const { encodePermalinkHash, makePayload } = await import("./permalink.js");
-  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: viewOf(state) });
+  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: { ...viewOf(state), at } }); // `at` null: cleaned away
   return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
 }
 

@@ -15,7 +15,9 @@
  *               "panels": <names of the panels shown, from PANEL_NAMES (layout/view.js)>,
  *               "steps", "table", "exercises": <whether every step, the weights table, the exercises are open>,
  *               "exercise", "experiment": <the exercise and experiment tab chosen, or null>,
- *               "model": <the trained model's panel, or null: {open, words, knocked_out, head, focus, opened}> } }
+ *               "model": <the trained model's panel, or null: {open, words, knocked_out, head, focus, opened}>,
+ *               "at": <optional: the panel the link opens at (OPEN_AT_PANELS in page/view.js), or null for the
+ *                      top; a link without it opens at the top, so it needs no new version> } }
  *
  * Old links keep working: a link carries its version, and MIGRATIONS turns each older payload into
  * the next version's until it is current. When the format grows, bump LINK_VERSION and add one step.

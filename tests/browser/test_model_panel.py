@@ -81,7 +81,7 @@ def test_the_shipped_models_heads_show_the_roles_the_analysis_measured(page, sit
     focus_position(page, second_frog)
     top = page.locator(sel("model-bar-row")).first
     expect(top.locator(".bar-label")).to_have_text(words[read])
-    expect(top.locator(".bar-position")).to_have_text(f"#{read + 1}")
+    expect(top.locator(".bar-position")).to_have_text(str(read))  # its word number: <bos> is the start, word 1 follows
     predicted = native_run(REPEATED_RUN)["predictions"][second_frog]
     wait_for_predictions(page, predicted)
     # Each prediction's bar is drawn to its probability, the most likely word's across the whole track.

@@ -175,9 +175,10 @@ function showOutcome(parts, editor, exercise, outcome) {
 function followRuns(parts, actions) {
   const { status, stop } = parts;
   let countdown = null;
-  actions.followLearnerRuns(({ running, deadline, starting, stopping, spareReady }) => {
+  actions.followLearnerRuns(({ running, deadline, starting, stopping, spareReady, sparesReady = 0 }) => {
     stop.disabled = !running || stopping !== null;
     status.dataset.spareReady = String(spareReady); // a Stop will cost no boot (where code cannot be interrupted)
+    status.dataset.sparesReady = String(sparesReady);
     clearInterval(countdown);
     countdown = null;
     if (starting) {

@@ -1,10 +1,12 @@
 /**
  * "Where it pays attention": the focused token's row of weights as a bar chart, largest first,
- * with percentages (92.0%). Masked tokens are listed last as "may not read".
+ * with percentages (92.0%). Masked tokens are listed last as "may not read". Each bar names its word and the
+ * word's position as shared/positions.js counts it, the same number the rest of the page uses.
  */
 
 import { setText } from "../shared/dom.js";
-import { formatPercent, quoted } from "../shared/format.js";
+import { formatPercent } from "../shared/format.js";
+import { namedToken, positionMark, wordAt } from "../shared/positions.js";
 
 /** How far from 100% a row of the learner's weights may add up and still be called 100% (rounding). */
 const ROW_SUM_TOLERANCE = 1e-6;
@@ -88,14 +90,14 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
     if (pending && focusRow !== null && focusRow !== undefined && focusRow < tokens.length) {
       // Nothing computed yet: one blank row per token, so the panel has its size before the numbers come.
       if (rows.length !== tokens.length || !list.firstChild) build(tokens.length);
-      heading.textContent = `Where ${quoted(tokens[focusRow])} pays attention`;
+      heading.textContent = `Where ${namedToken(tokens, focusRow)} pays attention`;
       // About as long as the line that replaces it ("… The shares add up to 100%."), so that it takes as many
       // lines and the weight editor below stays where it is when Python goes live.
-      subline.textContent = `Row ${focusRow + 1} of the grid. Python is computing the shares.`;
+      subline.textContent = `${wordAt(tokens, focusRow)}. Python is computing the shares.`;
       empty.textContent = "";
       rows.forEach((row, j) => {
         row.label.textContent = tokens[j];
-        row.position.textContent = `#${j + 1}`;
+        row.position.textContent = positionMark(tokens, j);
         showShare(row, 0);
         row.value.textContent = "…";
         row.item.classList.remove("masked", "top", "self");
@@ -112,14 +114,14 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
     }
     empty.textContent = "";
     if (rows.length !== tokens.length || !list.firstChild) build(tokens.length);
-    heading.textContent = `Where ${quoted(tokens[focusRow])} pays attention`;
+    heading.textContent = `Where ${namedToken(tokens, focusRow)} pays attention`;
     const weights = head.weights[focusRow];
     const masked = (j) => Boolean(mask?.[focusRow]?.[j]);
     const readsNothing = tokens.every((_, j) => masked(j));
-    const where = `Row ${focusRow + 1} of the grid${headCount > 1 ? `, ${head.name}` : ""}.`;
+    const where = `${wordAt(tokens, focusRow)}${headCount > 1 ? `, ${head.name}` : ""}.`;
     const total = tokens.reduce((sum, _, j) => sum + (masked(j) ? 0 : weights[j] ?? Number.NaN), 0);
     if (readsNothing) {
-      subline.textContent = `${quoted(tokens[focusRow])} may not read any token, so it reads nothing: all its weights are 0.`;
+      subline.textContent = `${namedToken(tokens, focusRow)} may not read any token, so it reads nothing: all its weights are 0.`;
     } else if (drawnWith && !(Math.abs(total - 1) <= ROW_SUM_TOLERANCE)) {
       // The learner's function made these weights: say what they add up to, not what proper weights would.
       subline.textContent = `${where} These shares add up to ${Number.isNaN(total) ? "nan" : formatPercent(total)}, not 100%: they come from your ${drawnWith}().`;
@@ -145,15 +147,15 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
       const row = rows[j];
       const weight = weights[j];
       setText(row.label, tokens[j]);
-      setText(row.position, `#${j + 1}`);
+      setText(row.position, positionMark(tokens, j));
       row.item.classList.toggle("masked", masked(j));
       row.item.classList.toggle("self", j === focusRow);
       row.item.classList.toggle("top", hasWinner && !masked(j) && weight === largest);
       showShare(row, masked(j) || weight === null ? 0 : weight);
       setText(row.value, masked(j) ? "may not read" : formatPercent(weight));
       const title = masked(j)
-        ? `${quoted(tokens[focusRow])} may not read ${quoted(tokens[j])} (masked)`
-        : `${quoted(tokens[focusRow])} spends ${formatPercent(weight)} of its attention on ${quoted(tokens[j])} (position ${j + 1})`;
+        ? `${namedToken(tokens, focusRow)} may not read ${wordAt(tokens, j)} (masked)`
+        : `${namedToken(tokens, focusRow)} spends ${formatPercent(weight)} of its attention on ${wordAt(tokens, j)}`;
       if (row.item.title !== title) row.item.title = title;
       if (row.item === next) next = next.nextSibling;
       else list.insertBefore(row.item, next);

@@ -9,6 +9,24 @@
 import { createLegend } from "./colour-scale.js";
 import { make } from "../shared/dom.js";
 import { createHeatmap } from "./heatmap.js";
+import { quoted } from "../shared/format.js";
+
+/**
+ * The rows of `head` whose query is all zeros: every key scores 0 against such a query, so the row spreads its
+ * weight evenly over what it may read (in the default example, every word but "it").
+ */
+export function zeroQueryRows(head) {
+  const Q = head.stages?.Q ?? [];
+  return Q.map((row, i) => (row.length > 0 && row.every((value) => value === 0) ? i : -1)).filter((i) => i >= 0);
+}
+
+/** One line on the rows that ask with a zero query, or "" when there are none. */
+export function zeroQueryNote(tokens, head) {
+  const rows = zeroQueryRows(head);
+  if (!rows.length) return "";
+  const who = rows.length === tokens.length ? "Every word asks" : rows.length === 1 ? `${quoted(tokens[rows[0]])} asks` : `${rows.length} of ${tokens.length} words ask`;
+  return `${who} with a query of all zeros (no feature of ${rows.length === 1 ? "it" : "theirs"} has a Wq row set): every key scores 0 against it, so ${rows.length === 1 ? "its row spreads" : "their rows spread"} evenly over the words ${rows.length === 1 ? "it" : "they"} may read.`;
+}
 
 /**
  * Mount the panel in `host`.
@@ -49,10 +67,18 @@ export function mountHeatmapPanel(host, { store, actions }) {
   });
   main.element.dataset.testid = "heatmap-area";
 
+  // Edits typed before Python is live wait for it: said beside the grid, which still shows the example as shipped.
+  const waitingNote = make("p", "waiting-note");
+  waitingNote.dataset.testid = "waiting-note";
+  waitingNote.setAttribute("role", "status");
+  waitingNote.hidden = true;
+
   const footer = make("div", "legend-row");
   const hint = make("p", "panel-note heatmap-hint");
-  footer.append(createLegend("legend"), hint);
-  host.append(header, staleNote, warnings, strip, main.element, footer);
+  const zeroQuery = make("p", "panel-note zero-query-note");
+  zeroQuery.dataset.testid = "zero-query-note";
+  footer.append(createLegend("legend"), hint, zeroQuery);
+  host.append(header, staleNote, waitingNote, warnings, strip, main.element, footer);
 
   /** A custom mask can be edited on the grid only when the grid shows the draft's tokens. */
   function maskMatchesResult() {
@@ -109,7 +135,8 @@ export function mountHeatmapPanel(host, { store, actions }) {
       }
       return;
     }
-    title.textContent = result.title ?? state.draft?.title ?? "";
+    // The draft's title first: a sentence the learner typed retitles the scene before Python has answered.
+    title.textContent = state.draft?.title ?? result.title ?? "";
     const headIndex = Math.min(state.activeHead, result.heads.length - 1);
     const head = result.heads[headIndex];
     const maskEditable = Array.isArray(state.draft?.mask) && maskMatchesResult();
@@ -131,11 +158,23 @@ export function mountHeatmapPanel(host, { store, actions }) {
     hint.classList.toggle("problem", problems.length > 0);
     if (problems.length) hint.textContent = `${problems[0]} Click a row to see where that token looks.`;
     else if (maskEditable) hint.textContent = "Custom mask: click a cell to forbid that read (×), click again to allow it. Click a row label to focus that token.";
-    else hint.textContent = "Each row adds up to 1. Click a row to see where that token looks; hover a cell for its score.";
+    else hint.textContent = "Each row adds up to 1. Click a row to see where that token looks; hover or tap a cell for its score.";
+    zeroQuery.textContent = zeroQueryNote(result.tokens, head);
+    zeroQuery.hidden = !zeroQuery.textContent;
+  }
+
+  /** The learner edited the scene while the grid still shows the shipped preview: say the edit is waiting. */
+  function renderWaiting(state) {
+    const waiting = Boolean(state.resultIsPreview && state.edited && !state.boot.failed);
+    if (waiting === !waitingNote.hidden) return;
+    waitingNote.hidden = !waiting;
+    waitingNote.textContent = waiting ? "Your edit is waiting for Python, which is still starting: the grid shows the example as shipped until then, and catches up on its own." : "";
+    host.classList.toggle("waiting", waiting);
   }
 
   store.subscribe((state, changes) => {
     if (["result", "error", "focus", "hover", "head", "boot", "mode", "scene", "shape"].some((part) => changes.has(part))) render(state);
+    renderWaiting(state);
   });
 
   return {

@@ -11,7 +11,8 @@
 import { createCellCanvas } from "./cell-canvas.js";
 import { el, hatchPattern, textColourOn, weightColour } from "./colour-scale.js";
 import { setAttributeIfChanged } from "../shared/dom.js";
-import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
+import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
+import { namedToken } from "../shared/positions.js";
 
 let instances = 0;
 
@@ -78,7 +79,7 @@ function drawLabels(svg, tokens, layout, ids) {
   const rowLabels = tokens.map((token, i) => {
     const group = el("g", {
       class: "row-label", "data-row": i, "data-testid": ids.rowLabel, tabindex: 0, role: "button",
-      "aria-label": `Show where ${quoted(token)} pays attention`,
+      "aria-label": `Show where ${namedToken(tokens, i)} pays attention`,
     });
     group.append(el("rect", { x: 0, y: top + i * cell, width: left - 4, height: cell, class: "row-label-hit" }));
     const label = el("text", { x: left - 10, y: top + i * cell + cell / 2, "text-anchor": "end", "dominant-baseline": "central", "font-size": layout.labelFont });
@@ -183,9 +184,11 @@ function placeOutline(outline, layout, rows, row, column) {
 function tooltipLines({ hover, tokens, head, mask, maskEditable, scale }) {
   const { row, column } = hover;
   const masked = Boolean(mask?.[row]?.[column]);
-  const lines = [[`${quoted(tokens[row])} asks, ${quoted(tokens[column])} answers`, "tooltip-title"]];
+  const asker = namedToken(tokens, row);
+  const answerer = namedToken(tokens, column);
+  const lines = [[`${asker} asks, ${answerer} answers`, "tooltip-title"]];
   if (masked) {
-    lines.push([`masked: ${quoted(tokens[row])} may not read ${quoted(tokens[column])}`, ""], ["weight 0", ""]);
+    lines.push([`masked: ${asker} may not read ${answerer}`, ""], ["weight 0", ""]);
   } else {
     const weight = head.weights[row][column];
     lines.push([`weight ${formatWeight(weight)} (${formatPercent(weight)})`, "tooltip-weight"]);
@@ -288,10 +291,9 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       const text = shortLabel(token);
       if (drawn.columnLabels[i].textContent !== text) drawn.columnLabels[i].textContent = text;
       const rowText = drawn.rowLabels[i].lastChild;
-      if (rowText.textContent !== text) {
-        rowText.textContent = text;
-        drawn.rowLabels[i].setAttribute("aria-label", `Show where ${quoted(token)} pays attention`);
-      }
+      if (rowText.textContent !== text) rowText.textContent = text;
+      // Every row's name, not only a renamed one's: renaming a word can make another one a repeat.
+      setAttributeIfChanged(drawn.rowLabels[i], "aria-label", `Show where ${namedToken(tokens, i)} pays attention`);
     });
   }
 
@@ -354,12 +356,18 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
       const hover = cell && cell.column !== null ? cell : null;
       if (hover?.row !== lastView?.hover?.row || hover?.column !== lastView?.hover?.column) onHover(hover);
     });
-    svg.addEventListener("pointerleave", () => onHover(null));
+    // A finger leaves the screen as it lifts, so a tap ends in pointerleave: that must not take away the score
+    // the tap has just shown (below).
+    svg.addEventListener("pointerleave", (event) => {
+      if (event.pointerType !== "touch") onHover(null);
+    });
     svg.addEventListener("click", (event) => {
       const cell = cellAt(event.target);
       if (!cell) return;
       if (cell.column === null) onRowLabel(cell.row);
       else onCell(cell.row, cell.column);
+      // On a touch screen there is no hover: a tap on a cell shows its score, as pointing at it does.
+      if (event.pointerType === "touch" && cell.column !== null) onHover(cell);
     });
     svg.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;

@@ -7,7 +7,7 @@
 import { createAttentionBars } from "../heatmap/attention-bars.js";
 import { createHeatmap } from "../heatmap/heatmap.js";
 import { make } from "../shared/dom.js";
-import { causalMask } from "./head-cards.js";
+import { causalMask, roleName } from "./head-cards.js";
 
 /**
  * @param {{onFocus: (row: number) => void, onOpen: () => void, onTrainedWeights: () => void}} handlers
@@ -36,9 +36,9 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
   body.append(heatmap.element, barsHost);
   element.append(heading, body, actionsRow);
 
-  /** view = {label, role, weights (n × n), tokens, focus, opened (the opened head or null), edited, training} */
+  /** view = {label, role (as model_info names it), weights (n × n), tokens, focus, opened (the opened head or null), edited, training} */
   function update({ label, role, weights, tokens, focus, opened, edited: isEdited, training }) {
-    heading.textContent = role ? `${label}: ${role}` : label;
+    heading.textContent = role ? `${label}: ${roleName(role)}` : label;
     const head = { name: label, weights };
     const mask = causalMask(tokens.length);
     heatmap.update({ tokens, head, mask, focusRow: focus, hover: null });

@@ -7,7 +7,7 @@ import { createHeatmap } from "../heatmap/heatmap.js";
 import { formatWeight } from "../shared/format.js";
 import { make } from "../shared/dom.js";
 
-/** How the page names each role (model/analysis.py decides which a head has). */
+/** How the page names each role (model/analysis.py decides which a head has): on the cards and in the big view. */
 const ROLE_NAMES = {
   "previous-token": "previous-token head",
   induction: "induction head",
@@ -22,6 +22,11 @@ const SCORES = [
   ["induction", "induction"],
   ["first_token", "<bos>"],
 ];
+
+/** The page's one name for a role as model_info gives it ("first-token" reads "parks on <bos>"). */
+export function roleName(role) {
+  return ROLE_NAMES[role] ?? role ?? "";
+}
 
 /** The causal mask of n tokens: token i may read tokens 0..i. */
 export function causalMask(n) {
@@ -96,9 +101,11 @@ export function createHeadCards({ onChoose, onToggle }) {
       const label = described?.label ?? `L${layer}H${head}`;
       const knocked = knockedOut.some(([l, h]) => l === layer && h === head);
       made.name.textContent = label;
-      made.role.textContent = training ? "training…" : ROLE_NAMES[described?.role] ?? described?.role ?? "";
+      made.role.textContent = training ? "training…" : roleName(described?.role);
+      // A score's name and its number never part at a line break (a no-break space between them): "induction"
+      // at the end of one line and 0.93 on the next read as two things.
       made.scores.textContent = training || !described ? "" :
-        SCORES.map(([key, word]) => `${word} ${formatWeight(described.scores[key], 2)}`).join(" · ");
+        SCORES.map(([key, word]) => `${word}\u00a0${formatWeight(described.scores[key], 2)}`).join(" · ");
       made.box.checked = knocked;
       made.box.disabled = Boolean(training);
       made.box.setAttribute("aria-label", `Knock out ${label}`);

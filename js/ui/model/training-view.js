@@ -16,6 +16,27 @@ const SETTINGS = [
   ["repeat_fraction", "share of repeated runs", 0.05],
 ];
 
+/**
+ * What a setting's box expects, in words, from its range (model_info's `trainable`) and its step: "a whole
+ * number from 1 to 2000".
+ */
+function expected(input) {
+  const kind = input.step === "1" ? "a whole number" : "a number";
+  return input.min !== "" && input.max !== "" ? `${kind} from ${input.min} to ${input.max}` : kind;
+}
+
+/**
+ * What is wrong with what was typed in the setting `label`, in words naming it, or null when it reads as a
+ * number (the module then checks its range). The boxes are text boxes, so what the learner typed is there to
+ * quote: a number box would hand over "" for "abc", and the module could only say it got nothing.
+ */
+export function typedProblem(label, text, expectedText) {
+  const typed = text.trim();
+  if (typed === "") return `${label} is empty: type ${expectedText}.`;
+  if (!Number.isFinite(Number(typed))) return `${label}: “${typed}” is not a number; type ${expectedText}.`;
+  return null;
+}
+
 const seconds = (value) => (value < 10 ? `${value.toFixed(1)} s` : `${Math.round(value)} s`);
 
 /**
@@ -35,7 +56,9 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   for (const [name, label, step] of SETTINGS) {
     const field = make("label", "model-setting");
     const input = document.createElement("input");
-    input.type = "number";
+    input.type = "text";
+    input.inputMode = step === 1 ? "numeric" : "decimal";
+    input.autocomplete = "off";
     input.step = String(step);
     input.name = name;
     input.dataset.testid = `model-setting-${name}`;
@@ -55,10 +78,18 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   shipped.dataset.testid = "model-use-shipped";
   shipped.addEventListener("click", onShipped);
   form.append(train, stop);
+  /** A setting typed as something that is not a number: said here, with what was typed, until the next Train. */
+  let typedError = null;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    typedError = SETTINGS.map(([name, label]) => typedProblem(label, inputs[name].value, expected(inputs[name]))).find(Boolean) ?? null;
+    if (typedError) {
+      status.textContent = typedError;
+      status.classList.add("is-error");
+      return;
+    }
     const config = {};
-    for (const [name] of SETTINGS) config[name] = inputs[name].value === "" ? null : Number(inputs[name].value);
+    for (const [name] of SETTINGS) config[name] = Number(inputs[name].value.trim());
     onTrain(config);
   });
   const progress = document.createElement("progress");
@@ -91,6 +122,11 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
     progress.value = training.steps ? training.step / training.steps : 0;
     const loss = training.losses.at(-1);
     const perStep = training.step ? training.seconds / training.step : 0;
+    if (typedError && !running) {
+      status.textContent = typedError;
+      status.classList.add("is-error");
+      return;
+    }
     switch (training.status) {
       case "starting":
         status.textContent = `Starting Python for training: ${training.detail || "…"}`;

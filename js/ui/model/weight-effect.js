@@ -7,8 +7,10 @@
  * between the prediction with and without it (0: the same guess; 1: a completely different one).
  */
 
-import { formatPercent, formatWeight, quoted } from "../shared/format.js";
+import { formatPercent, formatWeight } from "../shared/format.js";
 import { make } from "../shared/dom.js";
+import { namedToken, wordAt } from "../shared/positions.js";
+import { effectWord, isMostWeight } from "../shared/verdicts.js";
 
 /** The largest weight of a row and where it goes. */
 function strongest(row) {
@@ -39,14 +41,16 @@ export function weightAgainstEffect({ tokens, weights, effects, labels, knockedO
   }));
   const live = rows.filter((row) => !row.knocked);
   const mattersMost = live.reduce((best, row) => (best === null || row.effect > best.effect ? row : best), null);
+  // The contrast is written only when its words are true (shared/verdicts.js): a head with most of its weight on
+  // one word whose knock-out barely moves the prediction, beside one whose knock-out moves it a lot.
   const busyButIdle = live
-    .filter((row) => row !== mattersMost && row.read.weight >= 0.5)
+    .filter((row) => row !== mattersMost && isMostWeight(row.read.weight))
     .reduce((best, row) => (best === null || row.effect < best.effect ? row : best), null);
   let contrast = null;
-  if (mattersMost && busyButIdle && busyButIdle.effect < mattersMost.effect / 2) {
-    contrast = `${busyButIdle.label} puts ${formatPercent(busyButIdle.read.weight)} of its weight on ${quoted(tokens[busyButIdle.read.at])}, ` +
-      `yet knocking it out moves the prediction by only ${formatWeight(busyButIdle.effect, 2)}; ` +
-      `knocking out ${mattersMost.label}, which reads ${quoted(tokens[mattersMost.read.at])}, moves it by ${formatWeight(mattersMost.effect, 2)}. ` +
+  if (mattersMost && busyButIdle && effectWord(busyButIdle.effect) === "barely" && effectWord(mattersMost.effect) === "a lot") {
+    contrast = `${busyButIdle.label} puts ${formatPercent(busyButIdle.read.weight)} of its weight on ${namedToken(tokens, busyButIdle.read.at)}, ` +
+      `yet knocking it out barely moves the prediction (${formatWeight(busyButIdle.effect, 2)}); ` +
+      `knocking out ${mattersMost.label}, which reads ${namedToken(tokens, mattersMost.read.at)}, moves it a lot (${formatWeight(mattersMost.effect, 2)}). ` +
       "Large weights show where a head read from, not whether that mattered.";
   }
   return { rows, contrast, mattersMost, busyButIdle };
@@ -97,7 +101,7 @@ export function createWeightEffect({ onGuided }) {
   /** view: see weightAgainstEffect */
   function update(view) {
     const { rows, contrast: sentence } = weightAgainstEffect(view);
-    note.textContent = `At ${quoted(view.tokens[view.focus])} (position ${view.focus}). The effect is how far the ` +
+    note.textContent = `At ${wordAt(view.tokens, view.focus)}. The effect is how far the ` +
       "predicted next-word distribution moves when that head's output is zeroed: 0 is the same guess, 1 a completely different one.";
     body.replaceChildren(...rows.map((row) => {
       const tr = body.insertRow();
@@ -108,9 +112,9 @@ export function createWeightEffect({ onGuided }) {
       name.scope = "row";
       name.textContent = row.label;
       const read = tr.insertCell();
-      read.append(bar(row.read.weight, "weight-fill"), make("span", "bar-value", `${formatPercent(row.read.weight)} on ${quoted(view.tokens[row.read.at])}`));
+      read.append(bar(row.read.weight, "weight-fill"), make("span", "bar-value", `${formatPercent(row.read.weight)} on ${namedToken(view.tokens, row.read.at)}`));
       const effect = tr.insertCell();
-      effect.append(bar(row.effect, "effect-fill"), make("span", "bar-value", row.knocked ? "knocked out" : formatWeight(row.effect, 2)));
+      effect.append(bar(row.effect, "effect-fill"), make("span", "bar-value", row.knocked ? "knocked out" : `${formatWeight(row.effect, 2)} (${effectWord(row.effect)})`));
       tr.prepend(name);
       return tr;
     }));

@@ -12,8 +12,9 @@
 
 import { knockOutScene, movedRowDifference, outputChanges, reorderScene, shuffledOrder } from "../../scene/experiments.js";
 import { sceneFromDraft } from "../../scene/draft.js";
-import { formatPercent, formatScore, formatWeight, quoted } from "../shared/format.js";
+import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
 import { make } from "../shared/dom.js";
+import { namedToken, wordAt } from "../shared/positions.js";
 import { markEdit } from "../grids/grid-input.js";
 import { createLinePlot } from "./line-plot.js";
 
@@ -361,7 +362,7 @@ function knockoutSection(panel, { store, actions }) {
     const head = result.heads[headIndex];
     const changes = outputChanges(result.output, knocked.output);
     const header = make("tr");
-    for (const text of ["word", `weight on ${quoted(result.tokens[column])} (${head.name})`, "‖Δ output‖ when it is knocked out"]) header.append(make("th", "", text));
+    for (const text of ["word", `weight on ${namedToken(result.tokens, column)} (${head.name})`, "‖Δ output‖ when it is knocked out"]) header.append(make("th", "", text));
     const largest = Math.max(...changes.filter(Number.isFinite), 1e-12);
     const rows = result.tokens.map((token, i) => {
       const tr = make("tr");
@@ -376,7 +377,7 @@ function knockoutSection(panel, { store, actions }) {
       changeCell.append(bar, make("span", "", Number.isFinite(change) ? formatScore(Number(change.toFixed(4))) : "nan"));
       const weightCell = make("td", "knockout-weight", result.mask[i][column] ? "masked" : formatWeight(weight));
       weightCell.dataset.testid = "knockout-weight";
-      tr.append(make("th", "", token), weightCell, changeCell);
+      tr.append(make("th", "", namedToken(result.tokens, i)), weightCell, changeCell);
       return tr;
     });
     table.replaceChildren(header, ...rows);
@@ -385,11 +386,13 @@ function knockoutSection(panel, { store, actions }) {
     const weightsOn = result.tokens.map((_, i) => (result.mask[i][column] ? -1 : head.weights[i][column] ?? -1));
     const mostWeighted = weightsOn.indexOf(Math.max(...weightsOn));
     // Every token is named in quotes, and the knocked-out one always by its name: in a sentence with "it" in
-    // it, "the weight on it" would not say which word is meant.
-    const word = quoted(result.tokens[column]);
+    // it, "the weight on it" would not say which word is meant. A word the sentence has twice also gets its
+    // position ("fox" (word 2)): its text alone would not say which of the two.
+    const word = namedToken(result.tokens, column);
+    const named = (i) => namedToken(result.tokens, i);
     summary.textContent = mostChanged < 0
       ? "No output could be compared."
-      : `With ${word} knocked out: the row that gave ${word} the most weight is the row of ${quoted(result.tokens[mostWeighted])} (${formatWeight(weightsOn[mostWeighted])}); the output that moved most is that of ${quoted(result.tokens[mostChanged])} (by ${formatScore(Number(mostChange.toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
+      : `With ${word} knocked out: the row that gave ${word} the most weight is the row of ${named(mostWeighted)} (${formatWeight(weightsOn[mostWeighted])}); the output that moved most is that of ${named(mostChanged)} (by ${formatScore(Number(mostChange.toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
   }
 
   function update(state, changes) {
@@ -399,7 +402,7 @@ function knockoutSection(panel, { store, actions }) {
     if (key !== tokensShown) {
       const previous = choice.value;
       choice.replaceChildren(...result.tokens.map((token, i) => {
-        const option = make("option", "", `${token} (place ${i + 1})`);
+        const option = make("option", "", wordAt(result.tokens, i));
         option.value = String(i);
         return option;
       }));

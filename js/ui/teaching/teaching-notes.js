@@ -7,7 +7,8 @@
  *     focused row's count and its sum.
  */
 
-import { formatScore, quoted } from "../shared/format.js";
+import { formatScore } from "../shared/format.js";
+import { namedToken } from "../shared/positions.js";
 import { make } from "../shared/dom.js";
 
 /** True when some weight that is not masked came out as nan (null). */
@@ -46,7 +47,7 @@ export function mountTeachingNotes(host, { store }) {
       const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
       const readable = result.mask[row].filter((blocked) => !blocked).length;
       const sum = head.weights[row].reduce((total, weight, j) => total + (result.mask[row][j] ? 0 : weight ?? Number.NaN), 0);
-      causal.textContent = `Causal mask: each row re-normalises over the words it may read. Row ${quoted(result.tokens[row])} may read ${readable} of ${result.tokens.length} words, and its weights over them add up to ${Number.isNaN(sum) ? "nan" : formatScore(Number(sum.toFixed(6)))}.`;
+      causal.textContent = `Causal mask: each row re-normalises over the words it may read. Row ${namedToken(result.tokens, row)} may read ${readable} of ${result.tokens.length} words, and its weights over them add up to ${Number.isNaN(sum) ? "nan" : formatScore(Number(sum.toFixed(6)))}.`;
     }
   }
 

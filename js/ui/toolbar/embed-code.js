@@ -1,72 +1,56 @@
 /**
- * "Copy embed code": the <iframe> snippet a course author pastes into a lesson to show the scene on
- * screen, in embed mode, plus the one script that sizes the frame to fit (js/embed-host.js).
- *
- * The snippet is also shown in a text box, so an author can read it, add URL options (panels=, lock=,
- * origins=; see embed.js) and copy it by hand where the clipboard is not available.
+ * "Copy embed code": the snippet a course author pastes into a lesson (the controller makes it, see
+ * sharing/embed-snippet.js), with the choices the frame offers beside it: which panels it shows, which parts of
+ * the scene are locked, and whether the frame has its own theme button (without it, the frame follows the
+ * course page's theme). Changing a choice rewrites the snippet at once; the snippet is also shown in a text box,
+ * so an author can read it and copy it by hand where the clipboard is not available.
  */
 
-import { sceneFromDraft } from "../../scene/draft.js";
 import { make } from "../shared/dom.js";
 
-/** The height a frame starts at, before it reports its own (embed-host.js then sizes it to fit). */
-const INITIAL_HEIGHT = 640;
-
-/** Escape text for an HTML attribute value in double quotes. */
-function attribute(text) {
-  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
-
-/**
- * The embed snippet for a scene.
- * @param {object} options
- * @param {string} options.pageUrl the playground page's address (index.html), without query or hash
- * @param {string} options.hash the scene, as the URL's hash, e.g. "#preset=dog-bites-man" (see sceneHash)
- * @param {string} [options.title] the scene's title, for the frame's accessible name
- * @param {string} [options.query] embed options after "embed", e.g. "&panels=heatmap,bars"
- * @returns {string} an <iframe> element and a <script> element, one per line
- */
-export function embedSnippet({ pageUrl, hash, title = "", query = "" }) {
-  const src = `${pageUrl}?embed${query}${hash}`;
-  const hostScript = new URL("js/embed-host.js", pageUrl).href;
-  const name = title ? `Attention Playground: ${title}` : "Attention Playground";
-  return [
-    `<iframe src="${attribute(src)}" title="${attribute(name)}" width="100%" height="${INITIAL_HEIGHT}" loading="lazy" data-attention-playground></iframe>`,
-    `<script src="${attribute(hostScript)}" async></script>`,
-  ].join("\n");
-}
-
-/**
- * The hash for the scene on show: "#preset=<id>" for an example as shipped (short, and it follows any
- * later improvement of the example), else a permalink holding the whole scene (see permalink.js).
- * @param {import("../../page/state.js").PlaygroundState} state
- * @returns {Promise<string>}
- */
-export async function sceneHash(state) {
-  // The link format's code loads on first use (see sharing/links.js).
-  const { encodePermalinkHash, makePayload, presetHash } = await import("../../sharing/permalink.js");
-  if (state.presetId && !state.edited) return presetHash(state.presetId);
-  const payload = makePayload({
-    scene: sceneFromDraft(state.draft),
-    preset: state.presetId,
-    edited: state.edited,
-    view: { focus: state.focusToken, head: state.activeHead },
+/** A fieldset of check boxes, one per name; `checked` names those ticked at first. */
+function checkboxes(legendText, names, checked, testId) {
+  const fieldset = make("fieldset", "embed-choices");
+  fieldset.dataset.testid = testId;
+  fieldset.append(make("legend", "", legendText));
+  const boxes = names.map((name) => {
+    const label = make("label", "choice");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = name;
+    box.checked = checked.includes(name);
+    box.dataset.testid = `${testId}-${name}`;
+    label.append(box, document.createTextNode(` ${name}`));
+    fieldset.append(label);
+    return box;
   });
-  return encodePermalinkHash(payload);
+  return { fieldset, ticked: () => boxes.filter((box) => box.checked).map((box) => box.value) };
 }
 
 /**
- * Mount the button and its text box in `host`.
+ * Mount the button and its dialog in `host`.
  * @param {HTMLElement} host
  * @param {object} context
- * @param {ReturnType<import("../../page/state.js").createStore>} context.store
+ * @param {{embedCode: (options: object) => Promise<string>}} context.actions the controller's
+ * @param {string[]} context.panels the panels a frame can show; `defaultPanels` those it shows unless told
+ * @param {string[]} context.defaultPanels
+ * @param {string[]} context.lockable the parts of a scene a frame can lock
  */
-export function mountEmbedCode(host, { store }) {
+export function mountEmbedCode(host, { actions, panels, defaultPanels, lockable }) {
   const button = make("button", "tool-button", "Copy embed code");
   button.type = "button";
   button.dataset.testid = "copy-embed-code";
   const panel = make("div", "embed-code");
   panel.hidden = true;
+  const shown = checkboxes("Panels the frame shows", panels, defaultPanels, "embed-panels");
+  const locked = checkboxes("Locked: the learner cannot change", lockable, [], "embed-locks");
+  const toggleLabel = make("label", "choice");
+  const themeToggle = document.createElement("input");
+  themeToggle.type = "checkbox";
+  themeToggle.dataset.testid = "embed-theme-toggle";
+  toggleLabel.append(themeToggle, document.createTextNode(" its own “Dark mode” button (without it, the frame follows the course page’s theme)"));
+  const choices = make("div", "embed-options");
+  choices.append(shown.fieldset, locked.fieldset, toggleLabel);
   const label = make("label", "embed-code-label", "Paste this into a course page:");
   const box = make("textarea", "embed-code-text");
   box.readOnly = true;
@@ -78,21 +62,37 @@ export function mountEmbedCode(host, { store }) {
   const status = make("p", "embed-code-status");
   status.dataset.testid = "embed-code-status";
   status.setAttribute("role", "status");
-  panel.append(label, box, status);
+  panel.append(choices, label, box, status);
   host.append(button, panel);
 
-  button.addEventListener("click", async () => {
-    const { state } = store;
-    if (!state.draft) return;
-    const pageUrl = new URL("index.html", document.baseURI).href;
-    box.value = embedSnippet({ pageUrl, hash: await sceneHash(state), title: state.result?.title ?? state.draft.title ?? "" });
-    panel.hidden = false;
+  const options = () => ({ panels: shown.ticked(), defaultPanels, locks: locked.ticked(), themeToggle: themeToggle.checked });
+
+  async function write() {
+    try {
+      box.value = await actions.embedCode(options());
+    } catch (error) {
+      status.textContent = `No embed code yet: ${error.message}`;
+      return false;
+    }
+    return true;
+  }
+
+  async function copy() {
     try {
       await navigator.clipboard.writeText(box.value);
-      status.textContent = "Copied. The frame shows the scene as it is now.";
+      status.textContent = "Copied. The frame shows the scene as it is now, with the choices above.";
     } catch {
       box.select();
       status.textContent = "Select the code and copy it (Ctrl+C).";
     }
+  }
+
+  button.addEventListener("click", async () => {
+    if (!(await write())) return;
+    panel.hidden = false;
+    await copy();
+  });
+  choices.addEventListener("change", async () => {
+    if (await write()) await copy();
   });
 }

@@ -62,12 +62,19 @@ export function mountPresetPicker(host, { store, actions }) {
     select.disabled = !state.boot.live;
     select.title = state.boot.live ? "" : "The other examples become available as soon as Python is live.";
     reset.hidden = !state.presetId || !state.edited;
-    // The example's own description until the list arrives, so the line is there from the first view.
+    // The example's own description until the list arrives, so the line is there from the first view. Once the
+    // scene has a title of its own (the learner typed their own sentence), the example's description speaks of
+    // other words: the line says where the scene came from instead.
     const listed = presets.find((preset) => preset.id === state.presetId);
-    description.textContent = (listed ? listed.description : state.presetId && state.draft?.extra?.description) || "";
+    const retitled = Boolean(listed && state.draft && state.draft.title !== listed.title);
+    description.dataset.own = String(retitled);
+    // A title that brings its own quotes ("it" looks for …) is not quoted again.
+    const named = /["“”]/.test(listed?.title ?? "") ? listed.title : `“${listed?.title}”`;
+    if (retitled) description.textContent = `Started from the example ${named}; its description was about its own words.`;
+    else description.textContent = (listed ? listed.description : state.presetId && state.draft?.extra?.description) || "";
   }
 
   store.subscribe((state, changes) => {
-    if (changes.has("presets") || changes.has("boot")) render(state);
+    if (changes.has("presets") || changes.has("boot") || changes.has("scene")) render(state);
   });
 }

@@ -1,0 +1,42 @@
+/**
+ * A sentence the learner typed over an example's: the scene is theirs now. The example's title and description
+ * spoke of its own words ("“it” looks for an animal noun", "92%"), so they no longer fit: the scene is retitled
+ * as the learner's own, the description goes, and the learner is told what changed. New words start with every
+ * feature at 0, so they ask and answer nothing yet and their rows come out even; the page says so and offers
+ * what makes sense: setting their features, or the example built for a sentence with a repeated word.
+ */
+
+import { quoted } from "../ui/shared/format.js";
+
+/** The title a scene gets once the learner has typed their own sentence into it. */
+export const OWN_SENTENCE_TITLE = "your own sentence";
+
+/** The example built for a sentence in which a word comes back (presets/repeated-noun.json). */
+const REPEATED_WORD_EXAMPLE = "repeated-noun";
+
+/**
+ * After a sentence edit: retitle `draft` as the learner's own when its words changed, and say what changed.
+ * @param {object} draft the draft, already holding the new words (edited in place)
+ * @param {{before: string[], lexicon: Map<string, string[]>}} edit the tokens before, the words that kept features
+ * @returns {{text: string, repeats: boolean}|null} what to tell the learner, or null when nothing changed
+ */
+export function ownSentence(draft, { before, lexicon }) {
+  const words = draft.tokens;
+  if (words.length === before.length && words.every((word, i) => word === before[i])) return null;
+  draft.title = OWN_SENTENCE_TITLE;
+  delete draft.extra.description; // it described the example's words
+  const fresh = [...new Set(words.filter((word) => !lexicon.has(word)))];
+  const repeats = new Set(words).size < words.length;
+  if (!fresh.length) return { text: "Your own sentence: every word kept its features from the example.", repeats };
+  const named = fresh.slice(0, 4).map(quoted).join(", ") + (fresh.length > 4 ? ` and ${fresh.length - 4} more` : "");
+  return {
+    text: `Your own sentence. New words start with every feature at 0, so ${named} ask and offer nothing yet, and their weights come out even. Give them features in the table below.`,
+    repeats,
+  };
+}
+
+/** What the notice offers for a sentence with a repeated word: the example built for one. */
+export function repeatedWordOffer(presets, pickPreset) {
+  const example = presets?.find((preset) => preset.id === REPEATED_WORD_EXAMPLE);
+  return { label: `or open the example ${quoted(example?.title ?? "a repeated noun")}`, run: () => pickPreset(REPEATED_WORD_EXAMPLE) };
+}

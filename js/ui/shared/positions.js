@@ -1,0 +1,45 @@
+/**
+ * How the page names a position, everywhere a learner reads one: the word's own text beside its number, the
+ * number counted from 1 over the words of the sentence as the learner typed them. The model's `<bos>` is not a
+ * word the learner typed, so it is "the start", and the first word after it is word 1 (as in the sentence's
+ * chips), not row 2 of the grid. One scheme: the bars, the knock-out picker, the weight-against-effect note and
+ * every sentence that names a repeated word use these functions.
+ */
+
+import { quoted } from "./format.js";
+
+/** The model's beginning-of-sequence token (model/corpus.py: BOS), which stands before the first word. */
+export const START_TOKEN = "<bos>";
+
+/** The word number (from 1) of the token at `index`, or 0 for the model's `<bos>`. */
+export function wordNumber(tokens, index) {
+  return tokens[0] === START_TOKEN ? index : index + 1;
+}
+
+/** "word 8", or "the start" for `<bos>`. */
+export function positionName(tokens, index) {
+  const number = wordNumber(tokens, index);
+  return number === 0 ? "the start" : `word ${number}`;
+}
+
+/** The short mark beside a bar: "8", or "start" for `<bos>`. */
+export function positionMark(tokens, index) {
+  const number = wordNumber(tokens, index);
+  return number === 0 ? "start" : String(number);
+}
+
+/** True when the token at `index` occurs more than once, so its text alone does not say which one is meant. */
+export function isRepeated(tokens, index) {
+  return tokens.indexOf(tokens[index]) !== tokens.lastIndexOf(tokens[index]);
+}
+
+/** A token with its position always: “fox” (word 8). */
+export function wordAt(tokens, index) {
+  const number = wordNumber(tokens, index);
+  return number === 0 ? quoted(tokens[index]) : `${quoted(tokens[index])} (word ${number})`;
+}
+
+/** A token as a sentence names it: “cat” when it occurs once, “fox” (word 8) when the text alone is ambiguous. */
+export function namedToken(tokens, index) {
+  return isRepeated(tokens, index) ? wordAt(tokens, index) : quoted(tokens[index]);
+}
