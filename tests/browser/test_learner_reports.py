@@ -16,13 +16,15 @@ from page_helpers import open_live, preset_scene, sel, type_into, wait_live
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
 REPEATED_NOUN = EXAMPLES["repeated-noun"]          # "the fox met a crow and the fox smiled"
+#: The shipped model's heads, one card each.
+HEAD_COUNT = len(load_model().heads)
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 def open_model(page, url):
     open_live(page, url)
     page.locator(sel("model-open")).click()
-    expect(page.locator(sel("model-head-card"))).to_have_count(4, timeout=60_000)
+    expect(page.locator(sel("model-head-card"))).to_have_count(HEAD_COUNT, timeout=60_000)
     expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
 
 
@@ -183,7 +185,7 @@ def test_an_edit_typed_while_python_starts_is_said_to_wait_beside_the_grid(page,
     page.context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
     page.goto(f"{site_url}/")
     expect(page.locator(sel("heatmap-cell", row=7, column=1))).to_be_visible()
-    page.wait_for_function("document.querySelector('[data-testid=\"playground\"]').dataset.drawn === 'true'")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"playground\"]').dataset.drawn === 'true'")
     pronoun = preset_scene("it-animal-noun")["features"].index("pronoun")
     type_into(page, page.locator(sel("wq-cell", row=pronoun, column=0)), "8")
     waiting = page.locator(sel("waiting-note"))
@@ -272,7 +274,7 @@ def test_a_tap_on_a_heatmap_cell_shows_its_score_on_a_phone(phone, site_url):
 def test_the_panels_line_up_on_a_phone(phone, site_url):
     open_live(phone, f"{site_url}/")
     phone.locator(sel("step-view")).wait_for(state="attached")
-    phone.wait_for_function("document.querySelector('[data-testid=\"experiments\"] h2') !== null")
+    phone.wait_for_function("() => document.querySelector('[data-testid=\"experiments\"] h2') !== null")
     lefts = {name: phone.locator(sel(name)).bounding_box()["x"] for name in ["heatmap-panel", "feature-editor", "experiments", "model-panel"]}
     rights = {name: (lambda box: box["x"] + box["width"])(phone.locator(sel(name)).bounding_box()) for name in lefts}
     assert len({round(x) for x in lefts.values()}) == 1, lefts
@@ -370,14 +372,15 @@ def test_a_frame_follows_the_theme_of_the_page_around_it(page, site_url):
     page.emulate_media(color_scheme="light")
     open_live(page, f"{site_url}/")
     page.locator(sel("copy-embed-code")).click()
+    expect(page.locator(sel("embed-code"))).to_have_value(re.compile("<iframe"))
     snippet = page.locator(sel("embed-code")).input_value()
     author, frame = author_page(page.context, snippet, html_theme="dark")
-    frame.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     # The course page's own switch: the frame follows it.
     author.evaluate("document.documentElement.dataset.theme = 'light'")
-    frame.wait_for_function("document.documentElement.dataset.theme === 'light'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
     author.evaluate("document.querySelector('iframe').dataset.theme = 'dark'")
-    frame.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     author.close()
 
 
