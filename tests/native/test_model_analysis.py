@@ -32,6 +32,7 @@ from attention_playground.model.analysis import (
 from attention_playground.model.checkpoint import shipped_checkpoint
 from attention_playground.model.corpus import ANIMAL_SOUNDS, PEOPLE, PLACES, PRONOUN_ORDERS, VOCABULARY
 from attention_playground.model.evaluation import model_evaluation_set, pronoun_evaluation_set, second_mention_set
+from training_cost import seeds_to_train
 
 #: Thresholds of the facts below (the roles' own thresholds are ROLE_THRESHOLDS in analysis.py).
 REPEAT_ACCURACY = 0.9  # the model copies repeated runs
@@ -246,7 +247,9 @@ def test_sentence_scores_match_a_plain_recomputation(shipped_model, pronoun, cho
 #: 16 words, stopped as soon as a head puts ON_ANIMAL on the animal, measured every PRONOUN_CHECK_EVERY steps).
 #: Measured when written: all 5 seeds formed it, after 150-250 steps, 24 s of CPU time for the five natively
 #: (batches of 8 took more steps and saved nothing).
-PRONOUN_SEEDS = (1, 2, 3, 4, 5)
+PRONOUN_SEEDS = seeds_to_train((1, 2, 3, 4, 5))
+#: How many of them must grow the head: four of five natively; the one trained inside Pyodide must.
+PRONOUN_MUST_GROW = len(PRONOUN_SEEDS) - 1 if len(PRONOUN_SEEDS) > 1 else 1
 PRONOUN_MOST_STEPS = 400
 PRONOUN_CHECK_EVERY = 25
 PRONOUN_CONFIG = TrainConfig(repeat_fraction=0.0, max_words=16, steps=PRONOUN_MOST_STEPS)
@@ -263,4 +266,4 @@ def grows_a_pronoun_head(seed: int) -> bool:
 
 def test_at_least_four_of_five_seeds_grow_the_pronoun_head():
     grown = [seed for seed in PRONOUN_SEEDS if grows_a_pronoun_head(seed)]
-    assert len(grown) >= 4, f"only seeds {grown} grew a head that reads the animal"
+    assert len(grown) >= PRONOUN_MUST_GROW, f"only seeds {grown} grew a head that reads the animal"
