@@ -59,6 +59,7 @@ export const TRAINING_STATE = Object.freeze({
   seconds: 0,
   weights: null,
   message: "",
+  measuring: false, // the run has ended and its heads are being measured for the panel (describe() takes seconds)
 });
 
 const samePair = ([a, b], [c, d]) => a === c && b === d;
@@ -252,10 +253,13 @@ export function createModelController({ store, python, showScene }) {
           },
         });
         updateTraining({ status: outcome.status, config: outcome.config, step: outcome.step, steps: outcome.config.steps,
-          losses: outcome.losses, seconds: outcome.seconds });
+          losses: outcome.losses, seconds: outcome.seconds, measuring: true });
         editedHead = null;
-        update({ opened: null, edited: false, info: null, result: null });
+        // The panel keeps the model it shows until the new one is measured: that takes seconds, and the run's
+        // end is said at once (the training view says the panel is catching up).
+        update({ opened: null, edited: false });
         await loadInfo("trained");
+        updateTraining({ measuring: false });
         await rerun();
         return { ...outcome, metrics: model().info.metrics, heads: model().info.heads };
       } catch (error) {

@@ -138,7 +138,8 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
       case "done":
       case "stopped":
         status.textContent = `${training.status === "done" ? "Trained" : "Stopped at"} step ${training.step} of ${training.steps} in ` +
-          `${seconds(training.seconds)} · loss ${loss?.toFixed(3) ?? "–"}. The panel above now shows this model.`;
+          `${seconds(training.seconds)} · loss ${loss?.toFixed(3) ?? "–"}. ` +
+          (training.measuring ? "Measuring its heads for the panel above…" : "The panel above now shows this model.");
         break;
       case "failed":
         status.textContent = `Training could not run: ${training.message}`;
