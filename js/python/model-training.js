@@ -77,11 +77,10 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
   }
 
   /**
-   * Train a model from scratch. Resolves with a TrainingOutcome; rejects with a RequestError for settings the
-   * module refuses (its message names the setting) or a worker that could not start.
-   * @param {{config: object, words?: string, onProgress?: (progress: TrainingProgress) => void}} run
+   * Make a new run the one in progress (ending any other after its batch), and wait for the worker to be
+   * ready, passing its start-up progress on as phase "starting".
    */
-  async function train({ config, words = "", onProgress = () => {} }) {
+  async function startRun(onProgress) {
     if (current) current.stopped = true;
     const run = { stopped: false };
     current = run;
@@ -92,6 +91,16 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
     } finally {
       following();
     }
+    return { run, training };
+  }
+
+  /**
+   * Train a model from scratch. Resolves with a TrainingOutcome; rejects with a RequestError for settings the
+   * module refuses (its message names the setting) or a worker that could not start.
+   * @param {{config: object, words?: string, onProgress?: (progress: TrainingProgress) => void}} run
+   */
+  async function train({ config, words = "", onProgress = () => {} }) {
+    const { run, training } = await startRun(onProgress);
     try {
       const { config: whole } = await training.request(REQUEST_KINDS.MODEL_TRAIN_START, { config });
       const losses = [];
@@ -116,16 +125,7 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
    * @param {{claim: string, seed?: number, steps?: number, onProgress?: (progress: ClaimProgress) => void}} run
    */
   async function compare({ claim, seed, steps, onProgress = () => {} }) {
-    if (current) current.stopped = true;
-    const run = { stopped: false };
-    current = run;
-    const training = worker();
-    const following = training.onProgress(({ detail }) => onProgress({ phase: "starting", detail }));
-    try {
-      await training.ready;
-    } finally {
-      following();
-    }
+    const { run, training } = await startRun(onProgress);
     try {
       const started = await training.request(REQUEST_KINDS.MODEL_CLAIM_START, {
         claim, ...(seed === undefined ? {} : { seed }), ...(steps === undefined ? {} : { steps }),

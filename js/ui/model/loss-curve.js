@@ -4,6 +4,7 @@
  */
 
 import { el } from "../heatmap/colour-scale.js";
+import { drawLossAxes, lossPoints } from "./loss-axes.js";
 
 const WIDTH = 420;
 const HEIGHT = 170;
@@ -14,27 +15,10 @@ export function createLossCurve() {
   const svg = el("svg", { class: "loss-curve", "data-testid": "model-loss-curve", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: "img" });
 
   function update({ losses, steps }) {
-    svg.replaceChildren();
-    const innerWidth = WIDTH - PAD.left - PAD.right;
-    const innerHeight = HEIGHT - PAD.top - PAD.bottom;
     const top = Math.max(1, ...losses.map((loss) => Math.ceil(loss)));
-    const px = (step) => PAD.left + ((step - 1) / Math.max(1, steps - 1)) * innerWidth;
-    const py = (loss) => PAD.top + (1 - loss / top) * innerHeight;
-    const text = (content, attributes) => {
-      const node = el("text", attributes);
-      node.textContent = content;
-      svg.append(node);
-    };
-    for (const tick of [0, top / 2, top]) {
-      svg.append(el("line", { class: "plot-grid", x1: PAD.left, x2: WIDTH - PAD.right, y1: py(tick), y2: py(tick) }));
-      text(tick.toFixed(tick % 1 ? 1 : 0), { class: "plot-tick", x: PAD.left - 6, y: py(tick), "text-anchor": "end", "dominant-baseline": "central" });
-    }
-    text("1", { class: "plot-tick", x: PAD.left, y: HEIGHT - PAD.bottom + 14, "text-anchor": "middle" });
-    text(String(steps), { class: "plot-tick", x: WIDTH - PAD.right, y: HEIGHT - PAD.bottom + 14, "text-anchor": "end" });
-    text("step", { class: "plot-axis", x: PAD.left + innerWidth / 2, y: HEIGHT - 4, "text-anchor": "middle" });
-    text("loss", { class: "plot-axis", x: 10, y: PAD.top + innerHeight / 2, "text-anchor": "middle", transform: `rotate(-90 10 ${PAD.top + innerHeight / 2})` });
+    const { px, py } = drawLossAxes(svg, { width: WIDTH, height: HEIGHT, pad: PAD, steps, top });
     if (losses.length) {
-      const points = losses.map((loss, i) => `${px(i + 1).toFixed(1)},${py(loss).toFixed(1)}`).join(" ");
+      const points = lossPoints(losses, px, py);
       svg.append(el("polyline", { class: "plot-line loss-line", points }));
     }
     const last = losses.at(-1);
