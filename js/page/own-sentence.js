@@ -6,7 +6,7 @@
  * what makes sense: setting their features, or the example built for a sentence with a repeated word.
  */
 
-import { quotedName as quoted } from "../sharing/links.js";
+import { quoted } from "../scene/quoting.js";
 
 /** The title a scene gets once the learner has typed their own sentence into it. */
 export const OWN_SENTENCE_TITLE = "your own sentence";

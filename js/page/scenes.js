@@ -13,6 +13,7 @@ import { MODULE_FACTS } from "../../generated/module-facts.js";
 import { lockedSceneMessage } from "../embed/locks.js";
 import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
 import { clearHash, quotedName, readLink } from "../sharing/links.js";
+import { quoted } from "../scene/quoting.js";
 import { OPEN_AT_PANELS, PANEL_NAMES, cleanView } from "./view.js";
 
 const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
@@ -112,7 +113,7 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
   /** Example `id`: the learner's saved edits of it if there are, else as shipped. */
   async function openPreset(id, { by = "learner" } = {}) {
     const scene = await presets.scene(id);
-    const what = `the example ${quotedName(scene.title ?? id)}`;
+    const what = `the example ${quoted(scene.title ?? id)}`;
     const saved = savedWork.record(id);
     if (saved) await showRecord(saved, { by, what });
     else await showScene({ scene, presetId: id, by, what });

@@ -29,7 +29,5 @@ export function formatScore(score) {
   return text.replace("-", "−");
 }
 
-/** A token's text for labels: quoted, with a visible mark for an empty name. */
-export function quoted(token) {
-  return token === "" ? "“ ”" : `“${token}”`;
-}
+/** A token's text for labels: quoted, with a visible mark for an empty name (scene/quoting.js). */
+export { quoted } from "../../scene/quoting.js";
