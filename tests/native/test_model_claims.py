@@ -34,6 +34,13 @@ WITH_AT_LEAST = 0.8
 WITHOUT_AT_MOST = 0.45
 
 
+def climb_from_best(losses, window: int = 20) -> float:
+    """How far the mean loss of the last `window` steps is above the lowest mean of any `window` steps."""
+    curve = np.asarray(losses)
+    means = np.convolve(curve, np.ones(window) / window, mode="valid")  # (steps - window + 1,)
+    return float(means[-1] - means.min())
+
+
 @pytest.fixture(scope="session")
 def trained():
     """`trained(config)`: the model trained with this config, trained once per session."""
@@ -73,16 +80,18 @@ def test_each_claim_shows_on_seeds_1_to_5(trained, claim_id):
 
 
 def test_without_scaling_a_wide_head_learns_to_copy_and_then_unlearns_it(trained):
-    """The ÷√d claim at its settings (d_head 64, 300 steps), on seed 1 only: one pair costs about 25 s, five
+    """The ÷√d claim at its settings (d_head 64, 500 steps), on seed 1 only: one pair costs about 25 s, five
     would put this file far over its budget; README.md gives the figures of seeds 1-3."""
     claim = CLAIMS["scale"]
     with_config, without_config = pair_configs(claim, seed=1)
     scaled, unscaled = trained(with_config), trained(without_config)
     verdict = judge(claim, measure(claim, scaled), measure(claim, unscaled))
     assert verdict.with_accuracy >= WITH_AT_LEAST and verdict.shown, verdict
-    # Learning weakens: the unscaled model's loss was lower a hundred steps before the end than at the end.
-    assert np.mean(unscaled.loss_curve[-20:]) > np.mean(unscaled.loss_curve[-120:-100]), "no rise"
-    assert np.mean(scaled.loss_curve[-20:]) < np.mean(scaled.loss_curve[-120:-100])
+    # Learning weakens: the unscaled model's loss ends far above the lowest it reached (it learned, then
+    # unlearned), while the scaled one's ends near its lowest. Measured on seed 1 at 500 steps (means of 20
+    # steps): unscaled 5.26 at the end against 3.46 at its best, scaled 2.16 against 1.94.
+    assert climb_from_best(unscaled.loss_curve) > 1.0, "no rise"
+    assert climb_from_best(scaled.loss_curve) < 0.5
 
 
 def test_without_the_mask_the_model_reads_the_answer_and_fails_once_it_is_hidden(trained):
