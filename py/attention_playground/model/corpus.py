@@ -214,6 +214,18 @@ SENTENCE_KINDS: tuple[tuple[Callable[[random.Random], list[str]], float], ...] =
     (scene_sentence, 0.15),
 )
 
+#: What each sentence kind is there for, in one line (the README's list of kinds is written from it). Data, not
+#: the functions' docstrings: the page's zips carry the module without its docstrings.
+SENTENCE_KIND_PURPOSES: dict[str, str] = {
+    "pronoun_sentence":
+        'Pays for a pronoun head: the word after "it" is its animal\'s sound ("the cat ... it purred").',
+    "second_mention_story": 'Offers a duplicate-token head a job: a noun\'s first mention "came", its second "left".',
+    "repeated_noun_sentence":
+        'Pays for copying (induction): "the fox met a crow and the fox smiled", the noun named again.',
+    "who_did_what": 'Pays for the previous word and copying: "the dog bites the man and the man bites the dog".',
+    "scene_sentence": 'Teaches the rest of the vocabulary: "the girl found a red ball in the park" and the like.',
+}
+
 
 def sentence(rng: random.Random) -> list[str]:
     """One sentence (or short story) of the story world, ending in "."."""

@@ -36,7 +36,7 @@ from .analysis import (
     top_predictions,
 )
 from .checkpoint import SIGNIFICANT_DIGITS, shipped_text
-from .corpus import PRONOUN_ORDERS, RUN_LENGTHS, SENTENCE_KINDS, VOCABULARY, pronoun_sentence
+from .corpus import PRONOUN_ORDERS, RUN_LENGTHS, SENTENCE_KIND_PURPOSES, SENTENCE_KINDS, VOCABULARY, pronoun_sentence
 from .evaluation import (
     EVAL_PRONOUN_PER_ORDER,
     EVAL_REPEATED,
@@ -224,7 +224,7 @@ def readme_section(model: Model | None = None) -> str:
         "",
     ]
     lines += [f"- {kind.__name__.replace('_', ' ')} ({percent(share)} of the sentences): "
-              f"{kind.__doc__.splitlines()[0]}" for kind, share in SENTENCE_KINDS]
+              f"{SENTENCE_KIND_PURPOSES[kind.__name__]}" for kind, share in SENTENCE_KINDS]
     lines += [
         "",
         f"The pronoun sentences come in {len(PRONOUN_ORDERS)} word orders ("
