@@ -205,6 +205,27 @@ def live_page(request, shared_page, site_url, page_problems):
 
 
 @pytest.fixture
+def phone_at(browser, site_url, page_problems):
+    """`phone_at(width, height)`: a page on a touch screen of that many CSS pixels (2 device pixels each) in a
+    context of its own; an uncaught error on it fails the test at teardown."""
+    contexts = []
+
+    def open_phone(width, height):
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                                      is_mobile=True, has_touch=True)
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        contexts.append(context)
+        phone = context.new_page()
+        phone.on("pageerror", lambda error: page_problems.page_errors.append(str(error)))
+        return phone
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+    assert page_problems.page_errors == []
+
+
+@pytest.fixture
 def fresh_page(browser, site_url):
     """Another browser context, as if a link were opened on someone else's computer; guarded like `page`."""
     problems = PageProblems()
