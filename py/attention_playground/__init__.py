@@ -9,7 +9,7 @@
 - `parts`, `facts`: how the package ships in zips, and what the page's JavaScript shares with it
 - `presets`, `experiments`: the worked examples and the experiments that are not one scene
 - `model` (a subpackage, imported on its own: `attention_playground.model`): a tiny transformer trained
-  to copy, with heads to look at as scenes; only its training needs autograd
+  to copy, with heads to look at as scenes, and trained with NumPy alone
 """
 
 from .attention import (

@@ -1,5 +1,5 @@
-"""The trained model's forward pass: against an independent NumPy reference, against the autograd
-training forward, and autograd's gradient against finite differences."""
+"""The trained model's forward pass: against an independent NumPy reference, against the batched training
+forward, and the training pass's gradient against finite differences."""
 
 import math
 
@@ -88,45 +88,56 @@ def test_a_knocked_out_head_still_shows_its_pattern_but_writes_nothing(shipped_m
 
 def test_the_training_forward_equals_the_display_forward(shipped_model):
     from attention_playground.model.corpus import WORD_INDEX
-    from attention_playground.model.training import batched_logits, one_hot
+    from attention_playground.model.gradients import batched_logits
 
     sentences = [SENTENCE.split(), "the fox met a crow and the fox smiled".split(),
                  "owl red sat queen fox owl red sat queen fox owl red".split()]
     for words in sentences:
         ids = np.array([0] + [WORD_INDEX[w] for w in words])  # (n,)
-        batched = batched_logits(shipped_model.params, one_hot(ids[None], len(VOCABULARY)), shipped_model.config)
+        batched = batched_logits(shipped_model.params, ids[None], shipped_model.config)
         assert np.allclose(batched[0], forward(shipped_model, ids).logits, rtol=0, atol=1e-10)
     # A whole batch of full-length sequences at once.
     from attention_playground.model.evaluation import model_evaluation_set
 
     sequences = model_evaluation_set(shipped_model)[:8]
     ids = np.array([sequence.ids[:-1] for sequence in sequences])  # (8, n_ctx)
-    batched = batched_logits(shipped_model.params, one_hot(ids, len(VOCABULARY)), shipped_model.config)
+    batched = batched_logits(shipped_model.params, ids, shipped_model.config)
     for row, sequence_ids in zip(batched, ids, strict=True):
         assert np.allclose(row, forward(shipped_model, sequence_ids).logits, rtol=0, atol=1e-10)
 
 
-def test_autograds_gradient_matches_finite_differences(shipped_model):
-    from autograd import grad
+GRADIENT_CHOICES = [{}, {"scale": False}, {"positions": False}, {"causal_mask": False}, {"tied_qk": True}]
+
+
+@pytest.mark.parametrize("choices", GRADIENT_CHOICES, ids=lambda c: "+".join(c) or "as-shipped")
+def test_the_gradient_matches_finite_differences(shipped_model, choices):
+    """Every parameter's gradient, along a random direction of its own, against the loss's central difference:
+    the written-out backward pass must agree with the forward pass it differentiates, with each choice switched."""
+    from dataclasses import replace
 
     from attention_playground.model.corpus import WORD_INDEX
-    from attention_playground.model.training import loss_fn, one_hot
+    from attention_playground.model.gradients import loss_and_gradients, loss_of
 
-    words = "the fox met a crow and the fox smiled .".split()
-    ids = np.array([[0] + [WORD_INDEX[w] for w in words]])  # (1, n + 1)
-    inputs, targets = one_hot(ids[:, :-1], len(VOCABULARY)), one_hot(ids[:, 1:], len(VOCABULARY))
+    config = replace(shipped_model.config, **choices)
+    sentences = ["the fox met a crow and the fox smiled .", "the cat sat on the mat because it was tired ."]
+    ids = np.array([[0] + [WORD_INDEX[w] for w in words.split()][:10] for words in sentences])  # (2, n + 1)
+    inputs, targets = ids[:, :-1], ids[:, 1:]
     params = {name: value.copy() for name, value in shipped_model.params.items()}
-    gradient = grad(loss_fn)(params, inputs, targets, shipped_model.config)
-    h = 1e-6
-    for name, index in [("W_Q", (1, 0, 3, 5)), ("W_K", (0, 1, 2, 7)), ("W_pos", (4, 9)), ("W_E", (13, 2)),
-                        ("W_O", (1, 1, 4, 0)), ("b_U", (10,))]:
-        plus = {key: value.copy() for key, value in params.items()}
-        minus = {key: value.copy() for key, value in params.items()}
-        plus[name][index] += h
-        minus[name][index] -= h
-        numeric = (loss_fn(plus, inputs, targets, shipped_model.config)
-                   - loss_fn(minus, inputs, targets, shipped_model.config)) / (2 * h)
-        assert gradient[name][index] == pytest.approx(numeric, rel=1e-5, abs=1e-8), name
+    loss, gradient = loss_and_gradients(params, inputs, targets, config)
+    assert loss == pytest.approx(loss_of(params, inputs, targets, config), abs=1e-12)
+    assert set(gradient) == set(params)
+    rng = np.random.default_rng(0)
+    h = 1e-5
+    for name, value in params.items():
+        direction = rng.normal(size=value.shape)
+        plus, minus = dict(params), dict(params)
+        plus[name], minus[name] = value + h * direction, value - h * direction
+        numeric = (loss_of(plus, inputs, targets, config) - loss_of(minus, inputs, targets, config)) / (2 * h)
+        assert float(np.sum(gradient[name] * direction)) == pytest.approx(numeric, rel=1e-6, abs=1e-9), name
+    if choices.get("tied_qk"):
+        assert not gradient["W_K"].any()  # the key matrix is W_Q's: W_K itself is never used
+    if choices.get("positions") is False:
+        assert not gradient["W_pos"].any()
 
 
 def test_with_head_weights_replaces_one_head_and_leaves_the_model_alone(shipped_model):
@@ -179,13 +190,13 @@ def test_each_design_choice_is_obeyed_alike_by_both_forward_passes(shipped_model
     from dataclasses import replace
 
     from attention_playground.model.corpus import WORD_INDEX
-    from attention_playground.model.training import batched_logits, one_hot
+    from attention_playground.model.gradients import batched_logits
 
     model = replace(shipped_model, config=replace(shipped_model.config, **choices))
     ids = np.array([0] + [WORD_INDEX[w] for w in SENTENCE.split()])  # (n,)
     display = forward(model, ids).logits  # (n, d_vocab)
     assert np.allclose(display, reference_logits_with(model.params, ids.tolist(), **choices), rtol=0, atol=1e-10)
-    batched = batched_logits(model.params, one_hot(ids[None], len(VOCABULARY)), model.config)
+    batched = batched_logits(model.params, ids[None], model.config)
     assert np.allclose(batched[0], display, rtol=0, atol=1e-10)
     # Switching a choice changes what the model computes (the test would pass if the switch were ignored).
     assert not np.allclose(display, forward(shipped_model, ids).logits, rtol=0, atol=1e-6)

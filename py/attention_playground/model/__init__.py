@@ -11,12 +11,11 @@ layer 1, and attention parked on the first token when there is nothing to find.
     scene = head_scene(model, "the fox met a crow and the fox smiled", 1, 0)   # for compute()
 
 One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transformer` (parameters and the
-forward pass), `training` (autograd, Adam), `evaluation` (the fixed evaluation set), `analysis` (head
+forward pass), `gradients` (the training pass and its gradient, written out), `training` (Adam, the runs), `evaluation` (the fixed evaluation set), `analysis` (head
 scores, roles, knock-outs), `head_scene`, `checkpoint`, `errors`, `report` (the README section), and
 `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
 
-Only training needs autograd: `train`, `Trainer` and `StopTraining` import it when first used, so loading, running
-and analysing the model need nothing but NumPy.
+Everything, training included, needs nothing but NumPy.
 """
 
 from .analysis import (
@@ -48,19 +47,8 @@ from .corpus import BOS, VOCABULARY
 from .errors import ModelInputError
 from .evaluation import Metrics, evaluate
 from .head_scene import head_scene, layer_scene
+from .training import StopTraining, Trainer, train
 from .transformer import Model, Run, run, vocabulary, with_head_weights
-
-_TRAINING_NAMES = ("train", "StopTraining", "Trainer")
-
-
-def __getattr__(name: str):
-    """`train`, `Trainer` and `StopTraining` come from `training`, which needs autograd: imported only when asked for."""
-    if name in _TRAINING_NAMES:
-        from . import training
-
-        return getattr(training, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 __all__ = [
     "BOS",

@@ -202,7 +202,7 @@ def readme_section(model: Model | None = None) -> str:
         "(no MLP, no LayerNorm), a learned positional embedding and an untied unembedding. It reads `<bos>` and "
         f"up to {c.max_words} words from a vocabulary of {n_words} words. Every head of its forward pass is the "
         "playground's own `attention_stages` (causal mask, ÷√d_k), so what the page shows is what the model "
-        "computed; only training needs `autograd` (`pip install .[model]`).",
+        "computed. Training, too, needs nothing but NumPy: its gradient is written out (`model/gradients.py`).",
         "",
         "```python",
         "from attention_playground.model import load_model, run, head_scene, with_head_weights, describe",

@@ -8,7 +8,7 @@ Two models can be asked for by name:
 - "claim-with", "claim-without": the two models of the claim's test running here (see `claim_start`).
 
 The page keeps the two apart: the shipped model is asked in the page's worker, training and the model it
-makes live in a worker of their own (only that one imports autograd).
+makes live in a worker of their own (so the page's worker stays free while a model trains).
 
 Every function takes the request's payload (a dict) and raises ModelInputError (a SceneError, shown by the
 page like a scene's mistakes) for input the model cannot take.
@@ -28,6 +28,7 @@ from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out
 from .evaluation import evaluate
 from .head_scene import head_scene
+from .training import Trainer
 from .transformer import Model, encode, forward, with_head_weights
 
 #: How many next words the page lists at each position.
@@ -221,9 +222,8 @@ def _train_config(settings: dict) -> TrainConfig:
 
 def train_start(payload: dict) -> dict[str, Any]:
     """Start a training run from scratch ({config: {seed?, steps?, n_heads?, repeat_fraction?}}), replacing
-    any earlier one. Needs autograd. Returns the run's config."""
+    any earlier one. Returns the run's config."""
     global _trainer, _trained_summary
-    from .training import Trainer  # noqa: PLC0415 (autograd: only where training happens)
 
     config = _train_config(payload.get("config", {}))
     _trainer, _trained_summary = Trainer(config), None
@@ -268,11 +268,10 @@ _pair: dict[str, Any] | None = None  # the claim's test in this interpreter: {cl
 
 def claim_start(payload: dict) -> dict[str, Any]:
     """Start a claim's test ({claim, seed?, steps?}): two training runs from one seed, one with the design
-    choice and one without (claims.py), replacing any earlier test. Needs autograd. Returns the claim and the
+    choice and one without (claims.py), replacing any earlier test. Returns the claim and the
     two runs' configs ({claim, configs: {with, without}})."""
     global _pair
     from .claims import claim_named, pair_configs  # noqa: PLC0415
-    from .training import Trainer  # noqa: PLC0415 (autograd: only where training happens)
 
     try:
         claim = claim_named(payload.get("claim"))

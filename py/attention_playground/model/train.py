@@ -4,8 +4,8 @@
     python3 -m attention_playground.model.train --seed 3 --out /tmp/model.json
 
 It trains with `TrainConfig()` (or the seed and steps given), rounds the parameters as the checkpoint
-stores them, measures that rounded model (`describe`) and writes both. Training needs autograd
-(`pip install autograd`). This file is a script: run it with -m; in code, call
+stores them, measures that rounded model (`describe`) and writes both. Training needs nothing but NumPy.
+This file is a script: run it with -m; in code, call
 `attention_playground.model.train(config)` (importing this module would hide that function).
 """
 

@@ -1,7 +1,6 @@
-"""Training: a batched forward pass written with autograd, next-token cross-entropy, and Adam.
+"""Training: next-token cross-entropy on fresh batches, and Adam.
 
-autograd works out the gradients from the forward pass itself (no backward pass is written by hand).
-It is imported here only, so the rest of the model (loading, running, analysing) needs nothing but NumPy.
+The forward pass and the gradient are gradients.py's (written out, NumPy only).
 
     model = train(TrainConfig(seed=3), on_step=lambda step, loss, elapsed: print(step, loss))
 
@@ -16,15 +15,13 @@ import random
 import time
 from collections.abc import Callable
 
-import autograd.numpy as anp
 import numpy as np
-from autograd import value_and_grad
-from autograd.tracer import getval
 
 from .config import TrainConfig
 from .corpus import VOCABULARY, Sequence, draw_batch
 from .evaluation import evaluate
-from .transformer import Model, init_params, key_weights
+from .gradients import loss_and_gradients
+from .transformer import Model, init_params
 
 OnStep = Callable[[int, float, float], "bool | None"]
 
@@ -33,60 +30,10 @@ class StopTraining(Exception):  # noqa: N818 (a signal, not an error)
     """Raise from `on_step` to end training early; `train` returns the model trained so far."""
 
 
-def one_hot(ids: np.ndarray, depth: int) -> np.ndarray:
-    """(..., depth) array with a 1 at each id."""
-    return (ids[..., None] == np.arange(depth)).astype(np.float64)  # (..., depth)
-
-
-def batch_arrays(batch: list[Sequence], d_vocab: int) -> tuple[np.ndarray, np.ndarray]:
-    """The batch as one-hot inputs (B, n, d_vocab) and one-hot targets (B, n, d_vocab)."""
+def batch_ids(batch: list[Sequence]) -> tuple[np.ndarray, np.ndarray]:
+    """The batch as token indices: the inputs (B, n) and, one place on, the words to predict (B, n)."""
     ids = np.array([sequence.ids for sequence in batch])  # (B, n + 1)
-    return one_hot(ids[:, :-1], d_vocab), one_hot(ids[:, 1:], d_vocab)
-
-
-def softmax(x):
-    """Softmax over the last axis. The row max is subtracted without a gradient: it cancels anyway."""
-    e = anp.exp(x - getval(anp.max(x, axis=-1, keepdims=True)))
-    return e / anp.sum(e, axis=-1, keepdims=True)
-
-
-def log_softmax(x):
-    shifted = x - getval(anp.max(x, axis=-1, keepdims=True))
-    return shifted - anp.log(anp.sum(anp.exp(shifted), axis=-1, keepdims=True))
-
-
-def batched_logits(params: dict, inputs: np.ndarray, config: TrainConfig):
-    """The same forward pass as transformer.forward, for a whole batch at once: (B, n, d_vocab), with the
-    same design choices switched on or off by the config (scale, positions, causal_mask, tied_qk).
-
-    Every head of every sequence is one slice of a batched matmul (`@` on stacked arrays), which is
-    several times faster than einsum. (Putting the heads side by side in one big 2-D matmul was slower
-    here: NumPy hands a matrix that size to several threads, and on a busy machine they wait on each other.)
-    """
-    B, n, d_vocab = inputs.shape
-    blocked = np.triu(np.ones((n, n), dtype=bool), k=1)  # (n, n): True where a token may not read
-    W_K = key_weights(params, config)  # (L, H, d_model, d_head): W_Q itself when tied
-    resid = inputs @ params["W_E"]  # (B, n, d_model)
-    if config.positions:
-        resid = resid + params["W_pos"][:n]  # (B, n, d_model)
-    for layer in range(config.n_layers):
-        x = resid[:, None]  # (B, 1, n, d_model): shared by every head
-        Q = x @ params["W_Q"][layer]  # (B, H, n, d_head)
-        K = x @ W_K[layer]  # (B, H, n, d_head)
-        V = x @ params["W_V"][layer]  # (B, H, n, d_head)
-        scores = Q @ anp.swapaxes(K, -1, -2)  # (B, H, n, n)
-        scaled = scores / np.sqrt(config.d_head) if config.scale else scores  # (B, H, n, n)
-        pattern = softmax(anp.where(blocked, -np.inf, scaled) if config.causal_mask else scaled)  # (B, H, n, n)
-        z = pattern @ V  # (B, H, n, d_head)
-        attn_out = anp.sum(z @ params["W_O"][layer], axis=1)  # (B, n, d_model)
-        resid = resid + attn_out  # (B, n, d_model)
-    return resid @ params["W_U"] + params["b_U"]  # (B, n, d_vocab)
-
-
-def loss_fn(params: dict, inputs: np.ndarray, targets: np.ndarray, config: TrainConfig):
-    """Mean next-token cross-entropy in nats over every position of the batch."""
-    logp = log_softmax(batched_logits(params, inputs, config))  # (B, n, d_vocab)
-    return -anp.sum(logp * targets) / (targets.shape[0] * targets.shape[1])
+    return ids[:, :-1], ids[:, 1:]
 
 
 class Adam:
@@ -127,11 +74,9 @@ class Trainer:
 
     def __init__(self, config: TrainConfig = TrainConfig()):
         self.config = config
-        self._d_vocab = len(VOCABULARY)
-        self.params = init_params(config, self._d_vocab, np.random.default_rng(config.seed))
+        self.params = init_params(config, len(VOCABULARY), np.random.default_rng(config.seed))
         self._data_rng = random.Random(config.seed)
         self._optimizer = Adam(self.params, config)
-        self._loss_and_grads = value_and_grad(loss_fn)
         self.losses: list[float] = []
         self.seconds = 0.0  # time spent in step(), summed
         self.reached_accuracy = False  # set once `config.stop_at_accuracy` is reached
@@ -157,9 +102,9 @@ class Trainer:
         """Take one step of Adam on a fresh batch; returns its loss (before the step)."""
         config = self.config
         started = time.perf_counter()
-        inputs, targets = batch_arrays(draw_batch(self._data_rng, config.batch_size, config.n_ctx + 1,
-                                                  config.repeat_fraction), self._d_vocab)
-        loss, grads = self._loss_and_grads(self.params, inputs, targets, config)
+        inputs, targets = batch_ids(draw_batch(self._data_rng, config.batch_size, config.n_ctx + 1,
+                                               config.repeat_fraction))
+        loss, grads = loss_and_gradients(self.params, inputs, targets, config)
         self.params = self._optimizer.step(self.params, grads)
         self.losses.append(float(loss))
         self.seconds += time.perf_counter() - started

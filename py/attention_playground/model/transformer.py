@@ -11,8 +11,8 @@ work can be seen in its weights. The names are TransformerLens's (`resid_pre`, `
 `attn_out`, `logits`; a head is addressed as (layer, head)).
 
 Every head is run by the playground's own `attention_stages` (causal mask, ÷√d_head, unless the config
-switches one off: see TrainConfig), so the stages the page shows are the ones the model computed. Training uses a batched copy of this forward pass written with
-autograd (training.py); a test checks the two agree to 1e-10.
+switches one off: see TrainConfig), so the stages the page shows are the ones the model computed. Training uses a batched copy of this forward pass with its backward pass
+written out (gradients.py); a test checks the two agree to 1e-10.
 """
 
 from __future__ import annotations
