@@ -25,6 +25,8 @@ exercise or model panels (which keep Python state), or another address (dist/, t
 booted again rather than reset, so one failure does not cascade.
 """
 
+import fcntl
+import os
 import socket
 import subprocess
 import sys
@@ -67,10 +69,27 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+#: Held while the site is built, and naming the test run that built it last (see `built_site`).
+BUILD_LOCK = ROOT / "tests" / ".cache" / "built-by-run"
+
+
 @pytest.fixture(scope="session")
-def built_site():
-    """Build once per session, so the browser sees generated/ made from the Python module as it is now."""
-    build.build(report=lambda line: None)
+def built_site(request):
+    """Build once per test run, so the browser sees generated/ made from the Python module as it is now. With
+    several workers (pytest -n 2) each has a session of its own: the first builds, holding a lock, and writes the
+    run's id beside it; the others wait on the lock, see the id, and use that build."""
+    run_id = getattr(request.config, "workerinput", {}).get("testrunuid") or f"serial-{os.getpid()}"
+    BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with BUILD_LOCK.open("a+", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.seek(0)
+        if lock.read() != run_id:
+            build.build(report=lambda line: None)
+            lock.seek(0)
+            lock.truncate()
+            lock.write(run_id)
+            lock.flush()
+        fcntl.flock(lock, fcntl.LOCK_UN)
     return ROOT
 
 

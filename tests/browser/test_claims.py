@@ -8,6 +8,8 @@ from attention_playground.model import train
 from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs
 from page_helpers import open_live, sel
 
+pytestmark = pytest.mark.long  # each test trains a pair of models in the page
+
 #: Steps of the pairs trained here: enough to compare every number with native training, short enough for a
 #: test (the claims themselves are shown at their own settings in tests/native/test_model_claims.py).
 STEPS = 20
