@@ -8,13 +8,13 @@
 import { applyEdit } from "../scene/edits.js";
 import { shapeKey } from "../scene/draft.js";
 import { embedCodeFor } from "../sharing/embed-snippet.js";
-import { forgetCode, loadCode, loadSelected, saveCode, saveSelected } from "../sharing/exercise-code.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
-import { canDownload, downloadFile } from "./downloads.js";
+import { downloadActions } from "./downloads.js";
+import { exerciseWorkActions } from "./exercise-work.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
 import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
@@ -156,32 +156,10 @@ export function createController({ store, python, preview, canEdit = () => true,
       if (store.state.notice?.text?.startsWith("Opening")) notify(`Opened ${name}.`);
       return true;
     },
-    /** Whether the toolbar's download of `kind` ("svg", "png", "csv", "json") can be made now. */
-    canDownload: (kind) => canDownload(store.state, kind),
-    /**
-     * Download what is on screen as a file of `kind` (page/downloads.js); `picture` gives the heatmap and its
-     * legend as drawn now. A failure is said on the notice bar.
-     */
-    async download(kind, picture) {
-      try {
-        await downloadFile(store.state, kind, picture);
-      } catch (error) {
-        notify(`The download could not be made: ${error.message}`, { tone: "error" });
-      }
-    },
     notify,
-
-    // The learner's exercise code and the tab they had open, kept in this browser (sharing/exercise-code.js).
-    /** The learner's saved code for exercise `id`, or null (the starter is shown). */
-    savedExerciseCode: (id) => loadCode(id),
-    /** Keep `code` as the learner's code for exercise `id`; false if the browser would not store it. */
-    keepExerciseCode: (id, code) => saveCode(id, code),
-    /** Forget the learner's code for exercise `id` ("Start again"). */
-    forgetExerciseCode: (id) => forgetCode(id),
-    /** The exercise the learner had open last in this browser, or null. */
-    lastExercise: () => loadSelected(),
-    /** Remember exercise `id` as the one open. */
-    rememberExercise: (id) => saveSelected(id),
+    // The toolbar's downloads (downloads.js), and the learner's exercise code kept in this browser (exercise-work.js).
+    ...downloadActions({ store, notify }),
+    ...exerciseWorkActions,
 
     // The learner's own code (the exercises), run in a Python of its own.
     exercises: () => python.exercises(),

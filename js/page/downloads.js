@@ -6,9 +6,6 @@
 
 import { sceneFromDraft } from "../scene/draft.js";
 
-/** The kinds of file the page makes, in the toolbar's order. */
-export const DOWNLOAD_KINDS = ["svg", "png", "csv", "json"];
-
 /** The head whose weights and heatmap are on screen, or null before the first result. */
 function headOnScreen(state) {
   const { result } = state;
@@ -26,20 +23,20 @@ function stem(state, withHead, fileStem) {
  * Whether a file of `kind` can be made now: pictures and weights once there is a result, the scene as soon
  * as there is a draft.
  * @param {object} state the store's state
- * @param {string} kind one of DOWNLOAD_KINDS
+ * @param {string} kind "svg", "png", "csv" or "json"
  */
-export function canDownload(state, kind) {
+function canDownload(state, kind) {
   return kind === "json" ? Boolean(state.draft) : Boolean(state.result);
 }
 
 /**
  * Make the file of `kind` from the state and hand it to the browser.
  * @param {object} state the store's state
- * @param {string} kind one of DOWNLOAD_KINDS
+ * @param {string} kind "svg", "png", "csv" or "json"
  * @param {() => {heatmap: SVGSVGElement, legend: SVGSVGElement}} picture the heatmap and its legend as drawn now
  *   (read for "svg" and "png" only)
  */
-export async function downloadFile(state, kind, picture) {
+async function downloadFile(state, kind, picture) {
   const { downloadBlob, fileStem, heatmapPicture, pngFromSvg, sceneJson, weightsCsv } = await import("../sharing/export.js");
   if (kind === "json") {
     downloadBlob(new Blob([sceneJson(sceneFromDraft(state.draft))], { type: "application/json" }), `${stem(state, false, fileStem)}.json`);
@@ -58,4 +55,25 @@ export async function downloadFile(state, kind, picture) {
   }
   const png = await pngFromSvg(text, width, height);
   downloadBlob(png, `${stem(state, true, fileStem)}-heatmap.png`);
+}
+
+/**
+ * The controller's download actions.
+ * @param {object} options
+ * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {(text: string, options?: object) => void} options.notify says a failure on the notice bar
+ */
+export function downloadActions({ store, notify }) {
+  return {
+    /** Whether the toolbar's download of `kind` ("svg", "png", "csv", "json") can be made now. */
+    canDownload: (kind) => canDownload(store.state, kind),
+    /** Download what is on screen as a file of `kind`; `picture` gives the heatmap and its legend as drawn now. */
+    async download(kind, picture) {
+      try {
+        await downloadFile(store.state, kind, picture);
+      } catch (error) {
+        notify(`The download could not be made: ${error.message}`, { tone: "error" });
+      }
+    },
+  };
 }
