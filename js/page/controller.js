@@ -13,6 +13,8 @@ import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
+import { downloadActions } from "./downloads.js";
+import { exerciseWorkActions } from "./exercise-work.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
 import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
@@ -155,6 +157,9 @@ export function createController({ store, python, preview, canEdit = () => true,
       return true;
     },
     notify,
+    // The toolbar's downloads (downloads.js), and the learner's exercise code kept in this browser (exercise-work.js).
+    ...downloadActions({ store, notify }),
+    ...exerciseWorkActions,
 
     // The learner's own code (the exercises), run in a Python of its own.
     exercises: () => python.exercises(),

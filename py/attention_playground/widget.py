@@ -39,6 +39,7 @@ except ImportError as error:  # the core needs only NumPy; say how to get the wi
 
 from .entry import handle
 from .presets import load_preset
+from .wire import plain
 
 #: Where the build puts the widget's bundled view (package data).
 BUNDLE_DIR = Path(__file__).parent / "notebook"
@@ -64,14 +65,12 @@ def _as_scene(scene: Any) -> dict[str, Any]:
         return load_preset(scene)
     if isinstance(scene, dict):
         # A copy made of plain JSON values, as the view will send it back: what is synced is what is computed.
-        # NumPy arrays and numbers become lists and floats on the way.
-        return json.loads(json.dumps(scene, default=_plain))
+        # NumPy arrays and numbers become lists and floats on the way (wire.plain, the module's one boundary).
+        return json.loads(json.dumps(plain(scene), default=_refuse))
     raise TypeError(f"a Playground shows a preset id or a scene dict, not {type(scene).__name__}")
 
 
-def _plain(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
+def _refuse(value: Any) -> Any:
     raise TypeError(f"a scene holds numbers, text, lists and dicts, not {type(value).__name__}")
 
 

@@ -126,6 +126,14 @@ def test_a_learner_types_a_softmax_without_the_shift_sees_why_it_fails_fixes_it_
     assert editor_text(page) == fixed
     saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(STORAGE_KEY)})"))
     assert saved["code"]["softmax"] == fixed
+    assert saved["selected"] == "softmax"
+
+    # "Start again": the starter replaces the fix, in the editor and in what is kept.
+    page.locator(sel("exercise-reset")).click()
+    expect(page.locator(f'{sel("code-editor")} .cm-line', has_text="np.max(x, axis=axis")).to_have_count(0)
+    starter = editor_text(page)
+    saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(STORAGE_KEY)})"))
+    assert saved["code"]["softmax"] == starter != fixed
 
 
 def test_hints_come_one_at_a_time_and_the_solution_passes(page, site_url):

@@ -53,18 +53,20 @@ def rules():
     return json.loads(cruiser.RULES_PATH.read_text())
 
 
-def test_the_views_left_out_of_the_view_rule_are_exactly_those_that_still_reach_sharing(tmp_path):
-    """Known, pending: two views still import sharing/ themselves. Each is named in the rule's pathNot; once one
-    is moved behind the page's actions, this fails until its name is taken out of the list."""
-    ruleset = rules()
-    (view_rule,) = [rule for rule in ruleset["forbidden"] if rule["name"] == "view-draws-only"]
-    pending = view_rule["from"].pop("pathNot")
-    strict = tmp_path / "rules.json"
-    strict.write_text(json.dumps(ruleset))
-    found = cruiser.check_js_imports(quiet, rules=strict)
-    breaking = sorted({violation["from"] for violation in found["violations"]})
-    assert breaking == sorted(pattern.strip("^$").replace("\\.", ".") for pattern in pending)
-    assert {violation["to"].split("/")[1] for violation in found["violations"]} == {"sharing"}
+def test_the_view_rule_leaves_no_view_out_and_catches_one_that_reaches_storage(tmp_path):
+    """Every view is under the rule (no exceptions), and a view that keeps the learner's code itself, through
+    sharing/, breaks it: saved code goes through the controller's actions."""
+    (view_rule,) = [rule for rule in rules()["forbidden"] if rule["name"] == "view-draws-only"]
+    assert "pathNot" not in view_rule["from"]
+    (tmp_path / "js" / "sharing").mkdir(parents=True)
+    (tmp_path / "js" / "ui" / "exercises").mkdir(parents=True)
+    (tmp_path / "js" / "sharing" / "exercise-code.js").write_text("export const loadCode = (id) => id;\n")
+    (tmp_path / "js" / "ui" / "exercises" / "panel.js").write_text(
+        'import { loadCode } from "../../sharing/exercise-code.js";\nexport const text = loadCode("softmax");\n')
+    found = cruiser.check_js_imports(quiet, root=tmp_path)
+    assert [(v["from"], v["to"], v["rule"]) for v in found["violations"]] == [
+        ("js/ui/exercises/panel.js", "js/sharing/exercise-code.js", "view-draws-only"),
+    ]
 
 
 def test_the_rules_catch_a_page_module_that_reaches_past_the_service(tmp_path):

@@ -3,12 +3,11 @@
  *
  * Closed at first (a button opens it). Opening it loads the code editor and has the controller start a Python
  * of its own for the learner's code; nothing of either is loaded before. The panel shows the task, the editor
- * (the learner's code is kept in the browser, see sharing/exercise-code.js), Run / Stop, the checks with a
+ * (the learner's code is kept in the browser: the controller's savedExerciseCode and keepExerciseCode), Run / Stop, the checks with a
  * sentence for each failure, the error with the line it points at, hints one at a time, the solution on
  * request, and a switch that draws the heatmap with the learner's function (page/learner-drawing.js).
  */
 
-import { forgetCode, loadCode, loadSelected, saveCode, saveSelected } from "../../sharing/exercise-code.js";
 import { sceneFromDraft } from "../../scene/draft.js";
 import { createCodeEditor, loadCodeMirror } from "./code-editor.js";
 import { make } from "../shared/dom.js";
@@ -31,7 +30,8 @@ function withTestid(node, testid) {
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
- *   stopDrawingWithLearnerCode
+ *   stopDrawingWithLearnerCode, savedExerciseCode, keepExerciseCode, forgetExerciseCode, lastExercise,
+ *   rememberExercise
  */
 export function mountExercisePanel(host, { store, actions }) {
   const heading = make("h2", "", "Write it yourself");
@@ -222,13 +222,13 @@ async function startExercises(body, store, actions) {
   if (!exercises) return;
   // The tab a link or saved work names, else the one the learner had last in this browser.
   const chosen = (id) => exercises.find((exercise) => exercise.id === id);
-  let current = chosen(store.state.view.exercise) ?? chosen(loadSelected()) ?? exercises[0];
+  let current = chosen(store.state.view.exercise) ?? chosen(actions.lastExercise()) ?? exercises[0];
   let hintsShown = 0;
   const drawing = () => store.state.learnerDrawing?.drawing === true;
   const editor = await createCodeEditor(parts.editorHost, {
-    text: loadCode(current.id) ?? current.starter,
+    text: actions.savedExerciseCode(current.id) ?? current.starter,
     label: "Your Python code",
-    onChange: (code) => saveCode(current.id, code),
+    onChange: (code) => actions.keepExerciseCode(current.id, code),
     onRun: () => runChecks(),
   });
   const tabButtons = exercises.map((exercise) => {
@@ -240,11 +240,11 @@ async function startExercises(body, store, actions) {
 
   function select(exercise) {
     current = exercise;
-    saveSelected(exercise.id);
+    actions.rememberExercise(exercise.id);
     if (store.state.view.exercise !== exercise.id) actions.setView({ exercise: exercise.id });
     tabButtons.forEach((tab, index) => tab.setAttribute("aria-pressed", String(exercises[index] === exercise)));
     parts.text.textContent = exercise.text;
-    editor.setText(loadCode(exercise.id) ?? exercise.starter);
+    editor.setText(actions.savedExerciseCode(exercise.id) ?? exercise.starter);
     editor.markLine(null);
     hintsShown = 0;
     parts.hints.replaceChildren();
@@ -298,9 +298,9 @@ async function startExercises(body, store, actions) {
     editor.focus();
   });
   parts.reset.addEventListener("click", () => {
-    forgetCode(current.id);
+    actions.forgetExerciseCode(current.id);
     editor.setText(current.starter);
-    saveCode(current.id, current.starter);
+    actions.keepExerciseCode(current.id, current.starter);
   });
   parts.draw.addEventListener("change", () => {
     if (parts.draw.checked) actions.drawWithLearnerCode(current.id, editor.getText());

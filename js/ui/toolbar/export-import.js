@@ -2,11 +2,10 @@
  * Download and open: the heatmap as SVG or PNG, the weights of the head on screen as CSV, the scene
  * as JSON; and "Open scene file…", or a scene file dropped anywhere on the page.
  *
- * The buttons are there from the first view; the code that makes the files (sharing/export.js) loads on the
- * first download, so it does not compete with Python's download.
+ * The buttons are there from the first view; the controller makes the files (page/downloads.js), and this
+ * view only draws the buttons.
  */
 
-import { sceneFromDraft } from "../../scene/draft.js";
 import { make } from "../shared/dom.js";
 
 /**
@@ -14,7 +13,8 @@ import { make } from "../shared/dom.js";
  * @param {HTMLElement} host
  * @param {object} context
  * @param {ReturnType<import("../../page/state.js").createStore>} context.store
- * @param {{openFile: (file: File) => Promise<boolean>, notify: Function}} context.actions
+ * @param {{download: (kind: string, picture: Function) => Promise<void>, canDownload: (kind: string) => boolean,
+ *          openFile: (file: File) => Promise<boolean>}} context.actions
  * @param {() => {heatmap: SVGSVGElement, legend: SVGSVGElement}} context.picture the heatmap and its legend as drawn now
  */
 export function mountExportImport(host, { store, actions, picture }) {
@@ -32,7 +32,7 @@ export function mountExportImport(host, { store, actions, picture }) {
     button.type = "button";
     button.title = title;
     button.dataset.testid = `download-${kind}`;
-    button.addEventListener("click", () => download(kind));
+    button.addEventListener("click", () => actions.download(kind, picture));
     buttons[kind] = button;
     group.append(button);
   }
@@ -83,50 +83,11 @@ export function mountExportImport(host, { store, actions, picture }) {
     if (file) actions.openFile(file);
   });
 
-  function headOnScreen(state) {
-    const { result } = state;
-    return result ? result.heads[Math.min(state.activeHead, result.heads.length - 1)] : null;
+  function render() {
+    for (const [kind, button] of Object.entries(buttons)) button.disabled = !actions.canDownload(kind);
   }
-
-  function stem(state, withHead, fileStem) {
-    const title = fileStem(state.result?.title ?? state.draft?.title);
-    const heads = state.result?.heads ?? [];
-    return withHead && heads.length > 1 ? `${title}-${fileStem(headOnScreen(state).name)}` : title;
-  }
-
-  async function download(kind) {
-    try {
-      const { downloadBlob, fileStem, heatmapPicture, pngFromSvg, sceneJson, weightsCsv } = await import("../../sharing/export.js");
-      const { state } = store;
-      if (kind === "json") {
-        downloadBlob(new Blob([sceneJson(sceneFromDraft(state.draft))], { type: "application/json" }), `${stem(state, false, fileStem)}.json`);
-        return;
-      }
-      const head = headOnScreen(state);
-      if (kind === "csv") {
-        downloadBlob(new Blob([weightsCsv(state.result.tokens, head.weights)], { type: "text/csv" }), `${stem(state, true, fileStem)}-weights.csv`);
-        return;
-      }
-      const title = `Attention weights: ${state.result.title ?? ""}${state.result.heads.length > 1 ? ` (${head.name})` : ""}`;
-      const { text, width, height } = heatmapPicture({ ...picture(), title });
-      if (kind === "svg") {
-        downloadBlob(new Blob([text], { type: "image/svg+xml" }), `${stem(state, true, fileStem)}-heatmap.svg`);
-        return;
-      }
-      const png = await pngFromSvg(text, width, height);
-      downloadBlob(png, `${stem(state, true, fileStem)}-heatmap.png`);
-    } catch (error) {
-      actions.notify(`The download could not be made: ${error.message}`, { tone: "error" });
-    }
-  }
-
-  function render(state) {
-    // Pictures and weights exist once there is a result; the scene as soon as there is a draft.
-    for (const kind of ["svg", "png", "csv"]) buttons[kind].disabled = !state.result;
-    buttons.json.disabled = !state.draft;
-  }
-  store.subscribe((state, changes) => {
-    if (changes.has("result") || changes.has("scene")) render(state);
+  store.subscribe((_state, changes) => {
+    if (changes.has("result") || changes.has("scene")) render();
   });
-  render(store.state);
+  render();
 }

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..wire import plain
 from .errors import check_knocked_out
 from .corpus import WORD_INDEX
 from .evaluation import (
@@ -300,15 +301,16 @@ def top_predictions(model: Model, words, position: int, k: int = 3, knocked_out=
     return [(model.vocabulary[i], float(probabilities[i])) for i in best]
 
 
-def describe(model: Model) -> dict:
-    """A JSON-ready summary for the page: config, vocabulary, training, metrics, every head's scores,
-    role and knock-out effect."""
+def summary(model: Model) -> dict:
+    """What the page says of the model, as measured: config, vocabulary, training, metrics, every head's scores,
+    role and knock-out effect, and the facts measured on sentences (`_sentence_summary`). Scores come as they
+    are measured, (n_layers, n_heads) arrays and NumPy numbers; `describe` writes them out as plain data."""
     scores = head_scores(model)
     roles = head_roles(model, scores)
     metrics = evaluate(model)
     knock_outs = knock_out_table(model, roles)
     return {
-        **_describe_sentences(model),
+        **_sentence_summary(model),
         "config": model.config.to_dict(),
         "vocabulary": list(model.vocabulary),
         "steps": model.steps,
@@ -321,11 +323,17 @@ def describe(model: Model) -> dict:
             for layer, head in model.heads
         ],
         "knock_outs": [
-            {"label": entry.label, "heads": [list(pair) for pair in entry.heads],
-             "metrics": entry.metrics.to_dict(), "change": entry.change.to_dict()}
+            {"label": entry.label, "heads": entry.heads, "metrics": entry.metrics.to_dict(),
+             "change": entry.change.to_dict()}
             for entry in knock_outs
         ],
     }
+
+
+def describe(model: Model) -> dict:
+    """A JSON-ready summary for the page (the checkpoint stores it too): `summary(model)` written out by the
+    module's one boundary, wire.plain (arrays as lists, NumPy numbers as Python ones)."""
+    return plain(summary(model))
 
 
 #: The tutorial's sentence: "it" should find "cat", not "mat".
@@ -370,13 +378,13 @@ def tutorial_reads(model: Model, layer: int, head: int, words: str = TUTORIAL_SE
     result = run(model, words)
     row = result.weights[layer][head][result.tokens.index("it")]  # (n,)
     reads: dict[str, float] = {}
-    for token, weight in zip(result.tokens, row.tolist(), strict=True):
+    for token, weight in zip(result.tokens, row, strict=True):
         reads[token] = reads.get(token, 0.0) + weight
     return reads
 
 
-def _describe_sentences(model: Model) -> dict:
-    """describe()'s facts measured on sentences: the pronoun head and the second mention."""
+def _sentence_summary(model: Model) -> dict:
+    """summary()'s facts measured on sentences: the pronoun head and the second mention."""
     pronoun = pronoun_scores(model)
     layer, head = pronoun_head(model, pronoun)
     reads = tutorial_reads(model, layer, head)
@@ -385,22 +393,22 @@ def _describe_sentences(model: Model) -> dict:
         "pronoun": {
             "head": [layer, head],
             "label": head_label(layer, head),
-            "by_order_of_head": {order: float(values[layer, head]) for order, values in pronoun.by_order.items()},
-            "animal": pronoun.animal.tolist(),
-            "other": pronoun.other.tolist(),
-            "by_order": {order: values.tolist() for order, values in pronoun.by_order.items()},
+            "by_order_of_head": {order: values[layer, head] for order, values in pronoun.by_order.items()},
+            "animal": pronoun.animal,  # (n_layers, n_heads)
+            "other": pronoun.other,  # (n_layers, n_heads)
+            "by_order": pronoun.by_order,  # {order: (n_layers, n_heads)}
             "tutorial": {"words": TUTORIAL_SENTENCE, "cat": reads["cat"], "mat": reads["mat"]},
             "knock_outs": [
-                {"label": label, "heads": [list(pair) for pair in entry.knocked_out], "intact": entry.intact,
+                {"label": label, "heads": entry.knocked_out, "intact": entry.intact,
                  "knocked": entry.knocked, "drop": entry.drop, "intact_by_order": entry.intact_by_order,
                  "knocked_by_order": entry.knocked_by_order}
                 for label, entry in pronoun_knock_outs(model)
             ],
         },
         "second_mention": {
-            "first_mention": mention.first_mention.tolist(),
-            "following": mention.following.tolist(),
-            "bos": mention.bos.tolist(),
+            "first_mention": mention.first_mention,  # (n_layers, n_heads)
+            "following": mention.following,  # (n_layers, n_heads)
+            "bos": mention.bos,  # (n_layers, n_heads)
             "accuracy": mention.accuracy,
             "p_next": mention.p_next,
         },
@@ -420,6 +428,6 @@ def designed_reads() -> dict[str, float]:
     weights = compute_scene(scene).heads[0].stages.weights  # (n, n)
     tokens = list(scene["tokens"])
     reads: dict[str, float] = {}
-    for token, weight in zip(tokens, weights[tokens.index("it")].tolist(), strict=True):
+    for token, weight in zip(tokens, weights[tokens.index("it")], strict=True):
         reads[token] = reads.get(token, 0.0) + weight
     return reads

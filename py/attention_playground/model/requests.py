@@ -139,12 +139,6 @@ def _trainable_ranges() -> dict[str, dict[str, Any]]:
     return {name: {"min": low, "max": high, "default": getattr(defaults, name)} for name, (low, high) in TRAINABLE.items()}
 
 
-def _probabilities(logits: np.ndarray) -> np.ndarray:
-    shifted = logits - logits.max(axis=-1, keepdims=True)  # (n, d_vocab)
-    e = np.exp(shifted)
-    return e / e.sum(axis=-1, keepdims=True)  # (n, d_vocab)
-
-
 def model_run(payload: dict) -> dict[str, Any]:
     """The model on one sentence, with heads knocked out and one head edited, as the panel shows it.
 
@@ -165,7 +159,7 @@ def model_run(payload: dict) -> dict[str, Any]:
     ids = encode(model, payload.get("words", ""))
     knocked = check_knocked_out(payload.get("knocked_out", []), model.config.n_layers, model.config.n_heads)
     result = forward(model, ids, knocked)
-    probabilities = _probabilities(result.logits)  # (n, d_vocab)
+    probabilities = result.probabilities  # (n, d_vocab)
     n = len(ids)
     effects = []
     for layer in range(model.config.n_layers):
@@ -174,7 +168,7 @@ def model_run(payload: dict) -> dict[str, Any]:
             if (layer, head) in knocked:
                 per_head.append([0.0] * n)
                 continue
-            without = _probabilities(forward(model, ids, knocked | {(layer, head)}).logits)
+            without = forward(model, ids, knocked | {(layer, head)}).probabilities  # (n, d_vocab)
             per_head.append(0.5 * np.abs(without - probabilities).sum(axis=-1))  # (n,)
         effects.append(per_head)
     best = np.argsort(-probabilities, axis=-1, kind="stable")[:, :TOP_K]  # (n, TOP_K)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..attention import AttentionStages, attention_stages
+from ..attention import AttentionStages, attention_stages, softmax
 from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out, check_words
 
@@ -111,10 +111,9 @@ class Run:
 
     @property
     def probabilities(self) -> np.ndarray:
-        """(n, d_vocab): softmax of the logits; row i is the model's guess at the word after token i."""
-        shifted = self.logits - self.logits.max(axis=-1, keepdims=True)  # (n, d_vocab)
-        e = np.exp(shifted)  # (n, d_vocab)
-        return e / e.sum(axis=-1, keepdims=True)  # (n, d_vocab)
+        """(n, d_vocab): softmax of the logits (the playground's own, attention.softmax); row i is the model's
+        guess at the word after token i."""
+        return softmax(self.logits, axis=-1)  # (n, d_vocab)
 
 
 def key_weights(params: dict, config: TrainConfig):
