@@ -79,8 +79,8 @@ def test_the_second_fox_is_word_8_wherever_a_learner_reads_its_position(page, si
 # ---- 2. two "fox"es told apart ------------------------------------------------------------------------------
 
 
-def test_knocking_out_the_first_fox_names_which_fox_is_meant(page, site_url):
-    open_live(page, f"{site_url}/")
+def test_knocking_out_the_first_fox_names_which_fox_is_meant(live_page):
+    page = live_page
     pick(page, "repeated-noun")
     scene = preset_scene("repeated-noun")
     first_fox = scene["tokens"].index("fox")
@@ -108,8 +108,8 @@ def test_knocking_out_the_first_fox_names_which_fox_is_meant(page, site_url):
 # ---- 3. verdict words from thresholds stated once -----------------------------------------------------------
 
 
-def test_verdict_words_change_exactly_at_their_thresholds(page, site_url):
-    open_live(page, f"{site_url}/")
+def test_verdict_words_change_exactly_at_their_thresholds(live_page):
+    page = live_page
     words = page.evaluate(f"""async () => {{
       const v = await {import_module(page, "js/ui/shared/verdicts.js")};
       const at = (x) => v.effectWord(x);
@@ -153,8 +153,8 @@ def test_the_guided_contrast_says_barely_and_a_lot_only_of_numbers_that_are(page
 # ---- 4. a sentence of the learner's own --------------------------------------------------------------------
 
 
-def test_a_typed_sentence_is_the_learners_own_and_the_page_says_what_changed(page, site_url, artifacts):
-    open_live(page, f"{site_url}/")
+def test_a_typed_sentence_is_the_learners_own_and_the_page_says_what_changed(live_page, artifacts):
+    page = live_page
     original = preset_scene("it-animal-noun")
     expect(page.locator(sel("scene-title"))).to_have_text(original["title"])
     sentence = page.locator(sel("sentence-input"))
@@ -243,8 +243,8 @@ def test_a_training_setting_that_is_not_a_number_is_quoted_back(page, site_url):
     expect(status).not_to_contain_text("None")
 
 
-def test_the_default_examples_even_rows_are_explained(page, site_url):
-    open_live(page, f"{site_url}/")
+def test_the_default_examples_even_rows_are_explained(live_page):
+    page = live_page
     scene = preset_scene("it-animal-noun")
     Q = np.array(compute(scene)["heads"][0]["stages"]["Q"])
     zero = int((np.abs(Q).sum(axis=1) == 0).sum())
