@@ -104,6 +104,12 @@ def test_the_training_forward_equals_the_display_forward(shipped_model):
     batched = batched_logits(shipped_model.params, ids, shipped_model.config)
     for row, sequence_ids in zip(batched, ids, strict=True):
         assert np.allclose(row, forward(shipped_model, sequence_ids).logits, rtol=0, atol=1e-10)
+    # With heads knocked out (how evaluation measures a knock-out): the same as the display forward's.
+    knocked = frozenset({(0, 3), (1, 2)})
+    batched = batched_logits(shipped_model.params, ids, shipped_model.config, knocked)
+    for row, sequence_ids in zip(batched, ids, strict=True):
+        assert np.allclose(row, forward(shipped_model, sequence_ids, knocked).logits, rtol=0, atol=1e-10)
+    assert not np.allclose(batched, batched_logits(shipped_model.params, ids, shipped_model.config), atol=1e-6)
 
 
 GRADIENT_CHOICES = [{}, {"scale": False}, {"positions": False}, {"causal_mask": False}, {"tied_qk": True}]

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..attention import softmax
 from ..wire import plain
-from .errors import check_knocked_out
 from .corpus import WORD_INDEX
+from .errors import check_knocked_out
 from .evaluation import (
     Metrics,
     PronounSentence,
@@ -46,6 +47,7 @@ from .evaluation import (
     pronoun_evaluation_set,
     second_mention_set,
 )
+from .gradients import batched_logits, forward_batch
 from .transformer import Model, forward, run
 
 #: Head roles, tested in this order; a head gets the first whose score reaches its threshold.
@@ -132,14 +134,36 @@ def pronoun_rows(model: Model, sentence: PronounSentence) -> np.ndarray:
     return weights[:, :, sentence.pronoun]  # (L, H, n)
 
 
+def by_length(sentences) -> dict[int, list]:
+    """Sentences grouped by their length, so that each group is one batched forward pass with no padding."""
+    groups: dict[int, list] = {}
+    for sentence in sentences:
+        groups.setdefault(len(sentence.words), []).append(sentence)
+    return groups
+
+
+def in_order_of_appearance() -> dict[str, list]:
+    """An empty list per word order, in the order the evaluation set has them (the README's tables follow it)."""
+    return {sentence.order: [] for sentence in pronoun_evaluation_set()}
+
+
+def batch_ids(sentences) -> np.ndarray:
+    """`<bos>` and the words of sentences of one length, as token indices (B, n)."""
+    return np.array([[0] + [WORD_INDEX[word] for word in sentence.words] for sentence in sentences])
+
+
 def pronoun_scores(model: Model) -> PronounScores:
-    """Measure every head at "it" on the pronoun evaluation set (see `PronounScores`)."""
-    animal, other, by_order = [], [], {}
-    for sentence in pronoun_evaluation_set():
-        rows = pronoun_rows(model, sentence)  # (L, H, n)
-        animal.append(rows[:, :, sentence.animal])  # (L, H)
-        other.append(rows[:, :, list(sentence.others)].sum(axis=-1))  # (L, H)
-        by_order.setdefault(sentence.order, []).append(animal[-1])
+    """Measure every head at "it" on the pronoun evaluation set (see `PronounScores`). The sentences run in
+    batches of one length (gradients.forward_batch, held equal to `run`'s forward pass by a test)."""
+    animal, other, by_order = [], [], in_order_of_appearance()
+    for group in by_length(pronoun_evaluation_set()).values():
+        _, layers, _ = forward_batch(model.params, batch_ids(group), model.config)
+        patterns = np.stack([layer.pattern for layer in layers], axis=1)  # (B, L, H, n, n)
+        for sentence, weights in zip(group, patterns, strict=True):
+            rows = weights[:, :, sentence.pronoun]  # (L, H, n)
+            animal.append(rows[:, :, sentence.animal])  # (L, H)
+            other.append(rows[:, :, list(sentence.others)].sum(axis=-1))  # (L, H)
+            by_order[sentence.order].append(animal[-1])
     return PronounScores(np.mean(animal, axis=0), np.mean(other, axis=0),
                          {order: np.mean(values, axis=0) for order, values in by_order.items()})
 
@@ -163,12 +187,13 @@ class SoundProbability:
 def sound_probability(model: Model, knocked_out: Sequence[tuple[int, int]]) -> SoundProbability:
     """How knocking out `knocked_out` changes the probability of the animal's word after "it"."""
     pairs = check_knocked_out(list(knocked_out), model.config.n_layers, model.config.n_heads)
-    intact, knocked = {}, {}
-    for sentence in pronoun_evaluation_set():
-        sound = WORD_INDEX[sentence.sound]
-        intact.setdefault(sentence.order, []).append(run(model, sentence.words).probabilities[sentence.pronoun, sound])
-        knocked.setdefault(sentence.order, []).append(
-            run(model, sentence.words, pairs).probabilities[sentence.pronoun, sound])
+    intact, knocked = in_order_of_appearance(), in_order_of_appearance()
+    for group in by_length(pronoun_evaluation_set()).values():
+        ids = batch_ids(group)  # (B, n)
+        for table, heads in ((intact, frozenset()), (knocked, frozenset(pairs))):
+            probabilities = softmax(batched_logits(model.params, ids, model.config, heads))  # (B, n, V)
+            for sentence, row in zip(group, probabilities, strict=True):
+                table[sentence.order].append(row[sentence.pronoun, WORD_INDEX[sentence.sound]])
     everything = lambda table: float(np.mean([p for values in table.values() for p in values]))  # noqa: E731
     return SoundProbability(tuple(sorted(pairs)), everything(intact), everything(knocked),
                             {order: float(np.mean(values)) for order, values in intact.items()},

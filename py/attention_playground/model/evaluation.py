@@ -35,7 +35,8 @@ from .corpus import (
     second_mention_story,
     sentences,
 )
-from .transformer import Model, forward
+from .gradients import batched_logits
+from .transformer import Model
 
 EVAL_SEED = 20_240_601
 EVAL_REPEATED = 64
@@ -163,14 +164,14 @@ class Metrics:
         return asdict(self)
 
 
-def per_position(model: Model, sequence: Sequence, knocked_out=frozenset()) -> tuple[np.ndarray, np.ndarray]:
-    """(loss, correct) at every input position of one sequence, each (n_ctx,)."""
-    ids = np.array(sequence.ids)  # (n_ctx + 1,)
-    inputs, targets = ids[:-1], ids[1:]  # (n_ctx,) each
-    logits = forward(model, inputs, knocked_out).logits  # (n_ctx, d_vocab)
-    positions = np.arange(len(inputs))  # (n_ctx,)
-    loss = -log_probabilities(logits)[positions, targets]  # (n_ctx,)
-    correct = logits.argmax(axis=-1) == targets  # (n_ctx,)
+def per_position_batch(model: Model, sequences: list[Sequence], knocked_out=frozenset()) -> tuple[np.ndarray, np.ndarray]:
+    """(loss, correct) at every input position of sequences of one length, each (B, n_ctx): one batched
+    forward pass (gradients.py's, which a test holds equal to transformer.forward's to 1e-10)."""
+    ids = np.array([sequence.ids for sequence in sequences])  # (B, n_ctx + 1)
+    inputs, targets = ids[:, :-1], ids[:, 1:]  # (B, n_ctx) each
+    logits = batched_logits(model.params, inputs, model.config, frozenset(knocked_out))  # (B, n_ctx, d_vocab)
+    loss = -np.take_along_axis(log_probabilities(logits), targets[..., None], axis=-1)[..., 0]  # (B, n_ctx)
+    correct = logits.argmax(axis=-1) == targets  # (B, n_ctx)
     return loss, correct
 
 
@@ -180,10 +181,9 @@ def evaluate(model: Model, knocked_out=frozenset(), repeated_only: bool = False)
     `repeated_only` skips the sentences (their losses come back as nan): quicker, for early stopping.
     """
     all_loss, repeat_loss, repeat_correct, first_correct, sentence_loss = [], [], [], [], []
-    for sequence in model_evaluation_set(model):
-        if repeated_only and not sequence.is_repeated:
-            continue
-        loss, correct = per_position(model, sequence, knocked_out)
+    sequences = [sequence for sequence in model_evaluation_set(model) if sequence.is_repeated or not repeated_only]
+    losses, corrects = per_position_batch(model, sequences, knocked_out)
+    for sequence, loss, correct in zip(sequences, losses, corrects, strict=True):
         all_loss.append(loss)
         if sequence.is_repeated:
             repeated = repeated_positions(sequence, len(loss))

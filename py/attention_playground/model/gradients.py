@@ -46,8 +46,12 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig) -> tuple[np.ndarray, list[LayerRun], np.ndarray]:
-    """The forward pass on token indices (B, n): (logits (B, n, V), each layer's LayerRun, resid_final)."""
+def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
+                  knocked_out=frozenset()) -> tuple[np.ndarray, list[LayerRun], np.ndarray]:
+    """The forward pass on token indices (B, n): (logits (B, n, V), each layer's LayerRun, resid_final).
+
+    `knocked_out` lists (layer, head) pairs whose output is zeroed, as in transformer.forward (evaluation
+    measures knock-outs this way; training never knocks a head out)."""
     n = ids.shape[1]
     W_K = key_weights(params, config)  # (L, H, d_model, d_head): W_Q itself when tied
     factor = score_factor(config)
@@ -67,15 +71,19 @@ def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig) -> tuple[n
             scores += blocked
         pattern = softmax_rows(scores)  # (B, H, n, n)
         z = pattern @ V  # (B, H, n, d_head)
+        knocked = [head for (at, head) in knocked_out if at == layer]
+        if knocked:
+            z = z.copy()
+            z[:, knocked] = 0.0  # the head still reads, but writes nothing
         layers.append(LayerRun(resid, Q, K, V, pattern, z))
         resid = resid + (z @ params["W_O"][layer]).sum(axis=1)  # (B, n, d_model)
     logits = resid @ params["W_U"] + params["b_U"]  # (B, n, V)
     return logits, layers, resid
 
 
-def batched_logits(params: dict, ids: np.ndarray, config: TrainConfig) -> np.ndarray:
+def batched_logits(params: dict, ids: np.ndarray, config: TrainConfig, knocked_out=frozenset()) -> np.ndarray:
     """The next-word scores for a batch of token indices (B, n): (B, n, V)."""
-    return forward_batch(params, ids, config)[0]
+    return forward_batch(params, ids, config, knocked_out)[0]
 
 
 def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> tuple[float, np.ndarray]:
