@@ -2,6 +2,7 @@
 and its numbers and verdict are the native module's."""
 
 import numpy as np
+import pytest
 from playwright.sync_api import expect
 
 from attention_playground.model import train
