@@ -4,6 +4,7 @@
     python3 bench/page.py                 # build, measure, print a table, write bench/results.json
     python3 bench/page.py --runs 3 --updates 50 --no-build
     python3 bench/page.py --site source   # the sources as build.py serve serves them, instead of dist/
+    python3 bench/page.py --author-runs 0 # without the course author's series (author_series.py)
 
 The bare page (bench/bare/) does the least the playground could do: a module worker loads Pyodide and NumPy
 from the same vendored files with the same options, and computes one softmax. Both pages are served by
@@ -24,6 +25,10 @@ browser context, so the HTTP cache is cold. Medians over the runs are reported n
                   and everything else (our own files); what was asked for after is counted apart
   memory          after going live and a garbage collection: the page's JS heap, the worker's JS heap, the
                   worker's WebAssembly memory, and the renderer process (page_probes.py says how)
+  author series   `await setScene(...)` as a course page's script waits for it, on a plain static host (no
+                  isolation headers) and an isolated one side by side: right after `ready` and warm, a
+                  64x64x64 scene with Wv null set again and again, an unchanged scene set again, and each
+                  load's first contentful paint (author_series.py says how)
 
 Not a test: nothing here asserts. The machine is shared and noisy, so read ratios and medians, and the load
 average printed with them.
@@ -49,11 +54,13 @@ from page_probes import (
     busiest_renderer,
     page_heap,
     page_renderer_memory,
+    percentile,
     renderer_cpu_times,
     wait_for_json,
     waterfall,
 )
 from page_server import ByteLedger, start_server
+from author_series import author_series, print_author_table, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
@@ -190,13 +197,6 @@ def with_cell(scene, edit, value):
     key = {"wq-cell": "Wq", "wk-cell": "Wk", "wv-cell": "Wv"}[edit["matrix"]]
     copy["heads"][0][key][edit["row"]][edit["column"]] = float(value)
     return copy
-
-
-def percentile(values, fraction):
-    """Nearest rank: the smallest value with at least `fraction` of all values at or below it."""
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * fraction // 1))  # ceiling
-    return ordered[int(rank) - 1]
 
 
 def summarise_samples(run):
@@ -412,6 +412,10 @@ def parse_arguments(argv):
     parser.add_argument("--warmup", type=int, default=10, help="untimed updates before each series (default 10)")
     parser.add_argument("--settle-ms", type=int, default=1000,
                         help="wait after going live before memory is read (default 1000)")
+    parser.add_argument("--author-runs", type=int, default=3,
+                        help="loads of each host for the course author's series, alternating (default 3; 0 skips it)")
+    parser.add_argument("--warm-after", type=float, default=15,
+                        help="seconds after the author's first series before the warm ones (default 15)")
     parser.add_argument("--no-build", action="store_true", help="measure the site as last built")
     parser.add_argument("--site", choices=sorted(SITE_PATHS), default="dist",
                         help="the built site learners get (dist, the default) or the sources as served for editing")
@@ -440,7 +444,9 @@ def main(argv=None):
     load_before = os.getloadavg()[0]
     ledger = ByteLedger()
     server, base_url = start_server(ledger)
+    plain_server, plain_url = start_server(ByteLedger(), isolated=False)
     cold = []
+    authors = None
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
@@ -459,15 +465,26 @@ def main(argv=None):
             print(f"update latency, {arguments.updates} updates per series after {arguments.warmup} untimed:",
                   flush=True)
             updates = update_latencies(browser, base_url, SITE_PATHS[arguments.site], arguments.updates, arguments.warmup)
+            if arguments.author_runs > 0:
+                print(f"await setScene as a course page's script waits for it, {arguments.author_runs} loads of each "
+                      f"host, alternating (warm = {arguments.warm_after:g} s after the first series):", flush=True)
+                authors = author_series(browser, {"plain": plain_url, "isolated": base_url}, SITE_PATHS[arguments.site],
+                                        arguments.author_runs, arguments.warm_after, VIEWPORT, random_scene,
+                                        report=lambda line: print(line, flush=True))
             browser.close()
     finally:
         server.shutdown()
+        plain_server.shutdown()
     load_after = os.getloadavg()[0]
 
     rows = build_figures(cold, updates)
     print()
     print_table(rows)
     print_largest_own_files(cold)
+    author_summary = summarise(authors) if authors else None
+    if author_summary:
+        print()
+        print_author_table(author_summary)
     print(f"\nload average (1 min): {load_before:.1f} before, {load_after:.1f} after, on {os.cpu_count()} cores")
     results = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -479,6 +496,7 @@ def main(argv=None):
         "figures": rows,
         "updates": updates,
         "cold_loads": cold,
+        "author_series": {"summary": author_summary, "loads": authors, "warm_after_s": arguments.warm_after},
     }
     arguments.out.write_text(json.dumps(results, indent=1) + "\n")
     print(f"wrote {arguments.out}")

@@ -25,6 +25,7 @@ INSTRUMENTS = Path(__file__).resolve().parent / "instruments"
 PAGE_MARKS_SCRIPT = INSTRUMENTS / "page-marks.js"
 WASM_MEMORY_HOOK = (INSTRUMENTS / "wasm-memory.js").read_text()
 UPDATE_LATENCY_FUNCTION = (INSTRUMENTS / "update-latency.js").read_text()
+AWAIT_SERIES_FUNCTION = (INSTRUMENTS / "await-series.js").read_text()
 
 # Polled until the page is live (or failed); each returns null until then, and the page's state as JSON after.
 OUR_PAGE_SETTLED = """(() => {
@@ -36,6 +37,13 @@ BARE_PAGE_SETTLED = """(() => {
   if (!status || status.dataset.state === "loading") return null;
   return JSON.stringify({ ...status.dataset, text: status.textContent, marks: window[Symbol.for("bench.marks")] });
 })()"""
+
+
+def percentile(values, fraction):
+    """Nearest rank: the smallest value with at least `fraction` of all values at or below it."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * fraction // 1))  # ceiling
+    return ordered[int(rank) - 1]
 
 
 def wait_for_json(page, session, expression, timeout_s, interval_ms=20):

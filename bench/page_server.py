@@ -54,9 +54,11 @@ class CountingWriter:
         return getattr(self.raw, name)
 
 
-def start_server(ledger):
+def start_server(ledger, isolated=True):
     """Serve the repository root on a free port of 127.0.0.1 in a background thread.
 
+    `isolated` False plays a plain static host (most hosts, every course platform): the same files without the
+    cross-origin isolation headers, so the page has no SharedArrayBuffer.
     Returns (server, base URL); call server.shutdown() to stop it.
     """
     server_module = dev_server()
@@ -80,4 +82,5 @@ def start_server(ledger):
         def log_message(self, *args):
             pass  # the benchmark prints its own summary
 
+    CountingHandler.isolated = isolated
     return server_module.serve_in_background(CountingHandler)

@@ -34,5 +34,5 @@ if (!embed.embedded) {
     actions: controller.actions, panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS],
   }));
 }
-// The offline cache only matters once Python is live; its module loads then.
-python.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready), () => {});
+// The offline cache only matters once Python is live; its module loads then, and it waits for the page to be quiet.
+python.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});

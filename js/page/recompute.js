@@ -31,6 +31,7 @@ export function asSceneError(error) {
  *   check: (scene: object, onValid: (result: object) => void) => Promise<object>,
  *   setLive: (live: boolean) => void,
  *   refuseChecks: (error: Error) => void,
+ *   settled: () => boolean,
  * }} Recompute
  */
 
@@ -127,6 +128,11 @@ export function createRecompute({ python, store, onLost }) {
         pump();
       }
     },
+    /**
+     * True when Python is live and nothing is computing, waiting to be checked or owed to the draft: the result
+     * on the page is the one for the draft, and nothing asked before is still to come.
+     */
+    settled: () => live && !inFlight && !draftDirty && checks.length === 0,
     /** Python could not start: every scene waiting to be checked is refused with `error`. */
     refuseChecks(error) {
       for (const job of checks.splice(0)) job.reject(error);

@@ -14,12 +14,17 @@ import { lockedSceneMessage } from "../embed/locks.js";
 import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
 import { clearHash, quotedName, readLink } from "../sharing/links.js";
 import { quoted } from "../scene/quoting.js";
+import { sameSceneData } from "../scene/sameness.js";
 import { OPEN_AT_PANELS, PANEL_NAMES, cleanView } from "./view.js";
 
 const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
 
 /** The parts of the state a whole new scene changes (state.js). */
 const SCENE_PARTS = ["scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error"];
+/** The parts that change the draft on the page in place (an edit). */
+const DRAFT_PARTS = ["scene", "shape", "labels", "values", "mode"];
+/** What a checked scene's source may hold for showing it again to cost nothing (see shownAgain). */
+const PLAIN_CHECK_KEYS = new Set(["scene", "checkFirst", "by", "what"]);
 
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
 export function defaultFocus(tokens) {
@@ -39,6 +44,38 @@ export function defaultFocus(tokens) {
  * @param {(text: string, options?: object) => void} options.notify
  */
 export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {} }) {
+  /**
+   * The last scene checked and put on the page ({scene, draft, result}), for as long as neither the draft nor the
+   * result has changed since: a course page's script setting it again is answered from here (shownAgain).
+   */
+  let checkedShown = null;
+  store.subscribe((state, changes) => {
+    if (!checkedShown) return;
+    const changed = state.draft !== checkedShown.draft || state.result !== checkedShown.result;
+    if (changed || DRAFT_PARTS.some((part) => changes.has(part))) checkedShown = null;
+  });
+
+  /**
+   * `scene` set again, unchanged, while the page still shows it as it was checked: the result it already has,
+   * without asking Python or drawing anything again (at 64 tokens that cost 50 to 100 ms each time). The
+   * page ends as showing it anew would leave it: no example chosen, the default token focused, nothing
+   * hovered. Null when the scene must go the usual way (anything changed, or anything is still to come).
+   */
+  function shownAgain(scene, source) {
+    if (!checkedShown || store.state.error || !recompute.settled()) return null;
+    if (!Object.keys(source).every((key) => PLAIN_CHECK_KEYS.has(key))) return null;
+    if (!sameSceneData(scene, checkedShown.scene)) return null;
+    const { state } = store;
+    const focus = defaultFocus(state.draft.tokens);
+    const patch = { presetId: null, edited: false, focusToken: focus, hover: null };
+    const parts = new Set();
+    if (state.presetId !== null || state.edited) parts.add("presets");
+    if (state.focusToken !== focus) parts.add("focus");
+    if (state.hover !== null) parts.add("hover");
+    if (parts.size) store.update(patch, ...parts);
+    return checkedShown.result;
+  }
+
   /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
   function lockedBy(scene, what) {
     const { draft } = store.state;
@@ -104,10 +141,13 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
       return null;
     }
     if (bootFailure()) throw bootFailure();
+    const again = shownAgain(scene, source);
+    if (again) return again;
     // A checked scene keeps the head being edited where it can (setScene of the same scene, edited by a script).
-    return recompute.check(scene, (result) => putOnPage({
-      presetId: null, edited: false, head: store.state.activeHead, ...source, draft: draftFromScene(scene, result), result,
-    }));
+    return recompute.check(scene, (result) => {
+      putOnPage({ presetId: null, edited: false, head: store.state.activeHead, ...source, draft: draftFromScene(scene, result), result });
+      checkedShown = { scene, draft: store.state.draft, result };
+    });
   }
 
   /** Example `id`: the learner's saved edits of it if there are, else as shipped. */

@@ -7,8 +7,12 @@
     adds them, so from the second visit on the page is isolated too.
 """
 
+import math
+
 from playwright.sync_api import expect
 
+from attention_playground import compute
+from attention_playground.presets import random_scene
 from page_helpers import paste_code, sel
 from sitebuild import csp
 
@@ -78,3 +82,28 @@ def test_a_plain_host_without_the_service_worker_ends_the_worker_and_the_spare_t
     # And the next spare boots, so a second Stop costs no boot either.
     expect(status).to_have_attribute("data-spare-ready", "true", timeout=90_000)
     assert run_and_stop(page).get_attribute("data-stopped-by") == "spare"
+
+
+def test_on_a_plain_host_the_built_page_shows_a_64_token_scene_with_one_hot_values_and_shows_it_again(page, plain_site_url):
+    """What a course author hosts: dist/ with no isolation headers. Without SharedArrayBuffer the scene and its
+    result cross to and from Python by message; a scene whose values are one-hot markers (Wv null, so its value
+    dims are named after its 64 tokens) comes back whole, and the same scene set again gives the same result."""
+    page.goto(f"{plain_site_url}/dist/")
+    page.evaluate("window.attentionPlayground.ready")
+    assert page.evaluate("self.crossOriginIsolated") is False
+    scene = random_scene(64, seed=11, digits=2, mask="causal")
+    scene["heads"][0]["Wv"] = None
+    native = compute(scene)
+    first = page.evaluate("scene => window.attentionPlayground.setScene(scene)", scene)
+    head, native_head = first["heads"][0], native["heads"][0]
+    assert head["value_dims"] == native_head["value_dims"] == scene["tokens"]
+    for got_matrix, want_matrix in [(head["weights"], native_head["weights"]), (first["output"], native["output"]),
+                                     (head["stages"]["V"], native_head["stages"]["V"])]:
+        for got_row, want_row in zip(got_matrix, want_matrix, strict=True):
+            for got, want in zip(got_row, want_row, strict=True):
+                assert (got is None) == (want is None)
+                assert want is None or math.isclose(got, want, rel_tol=0, abs_tol=1e-12)
+    expect(page.locator(sel("heatmap-cell"))).to_have_count(64 * 64)
+    for _ in range(3):
+        assert page.evaluate("scene => window.attentionPlayground.setScene(scene)", scene) == first
+    assert page.evaluate("window.attentionPlayground.getScene()") == scene

@@ -291,6 +291,40 @@ def test_a_stream_of_set_scene_calls_leaves_the_list_of_examples_as_it_is(live_p
     expect(picker).to_have_value("dog-bites-man")
 
 
+def test_a_scene_set_again_unchanged_gives_the_same_result_and_puts_back_what_was_edited(live_page):
+    """setScene of the scene already on show answers from what the page holds (Python is not asked again); it
+    must give the same result, leave the page as showing it anew would, and never answer for an edited draft."""
+    scene = preset_scene(DEFAULT_PRESET)
+    set_scene = "scene => window.attentionPlayground.setScene(scene)"
+    first = live_page.evaluate(set_scene, scene)
+    assert_weights_equal(first, compute(scene))
+    # The learner looks at another token: showing the scene again focuses "it" again, as a new scene does.
+    live_page.locator(sel("row-label", row=CAT)).click()
+    expect(live_page.locator(sel("bars-heading"))).to_have_text("Where “cat” pays attention")
+    again = live_page.evaluate(set_scene, scene)
+    assert again == first
+    assert live_page.evaluate("window.attentionPlayground.result()") == first
+    expect(live_page.locator(sel("bars-heading"))).to_have_text("Where “it” pays attention")
+
+    # An edit in between: the same scene set again replaces it, with the scene's own result.
+    pronoun_noun = live_page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM))
+    type_into(live_page, pronoun_noun, "0")
+    expect(bar_value(live_page, CAT)).to_have_text("65.3%")
+    assert live_page.evaluate(set_scene, scene) == first
+    assert live_page.evaluate("window.attentionPlayground.getScene()") == scene
+    expect(bar_value(live_page, CAT)).to_have_text("92.0%")
+
+    # Two calls in a row, not awaited, then the first scene again: each gets its own scene's result, in order.
+    other = copy.deepcopy(scene)
+    other["heads"][0]["Wq"][PRONOUN][NOUN_DIM] = 0
+    results = live_page.evaluate(
+        "([a, b]) => Promise.all([a, b, a].map((scene) => window.attentionPlayground.setScene(scene)))", [scene, other]
+    )
+    assert results[0] == first and results[2] == first
+    assert_weights_equal(results[1], compute(other))
+    assert live_page.evaluate("window.attentionPlayground.getScene()") == scene
+
+
 def test_set_scene_with_a_bad_scene_rejects_with_the_module_message_and_changes_nothing(live_page):
     before = live_page.evaluate("window.attentionPlayground.getScene()")
     result_before = live_page.evaluate("window.attentionPlayground.result()")
