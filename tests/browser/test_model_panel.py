@@ -254,6 +254,35 @@ def test_the_hand_made_head_and_the_learned_head_side_by_side(page, site_url):
     expect(page.locator(sel("model-focus-sentence"))).to_contain_text("“cat”")
 
 
+
+def shown_stage_row(page, column, stage):
+    """One stage of one head's column in the designed-against-learned view: [(word, number as shown)]."""
+    return page.eval_on_selector(
+        f'{sel(column)} figure[data-stage="{stage}"]',
+        """(figure) => [...figure.querySelectorAll("th.column-head")].map((th, j) =>
+             [th.textContent, Number(figure.querySelector(`td[data-row="0"][data-column="${j}"]`).textContent.replace("−", "-"))])""")
+
+
+def test_both_heads_stages_at_it_are_drawn_side_by_side_with_the_models_numbers(live_page, model):
+    from attention_playground.model import pronoun_head
+    from attention_playground.model.analysis import TUTORIAL_SENTENCE
+
+    live_page.locator(sel("model-open")).click()
+    learned = live_page.locator(sel("model-designed-stages-learned"))
+    expect(learned.locator("figure[data-stage]")).to_have_count(5, timeout=60_000)  # Q, K, scores, ÷√d, softmax
+    layer, head = pronoun_head(model)
+    native = run(model, TUTORIAL_SENTENCE)
+    it = native.tokens.index("it")
+    on_cat = native.weights[layer][head][it, native.tokens.index("cat")]
+    expect(learned.locator("h4")).to_have_text(f"L{layer}H{head} at “it”")
+    shown = shown_stage_row(live_page, "model-designed-stages-learned", "weights")
+    assert [word for word, _ in shown] == native.tokens[: it + 1]  # the words "it" may read
+    assert dict(shown)["cat"] == pytest.approx(on_cat, abs=5e-5)  # drawn to four decimals
+    scores = shown_stage_row(live_page, "model-designed-stages-learned", "scores")
+    assert dict(scores)["cat"] == pytest.approx(native.stages[layer][head].scores[it, native.tokens.index("cat")], abs=5e-3)
+    hand = shown_stage_row(live_page, "model-designed-stages-hand", "weights")
+    assert dict(hand)["cat"] == pytest.approx(INFO["designed"]["cat"], abs=5e-5)
+
 def test_the_known_words_can_be_clicked_into_the_sentence_and_capitals_are_fine(page, site_url):
     open_model(page, f"{site_url}/")
     page.locator(sel("model-words")).fill("The Cat sat on the mat.")

@@ -12,8 +12,9 @@ layer 1, and attention parked on the first token when there is nothing to find.
 
 One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transformer` (parameters and the
 forward pass), `training` (autograd, Adam), `evaluation` (the fixed evaluation set), `analysis` (head
-scores, roles, knock-outs), `head_scene`, `checkpoint`, `errors`, `report` (the README section), and
-`train` (`python3 -m attention_playground.model.train` writes the checkpoint).
+scores, roles, knock-outs), `head_scene`, `stage_rows` (one word's row through a head's stages), `checkpoint`,
+`errors`, `report` (the README section), and `train` (`python3 -m attention_playground.model.train` writes the
+checkpoint).
 
 Only training needs autograd: `train`, `Trainer` and `StopTraining` import it when first used, so loading, running
 and analysing the model need nothing but NumPy.

@@ -28,6 +28,7 @@ from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out
 from .evaluation import evaluate
 from .head_scene import head_scene
+from .stage_rows import designed_row, learned_row
 from .transformer import Model, encode, forward, with_head_weights
 
 #: How many next words the page lists at each position.
@@ -122,8 +123,11 @@ def model_info(payload: dict) -> dict[str, Any]:
     else:  # one of a claim's pair, described once its test is done (the view asks once)
         summary = describe(_model(payload))
     designed = designed_reads()
-    return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(),
-            "designed": {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}}
+    compared = {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}
+    if "pronoun" in summary:
+        # Both heads' stages at "it", as the step view shows them: the hand-set head's, then the learned one's.
+        compared["stages"] = [designed_row(), learned_row(_model(payload), *summary["pronoun"]["head"])]
+    return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(), "designed": compared}
 
 
 def _trained_description() -> dict[str, Any]:
