@@ -56,6 +56,7 @@ export const TRAINING_STATE = Object.freeze({
   step: 0,
   steps: 0,
   losses: [],
+  drop: null, // the sudden drop in the losses so far (model/loss_drop.py): {start, end, before, after, window}
   seconds: 0,
   weights: null,
   message: "",
@@ -244,7 +245,7 @@ export function createModelController({ store, python, showScene }) {
             }
             losses.push(...progress.losses);
             updateTraining({ status: "training", step: progress.step, steps: progress.steps, losses: [...losses],
-              seconds: progress.seconds, weights: progress.weights ?? null });
+              drop: progress.loss_drop ?? null, seconds: progress.seconds, weights: progress.weights ?? null });
             try {
               listener({ step: progress.step, steps: progress.steps, losses: progress.losses, seconds: progress.seconds, weights: progress.weights });
             } catch {
@@ -253,7 +254,7 @@ export function createModelController({ store, python, showScene }) {
           },
         });
         updateTraining({ status: outcome.status, config: outcome.config, step: outcome.step, steps: outcome.config.steps,
-          losses: outcome.losses, seconds: outcome.seconds, measuring: true });
+          losses: outcome.losses, drop: outcome.drop, seconds: outcome.seconds, measuring: true });
         editedHead = null;
         // The panel keeps the model it shows until the new one is measured: that takes seconds, and the run's
         // end is said at once (the training view says the panel is catching up).

@@ -8,7 +8,9 @@ from playwright.sync_api import expect
 
 from attention_playground.model import TrainConfig, load_model, run, train, with_head_weights
 from attention_playground.model import requests as model_requests
+from attention_playground.model.checkpoint import shipped_checkpoint
 from attention_playground.model.errors import ModelInputError
+from attention_playground.model.loss_drop import find_loss_drop
 from page_helpers import copy_link, open_live, sel, shown_bar_shares, type_into
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
@@ -39,6 +41,14 @@ def open_model(page, url):
     # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
     expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
     expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
+
+
+def open_model_on_live_page(page):
+    """Open the model's panel on the module's shared page, where an earlier test may have left it open (the
+    shared page's reset puts the playground back, not the model's panel)."""
+    button = page.locator(sel("model-open"))
+    if button.is_visible():
+        button.click()
 
 
 def card(page, layer, head):
@@ -148,8 +158,13 @@ def test_training_in_the_browser_follows_native_training(page, site_url):
     c = TrainConfig()
     expect(page.locator(sel("model-summary"))).to_contain_text(f"Your model: {c.n_layers} layers × {c.n_heads} heads, trained for 20 steps")
     assert page.locator(sel("model-loss-curve")).get_attribute("data-points") == "20"
+    assert find_loss_drop(native.loss_curve) is None  # 20 steps are too few to tell
+    expect(page.locator(sel("model-loss-drop"))).to_contain_text("This run: no sudden drop in the loss")
+    expect(page.locator(sel("model-loss-drop-mark"))).to_have_count(0)
     page.locator(sel("model-use-shipped")).click()
     expect(page.locator(sel("model-summary"))).to_contain_text("The model that comes with the page")
+    # Back to the shipped model, the curve is its own again.
+    expect(page.locator(sel("model-loss-curve"))).to_have_attribute("data-points", str(len(shipped_checkpoint()["loss_curve"])))
 
 
 def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(page, site_url):
@@ -267,14 +282,15 @@ def test_both_heads_stages_at_it_are_drawn_side_by_side_with_the_models_numbers(
     from attention_playground.model import pronoun_head
     from attention_playground.model.analysis import TUTORIAL_SENTENCE
 
-    live_page.locator(sel("model-open")).click()
+    open_model_on_live_page(live_page)
     learned = live_page.locator(sel("model-designed-stages-learned"))
-    expect(learned.locator("figure[data-stage]")).to_have_count(5, timeout=60_000)  # Q, K, scores, ÷√d, softmax
     layer, head = pronoun_head(model)
+    # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
+    expect(learned.locator("h4")).to_have_text(f"L{layer}H{head} at “it”", timeout=60_000)
+    expect(learned.locator("figure[data-stage]")).to_have_count(5)  # Q, K, scores, ÷√d, softmax
     native = run(model, TUTORIAL_SENTENCE)
     it = native.tokens.index("it")
     on_cat = native.weights[layer][head][it, native.tokens.index("cat")]
-    expect(learned.locator("h4")).to_have_text(f"L{layer}H{head} at “it”")
     shown = shown_stage_row(live_page, "model-designed-stages-learned", "weights")
     assert [word for word, _ in shown] == native.tokens[: it + 1]  # the words "it" may read
     assert dict(shown)["cat"] == pytest.approx(on_cat, abs=5e-5)  # drawn to four decimals
@@ -282,6 +298,19 @@ def test_both_heads_stages_at_it_are_drawn_side_by_side_with_the_models_numbers(
     assert dict(scores)["cat"] == pytest.approx(native.stages[layer][head].scores[it, native.tokens.index("cat")], abs=5e-3)
     hand = shown_stage_row(live_page, "model-designed-stages-hand", "weights")
     assert dict(hand)["cat"] == pytest.approx(INFO["designed"]["cat"], abs=5e-5)
+
+
+def test_the_shipped_models_loss_curve_marks_the_sudden_drop_python_finds(live_page):
+    curve = shipped_checkpoint()["loss_curve"]
+    drop = find_loss_drop(curve)  # the shipped curve has one (tests/native/test_model_loss_drop.py)
+    open_model_on_live_page(live_page)
+    mark = live_page.locator(sel("model-loss-drop-mark"))
+    expect(mark).to_have_attribute("data-start", str(drop.start), timeout=60_000)
+    expect(mark).to_have_attribute("data-end", str(drop.end))
+    expect(live_page.locator(sel("model-loss-curve"))).to_have_attribute("data-points", str(len(curve)))
+    expect(live_page.locator(sel("model-loss-drop"))).to_contain_text(
+        f"The model that comes with the page: the loss fell suddenly between steps {drop.start} and {drop.end}, "
+        f"from {drop.before:.2f} (the mean of the {drop.window} steps before) to {drop.after:.2f}")
 
 def test_the_known_words_can_be_clicked_into_the_sentence_and_capitals_are_fine(page, site_url):
     open_model(page, f"{site_url}/")
