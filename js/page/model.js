@@ -66,7 +66,15 @@ export const TRAINING_STATE = Object.freeze({
 const samePair = ([a, b], [c, d]) => a === c && b === d;
 const sameMatrix = (a, b) => a.length === b.length && a.every((row, i) => row.length === b[i].length && row.every((x, j) => x === b[i][j]));
 
-/** The opened head's Wq, Wk, Wv as numbers, if the draft is still that head's scene (else null). */
+/** Whether two matrices have the same shape (rows, and the length of each). */
+const sameShape = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
+  a.every((row, i) => Array.isArray(row) && row.length === b[i].length);
+
+/**
+ * The opened head's Wq, Wk, Wv as numbers, if the draft is still that head's scene (else null). A head of
+ * another shape is another head: a link made with an earlier model (16-wide heads where today's are 8) keeps its
+ * scene in the playground, and the model keeps its own weights.
+ */
 function headInPlayground(draft, opened) {
   if (!draft || !opened) return null;
   const scene = sceneFromDraft(draft);
@@ -74,6 +82,7 @@ function headInPlayground(draft, opened) {
   if (scene.heads.length !== 1 || scene.tokens.join(" ") !== original.tokens.join(" ") ||
       scene.features.length !== original.features.length) return null;
   const [head] = scene.heads;
+  if (!["Wq", "Wk", "Wv"].every((name) => sameShape(head[name], original.heads[0][name]))) return null;
   const numbers = (matrix) => matrix.every((row) => row.every((x) => typeof x === "number" && Number.isFinite(x)));
   if (!["Wq", "Wk", "Wv"].every((name) => Array.isArray(head[name]) && numbers(head[name]))) return "unreadable";
   return { Wq: head.Wq, Wk: head.Wk, Wv: head.Wv };

@@ -2,6 +2,11 @@
 in the playground and edited there, training in the browser, Stop, a word the model does not know, and a link
 that brings it all back. Every number on screen is compared with the module run natively."""
 
+import base64
+import json
+import zlib
+from pathlib import Path
+
 import numpy as np
 import pytest
 from playwright.sync_api import expect
@@ -224,6 +229,28 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(page, f
     # The edited predictions arrive after the "edited" label, so both pages are compared with the native run.
     wait_for_predictions(fresh_page, expected)
 
+
+
+def test_a_link_made_with_the_first_model_opens_its_panel_on_todays_model(fresh_page, site_url):
+    """fixtures/link-v4-first-model.txt is a format-4 link as the page wrote it when it shipped its first model
+    (2 heads a layer of d_head 16, 52 words; made from that checkpoint with today's head_scene): the panel open on
+    a sentence with L0H0 knocked out and L1H1 chosen, opened in the playground and edited there. Today's model
+    has the same heads and knows the words, but its heads are 8 wide: the panel opens as the link left it, the
+    playground keeps the link's scene, and the model runs with its own weights (a 16-wide head cannot be fed in)."""
+    link = (Path(__file__).resolve().parent / "fixtures" / "link-v4-first-model.txt").read_text().strip()
+    data = link.removeprefix("#s=4.")
+    payload = json.loads(zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15))
+    kept = payload["view"]["model"]
+    assert len(payload["scene"]["heads"][0]["Wq"][0]) != INFO["config"]["d_head"]  # the old head's width
+    open_live(fresh_page, f"{site_url}/{link}")
+    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
+    expect(fresh_page.locator(sel("model-words"))).to_have_value(kept["words"])
+    expect(card(fresh_page, 0, 0).locator(sel("model-knock-out"))).to_be_checked()
+    expect(card(fresh_page, 1, 1).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
+    wait_for_predictions(fresh_page, native_run(kept["words"], [(0, 0)])["predictions"][kept["focus"]])
+    expect(fresh_page.locator(sel("model-error"))).to_be_hidden()
+    expect(fresh_page.locator(sel("model-edited"))).not_to_contain_text("is edited")
+    assert fresh_page.evaluate("window.attentionPlayground.getScene()") == payload["scene"]
 
 def test_a_sentence_typed_in_a_new_word_order_the_pronoun_head_reads_the_animal_and_a_knock_out_shows_why(page, site_url, model):
     open_model(page, f"{site_url}/")
