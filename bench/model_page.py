@@ -13,7 +13,10 @@ page served as `python3 build.py serve` serves it:
                     natively: the steps and seconds it took; target: 5 of 5 within 600 steps
   Train to an       from the call on a fresh page (the training worker boots, micropip installs autograd) to
   induction head    the first report in which a layer-1 head's induction score on the panel's repeated run is at
-                    least 0.5 (analysis.py's threshold for the role); target: 15 s
+                    least 0.5 (analysis.py's threshold for the role); target: 15 s. Measured for each shape the
+                    learner may train (--induction-heads: heads per layer; the page's default is the shipped
+                    shape), with the steps and seconds it took, and natively with the same seed and shape (the
+                    score checked every CHECK_EVERY steps); --induction-only measures only this
   bytes             what the server sent for the first training run, by file
   claims            each claim's pair (model/claims.py) at its own settings, through
                     `window.attentionPlayground.model.compare` (what "Test a claim" calls), then natively (both
@@ -41,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from attention_playground.model import ROLE_THRESHOLDS, TrainConfig, Trainer, train  # noqa: E402
+from attention_playground.model.transformer import encode, forward  # noqa: E402
 from attention_playground.model.requests import EXAMPLES  # noqa: E402
 from page_server import ByteLedger, start_server  # noqa: E402
 
@@ -49,13 +53,15 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 TIMEOUT_MS = 600_000
 REPEATED_RUN = next(example["words"] for example in EXAMPLES if example["id"] == "repeated-run").split()
 INDUCTION_AT_LEAST = ROLE_THRESHOLDS["induction"][1]
+#: How often native training checks for the induction head (the page reports about every 0.25 s).
+CHECK_EVERY = 25
 
 # Train through the API, keeping every report with the time it arrived (ms since the call).
 TRAIN = """async (settings) => {
   const started = performance.now();
   const reports = [];
   const outcome = await window.attentionPlayground.model.train(settings, {
-    onProgress: (report) => reports.push({ ms: performance.now() - started, step: report.step, weights: report.weights }),
+    onProgress: (report) => reports.push({ ms: performance.now() - started, step: report.step, seconds: report.seconds, weights: report.weights }),
   });
   return { ms: performance.now() - started, outcome, reports };
 }"""
@@ -120,16 +126,46 @@ def seed_rows(browser, base_url, seeds, most_steps):
     return rows
 
 
-def train_to_induction(browser, base_url, ledger):
+def has_induction_head(layer_1_weights):
+    """Whether a layer-1 head's induction score on the panel's repeated run reaches the role's threshold."""
+    tokens = ["<bos>", *REPEATED_RUN]
+    return max(induction_score(head, tokens) for head in layer_1_weights) >= INDUCTION_AT_LEAST
+
+
+def train_to_induction(browser, base_url, ledger, settings):
     page = open_page(browser, base_url)
     ledger.take()
-    run = train_in_page(page, {"seed": 0, "steps": 600})
+    run = train_in_page(page, settings)
     sent = ledger.take()
     page.close()
-    tokens = ["<bos>", *REPEATED_RUN]
-    formed = next((report for report in run["reports"]
-                   if max(induction_score(head, tokens) for head in report["weights"][1]) >= INDUCTION_AT_LEAST), None)
+    formed = next((report for report in run["reports"] if has_induction_head(report["weights"][1])), None)
     return formed, run, sent
+
+
+def native_to_induction(settings):
+    """Native training with the same settings until a layer-1 head is an induction head on the repeated run:
+    (step, seconds of training) or None."""
+    trainer = Trainer(replace(TrainConfig(), **settings))
+    model_words = " ".join(REPEATED_RUN)
+    while not trainer.done:
+        trainer.step()
+        if trainer.steps % CHECK_EVERY == 0:
+            model = trainer.model
+            weights = forward(model, encode(model, model_words)).weights
+            if has_induction_head([head.tolist() for head in weights[1]]):
+                return trainer.steps, trainer.seconds
+    return None
+
+
+def induction_rows(browser, base_url, ledger, heads_per_layer, most_steps):
+    """For each shape, the steps and seconds to an induction head in the page (from Train) and natively."""
+    rows, first = [], None
+    for n_heads in heads_per_layer:
+        settings = {"seed": 0, "steps": most_steps, "n_heads": n_heads}
+        formed, run, sent = train_to_induction(browser, base_url, ledger, settings)
+        first = first or (run, sent)
+        rows.append({"n_heads": n_heads, "formed": formed, "native": native_to_induction(settings)})
+    return rows, first
 
 
 COMPARE = """async (claim) => {
@@ -169,8 +205,12 @@ def main(argv=None):
     parser.add_argument("--claims", nargs="+", default=["positions", "mask", "separate-qk", "scale"],
                         help='claims whose pair is timed ("none": none)')
     parser.add_argument("--claims-only", action="store_true", help="time only the claims' pairs")
+    parser.add_argument("--induction-heads", type=int, nargs="+", default=[TrainConfig().n_heads, 2],
+                        help="heads per layer of the shapes trained to an induction head")
+    parser.add_argument("--induction-steps", type=int, default=1500, help="the most steps trained for it")
+    parser.add_argument("--induction-only", action="store_true", help="measure only the steps to an induction head")
     args = parser.parse_args(argv)
-    claim_ids = [] if args.claims == ["none"] else args.claims
+    claim_ids = [] if args.claims == ["none"] or args.induction_only else args.claims
     if not args.no_build:
         subprocess.run([sys.executable, str(ROOT / "build.py")], check=True)
     ledger = ByteLedger()
@@ -180,7 +220,9 @@ def main(argv=None):
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
             claims = claim_rows(browser, base_url, claim_ids)
             if not args.claims_only:
-                formed, run, sent = train_to_induction(browser, base_url, ledger)
+                inductions, (run, sent) = induction_rows(browser, base_url, ledger, args.induction_heads,
+                                                         args.induction_steps)
+            if not args.claims_only and not args.induction_only:
                 browser_ms, native_ms = step_rows(browser, base_url, args.rounds, args.steps_timed)
                 seeds = seed_rows(browser, base_url, args.seeds, args.most_steps)
             browser.close()
@@ -200,23 +242,39 @@ def main(argv=None):
     if args.claims_only:
         return 0
 
-    print(f"load average {os.getloadavg()[0]:.2f}; {args.rounds} rounds of {args.steps_timed} steps")
-    print("\n| figure | in the page | natively | target |\n|---|---|---|---|")
-    print(f"| ms per training step (median) | {browser_ms:.1f} | {native_ms:.1f} | ratio {browser_ms / native_ms:.2f} ≤ 3.5 |")
-    within = sum(row["steps"] <= args.most_steps and row["accuracy"] >= 0.9 for row in seeds)
-    print(f"| seeds at 90% copying within {args.most_steps} steps | {within} of {len(seeds)} | "
-          f"{sum(row['native_steps'] <= args.most_steps for row in seeds)} of {len(seeds)} | 5 of 5 |")
-    when = f"{formed['ms'] / 1000:.1f} s (step {formed['step']})" if formed else "not formed"
-    print(f"| from Train to an induction head (≥ {INDUCTION_AT_LEAST}) | {when} | | ≤ 15 s |")
-    print("\n| seed | steps (page) | seconds (page) | accuracy (page) | steps (native) | seconds (native) |\n|---|---|---|---|---|---|")
-    for row in seeds:
-        print(f"| {row['seed']} | {row['steps']} | {row['seconds']:.1f} | {row['accuracy']:.3f} | {row['native_steps']} | {row['native_seconds']:.1f} |")
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    print(f"\n| to an induction head (≥ {INDUCTION_AT_LEAST}), seed 0, at most {args.induction_steps} steps | steps "
+          "(page) | seconds from Train (page) | of it training (page) | steps (native) | seconds (native) |"
+          "\n|---|---|---|---|---|---|")
+    for row in inductions:
+        formed, native = row["formed"], row["native"]
+        page_cells = (f"{formed['step']} | {formed['ms'] / 1000:.1f} | {formed['seconds']:.1f}" if formed
+                      else "not formed | | ")
+        native_cells = f"{native[0]} | {native[1]:.1f}" if native else "not formed | "
+        shape = TrainConfig(n_heads=row["n_heads"])
+        print(f"| {shape.n_layers} layers × {row['n_heads']} heads (d_head {shape.d_head}) | {page_cells} | {native_cells} |")
     first = [entry for entry in sent if entry["status"] == 200]
     total = sum(entry["bytes"] for entry in first)
     print(f"\nbytes sent for the first training run: {total / 1e3:.0f} KB in {len(first)} responses "
           f"(the whole run took {run['ms'] / 1000:.1f} s); the largest:")
     for entry in sorted(first, key=lambda e: -e["bytes"])[:8]:
         print(f"  {entry['bytes'] / 1e3:8.1f} KB  {entry['path']}")
+    if args.induction_only:
+        return 0
+
+    print(f"\n{args.rounds} rounds of {args.steps_timed} steps")
+    print("\n| figure | in the page | natively | target |\n|---|---|---|---|")
+    print(f"| ms per training step (median) | {browser_ms:.1f} | {native_ms:.1f} | ratio {browser_ms / native_ms:.2f} ≤ 3.5 |")
+    within = sum(row["steps"] <= args.most_steps and row["accuracy"] >= 0.9 for row in seeds)
+    print(f"| seeds at 90% copying within {args.most_steps} steps | {within} of {len(seeds)} | "
+          f"{sum(row['native_steps'] <= args.most_steps for row in seeds)} of {len(seeds)} | 5 of 5 |")
+    formed = inductions[0]["formed"]
+    when = f"{formed['ms'] / 1000:.1f} s (step {formed['step']})" if formed else "not formed"
+    print(f"| from Train to an induction head (≥ {INDUCTION_AT_LEAST}), {inductions[0]['n_heads']} heads a layer | "
+          f"{when} | | ≤ 15 s |")
+    print("\n| seed | steps (page) | seconds (page) | accuracy (page) | steps (native) | seconds (native) |\n|---|---|---|---|---|---|")
+    for row in seeds:
+        print(f"| {row['seed']} | {row['steps']} | {row['seconds']:.1f} | {row['accuracy']:.3f} | {row['native_steps']} | {row['native_seconds']:.1f} |")
     return 0
 
 

@@ -56,6 +56,7 @@ export const TRAINING_STATE = Object.freeze({
   step: 0,
   steps: 0,
   losses: [],
+  drop: null, // the sudden drop in the losses so far (model/loss_drop.py): {start, end, before, after, window}
   seconds: 0,
   weights: null,
   message: "",
@@ -65,7 +66,15 @@ export const TRAINING_STATE = Object.freeze({
 const samePair = ([a, b], [c, d]) => a === c && b === d;
 const sameMatrix = (a, b) => a.length === b.length && a.every((row, i) => row.length === b[i].length && row.every((x, j) => x === b[i][j]));
 
-/** The opened head's Wq, Wk, Wv as numbers, if the draft is still that head's scene (else null). */
+/** Whether two matrices have the same shape (rows, and the length of each). */
+const sameShape = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
+  a.every((row, i) => Array.isArray(row) && row.length === b[i].length);
+
+/**
+ * The opened head's Wq, Wk, Wv as numbers, if the draft is still that head's scene (else null). A head of
+ * another shape is another head: a link made with an earlier model (16-wide heads where today's are 8) keeps its
+ * scene in the playground, and the model keeps its own weights.
+ */
 function headInPlayground(draft, opened) {
   if (!draft || !opened) return null;
   const scene = sceneFromDraft(draft);
@@ -73,6 +82,7 @@ function headInPlayground(draft, opened) {
   if (scene.heads.length !== 1 || scene.tokens.join(" ") !== original.tokens.join(" ") ||
       scene.features.length !== original.features.length) return null;
   const [head] = scene.heads;
+  if (!["Wq", "Wk", "Wv"].every((name) => sameShape(head[name], original.heads[0][name]))) return null;
   const numbers = (matrix) => matrix.every((row) => row.every((x) => typeof x === "number" && Number.isFinite(x)));
   if (!["Wq", "Wk", "Wv"].every((name) => Array.isArray(head[name]) && numbers(head[name]))) return "unreadable";
   return { Wq: head.Wq, Wk: head.Wk, Wv: head.Wv };
@@ -244,7 +254,7 @@ export function createModelController({ store, python, showScene }) {
             }
             losses.push(...progress.losses);
             updateTraining({ status: "training", step: progress.step, steps: progress.steps, losses: [...losses],
-              seconds: progress.seconds, weights: progress.weights ?? null });
+              drop: progress.loss_drop ?? null, seconds: progress.seconds, weights: progress.weights ?? null });
             try {
               listener({ step: progress.step, steps: progress.steps, losses: progress.losses, seconds: progress.seconds, weights: progress.weights });
             } catch {
@@ -253,7 +263,7 @@ export function createModelController({ store, python, showScene }) {
           },
         });
         updateTraining({ status: outcome.status, config: outcome.config, step: outcome.step, steps: outcome.config.steps,
-          losses: outcome.losses, seconds: outcome.seconds, measuring: true });
+          losses: outcome.losses, drop: outcome.drop, seconds: outcome.seconds, measuring: true });
         editedHead = null;
         // The panel keeps the model it shows until the new one is measured: that takes seconds, and the run's
         // end is said at once (the training view says the panel is catching up).

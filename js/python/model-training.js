@@ -28,7 +28,17 @@ const BATCH_SECONDS = 0.25;
  * @property {number} [steps] steps the run will take in all
  * @property {number[]} [losses] the losses of the steps taken since the last report
  * @property {number} [seconds] time spent training so far
+ * @property {LossDrop|null} [loss_drop] the sudden drop in the whole curve so far (model/loss_drop.py), or null
  * @property {number[][][][]} [weights] every head's weights on the sentence, now: [layer][head] (n × n)
+ */
+
+/**
+ * @typedef {object} LossDrop where the loss fell suddenly (steps count from 1)
+ * @property {number} start the fall's first step
+ * @property {number} end the fall's last step
+ * @property {number} before the mean loss over the `window` steps before `start`
+ * @property {number} after the mean loss over the `window` steps after `end`
+ * @property {number} window steps per mean
  */
 
 /**
@@ -38,6 +48,7 @@ const BATCH_SECONDS = 0.25;
  * @property {number} step
  * @property {number[]} losses every step's loss
  * @property {number} seconds
+ * @property {LossDrop|null} drop the sudden drop in the run's loss, or null
  */
 
 /**
@@ -112,7 +123,8 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
         losses.push(...report.losses);
         if (current === run) onProgress({ phase: "training", ...report });
       } while (!report.done && !run.stopped);
-      return { status: report.done ? "done" : "stopped", config: whole, step: report.step, losses, seconds: report.seconds };
+      return { status: report.done ? "done" : "stopped", config: whole, step: report.step, losses, seconds: report.seconds,
+        drop: report.loss_drop ?? null };
     } finally {
       if (current === run) current = null;
     }

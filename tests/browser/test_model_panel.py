@@ -2,13 +2,20 @@
 in the playground and edited there, training in the browser, Stop, a word the model does not know, and a link
 that brings it all back. Every number on screen is compared with the module run natively."""
 
+import base64
+import json
+import zlib
+from pathlib import Path
+
 import numpy as np
 import pytest
 from playwright.sync_api import expect
 
 from attention_playground.model import TrainConfig, load_model, run, train, with_head_weights
 from attention_playground.model import requests as model_requests
+from attention_playground.model.checkpoint import shipped_checkpoint
 from attention_playground.model.errors import ModelInputError
+from attention_playground.model.loss_drop import find_loss_drop
 from page_helpers import copy_link, open_live, sel, shown_bar_shares, type_into
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
@@ -39,6 +46,14 @@ def open_model(page, url):
     # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
     expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
     expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
+
+
+def open_model_on_live_page(page):
+    """Open the model's panel on the module's shared page, where an earlier test may have left it open (the
+    shared page's reset puts the playground back, not the model's panel)."""
+    button = page.locator(sel("model-open"))
+    if button.is_visible():
+        button.click()
 
 
 def card(page, layer, head):
@@ -148,8 +163,13 @@ def test_training_in_the_browser_follows_native_training(page, site_url):
     c = TrainConfig()
     expect(page.locator(sel("model-summary"))).to_contain_text(f"Your model: {c.n_layers} layers × {c.n_heads} heads, trained for 20 steps")
     assert page.locator(sel("model-loss-curve")).get_attribute("data-points") == "20"
+    assert find_loss_drop(native.loss_curve) is None  # 20 steps are too few to tell
+    expect(page.locator(sel("model-loss-drop"))).to_contain_text("This run: no sudden drop in the loss")
+    expect(page.locator(sel("model-loss-drop-mark"))).to_have_count(0)
     page.locator(sel("model-use-shipped")).click()
     expect(page.locator(sel("model-summary"))).to_contain_text("The model that comes with the page")
+    # Back to the shipped model, the curve is its own again.
+    expect(page.locator(sel("model-loss-curve"))).to_have_attribute("data-points", str(len(shipped_checkpoint()["loss_curve"])))
 
 
 def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(page, site_url):
@@ -210,6 +230,28 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(page, f
     wait_for_predictions(fresh_page, expected)
 
 
+
+def test_a_link_made_with_the_first_model_opens_its_panel_on_todays_model(fresh_page, site_url):
+    """fixtures/link-v4-first-model.txt is a format-4 link as the page wrote it when it shipped its first model
+    (2 heads a layer of d_head 16, 52 words; made from that checkpoint with today's head_scene): the panel open on
+    a sentence with L0H0 knocked out and L1H1 chosen, opened in the playground and edited there. Today's model
+    has the same heads and knows the words, but its heads are 8 wide: the panel opens as the link left it, the
+    playground keeps the link's scene, and the model runs with its own weights (a 16-wide head cannot be fed in)."""
+    link = (Path(__file__).resolve().parent / "fixtures" / "link-v4-first-model.txt").read_text().strip()
+    data = link.removeprefix("#s=4.")
+    payload = json.loads(zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15))
+    kept = payload["view"]["model"]
+    assert len(payload["scene"]["heads"][0]["Wq"][0]) != INFO["config"]["d_head"]  # the old head's width
+    open_live(fresh_page, f"{site_url}/{link}")
+    expect(fresh_page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
+    expect(fresh_page.locator(sel("model-words"))).to_have_value(kept["words"])
+    expect(card(fresh_page, 0, 0).locator(sel("model-knock-out"))).to_be_checked()
+    expect(card(fresh_page, 1, 1).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
+    wait_for_predictions(fresh_page, native_run(kept["words"], [(0, 0)])["predictions"][kept["focus"]])
+    expect(fresh_page.locator(sel("model-error"))).to_be_hidden()
+    expect(fresh_page.locator(sel("model-edited"))).not_to_contain_text("is edited")
+    assert fresh_page.evaluate("window.attentionPlayground.getScene()") == payload["scene"]
+
 def test_a_sentence_typed_in_a_new_word_order_the_pronoun_head_reads_the_animal_and_a_knock_out_shows_why(page, site_url, model):
     open_model(page, f"{site_url}/")
     typed = "Near the log, the fox waited and it yelped."  # capitals, commas and an order no example shows
@@ -253,6 +295,49 @@ def test_the_hand_made_head_and_the_learned_head_side_by_side(page, site_url):
     expect(page.locator(sel("model-focus-sentence"))).to_contain_text("At “it” (row 9)")
     expect(page.locator(sel("model-focus-sentence"))).to_contain_text("“cat”")
 
+
+
+def shown_stage_row(page, column, stage):
+    """One stage of one head's column in the designed-against-learned view: [(word, number as shown)]."""
+    return page.eval_on_selector(
+        f'{sel(column)} figure[data-stage="{stage}"]',
+        """(figure) => [...figure.querySelectorAll("th.column-head")].map((th, j) =>
+             [th.textContent, Number(figure.querySelector(`td[data-row="0"][data-column="${j}"]`).textContent.replace("−", "-"))])""")
+
+
+def test_both_heads_stages_at_it_are_drawn_side_by_side_with_the_models_numbers(live_page, model):
+    from attention_playground.model import pronoun_head
+    from attention_playground.model.analysis import TUTORIAL_SENTENCE
+
+    open_model_on_live_page(live_page)
+    learned = live_page.locator(sel("model-designed-stages-learned"))
+    layer, head = pronoun_head(model)
+    # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
+    expect(learned.locator("h4")).to_have_text(f"L{layer}H{head} at “it”", timeout=60_000)
+    expect(learned.locator("figure[data-stage]")).to_have_count(5)  # Q, K, scores, ÷√d, softmax
+    native = run(model, TUTORIAL_SENTENCE)
+    it = native.tokens.index("it")
+    on_cat = native.weights[layer][head][it, native.tokens.index("cat")]
+    shown = shown_stage_row(live_page, "model-designed-stages-learned", "weights")
+    assert [word for word, _ in shown] == native.tokens[: it + 1]  # the words "it" may read
+    assert dict(shown)["cat"] == pytest.approx(on_cat, abs=5e-5)  # drawn to four decimals
+    scores = shown_stage_row(live_page, "model-designed-stages-learned", "scores")
+    assert dict(scores)["cat"] == pytest.approx(native.stages[layer][head].scores[it, native.tokens.index("cat")], abs=5e-3)
+    hand = shown_stage_row(live_page, "model-designed-stages-hand", "weights")
+    assert dict(hand)["cat"] == pytest.approx(INFO["designed"]["cat"], abs=5e-5)
+
+
+def test_the_shipped_models_loss_curve_marks_the_sudden_drop_python_finds(live_page):
+    curve = shipped_checkpoint()["loss_curve"]
+    drop = find_loss_drop(curve)  # the shipped curve has one (tests/native/test_model_loss_drop.py)
+    open_model_on_live_page(live_page)
+    mark = live_page.locator(sel("model-loss-drop-mark"))
+    expect(mark).to_have_attribute("data-start", str(drop.start), timeout=60_000)
+    expect(mark).to_have_attribute("data-end", str(drop.end))
+    expect(live_page.locator(sel("model-loss-curve"))).to_have_attribute("data-points", str(len(curve)))
+    expect(live_page.locator(sel("model-loss-drop"))).to_contain_text(
+        f"The model that comes with the page: the loss fell suddenly between steps {drop.start} and {drop.end}, "
+        f"from {drop.before:.2f} (the mean of the {drop.window} steps before) to {drop.after:.2f}")
 
 def test_the_known_words_can_be_clicked_into_the_sentence_and_capitals_are_fine(page, site_url):
     open_model(page, f"{site_url}/")

@@ -111,6 +111,36 @@ def test_the_hand_set_part_6_head_comes_with_the_model_to_compare_with(shipped_m
     assert info["pronoun"]["tutorial"]["cat"] == pytest.approx(learned[scene["tokens"].index("cat") + 1], abs=1e-12)
 
 
+
+def test_both_heads_stages_at_it_are_the_ones_each_head_computed(shipped_model):
+    """The designed-against-learned view's stages: the hand-set head's as compute() gives them, the learned head's
+    as the model's run gives them, each cut to the words "it" may read, through the page's JSON."""
+    from attention_playground import compute, load_preset
+
+    hand, learned = result("model_info", {})["designed"]["stages"]
+    scene = load_preset("it-animal-noun")
+    computed = compute(scene)["heads"][0]
+    it = scene["tokens"].index("it")
+    assert hand["keys"] == scene["tokens"]  # no mask: "it" may read every word
+    assert hand["dims"] == computed["dims"]
+    for name, want in (("query", computed["stages"]["Q"][it]), ("K", computed["stages"]["K"]),
+                       ("scores", computed["stages"]["scores"][it]), ("scaled", computed["stages"]["scaled"][it]),
+                       ("weights", computed["stages"]["weights"][it])):
+        assert hand[name] == want, name
+
+    layer, head = model_requests.model_info({})["pronoun"]["head"]
+    assert learned["label"] == f"L{layer}H{head}"
+    native = run(shipped_model, learned["words"])
+    stages = native.stages[layer][head]
+    row = native.tokens.index("it")
+    assert learned["keys"] == native.tokens[: row + 1]  # causal: the words up to "it", <bos> first
+    np.testing.assert_allclose(learned["query"], stages.Q[row], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(learned["K"], stages.K[: row + 1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(learned["scores"], stages.scores[row, : row + 1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(np.array(learned["scaled"]) * np.sqrt(learned["d_k"]), learned["scores"], atol=1e-9)
+    np.testing.assert_allclose(learned["weights"], native.weights[layer][head][row, : row + 1], rtol=0, atol=1e-12)
+    assert sum(learned["weights"]) == pytest.approx(1.0, abs=1e-12)  # nothing it may read was cut off
+
 @pytest.mark.parametrize(("kind", "payload", "field", "says"), [
     ("model_run", {"words": "the fox mett a crw"}, "words", "'mett' (word 3) (did you mean 'met'?); 'crw' (word 5)"),
     ("model_run", {"words": ""}, "words", "words is empty"),

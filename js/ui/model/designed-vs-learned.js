@@ -1,12 +1,19 @@
 /**
  * Designed against learned: on the tutorial's sentence, the Part 6 head the learner set by hand next to the head
  * the model learned, their weights at "it" on "cat" and "mat", and what knocking the learned head out does to the
- * animal's word after "it". Every number is Python's (`model_info`: `designed` from the preset, `pronoun` from
- * model/analysis.py); this view only writes them out.
+ * animal's word after "it", and each head's stages at "it" side by side (its query, the keys of the words it may
+ * read, the scores, ÷√d and the softmax weights), drawn as the step view draws them. Every number is Python's
+ * (`model_info`: `designed` from the preset and model/stage_rows.py, `pronoun` from model/analysis.py); this view
+ * only writes them out.
  */
 
 import { formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
+import { createLabelledMatrix } from "../teaching/labelled-matrix.js";
+import { drawStage, stageFormula } from "../teaching/step-view.js";
+
+/** The stages each head shows at "it", in the step view's order. */
+const ROW_STAGES = ["Q", "K", "scores", "scaled", "weights"];
 
 /**
  * The view. `onShow(layer, head)` puts the tutorial's sentence in the panel with the learned head chosen.
@@ -23,7 +30,11 @@ export function createDesignedVsLearned({ onShow }) {
   const show = make("button", "small-button", "Show it on the sentence");
   show.type = "button";
   show.dataset.testid = "model-designed-show";
-  element.append(title, table, text, show);
+  const stagesNote = make("p", "panel-note");
+  const stages = make("div", "model-designed-stages");
+  element.append(title, table, text, show, stagesNote, stages);
+  const columns = [createStageColumn("model-designed-stages-hand"), createStageColumn("model-designed-stages-learned")];
+  stages.append(...columns.map((column) => column.element));
   let head = null;
   show.addEventListener("click", () => head && onShow(head[0], head[1]));
 
@@ -50,6 +61,46 @@ export function createDesignedVsLearned({ onShow }) {
     text.textContent = `Both put the most weight on “cat”. The hand-set head asks for nouns and animals because Part 6 ` +
       `labelled them; ${pronoun.label} learned its question from the stories, where the word after “it” depends on the ` +
       `animal. Averaged over the pronoun sentences of every word order, ${knocks.join("; ")}.`;
+    const rows = designed.stages ?? [];
+    stages.hidden = rows.length !== columns.length;
+    stagesNote.hidden = stages.hidden;
+    if (stages.hidden) return;
+    rows.forEach((row, k) => columns[k].update(row));
+    const [hand, learned] = rows;
+    stagesNote.textContent = `The same three steps in both, at “it”: its query against every key it may read (scores), ` +
+      `÷ √d (√${hand.d_k} for the hand-set head's ${hand.d_k} labelled dims, √${learned.d_k} for ${learned.label}'s ` +
+      `${learned.d_k} dims nobody named), then softmax. ${learned.label} reads only the words up to “it”: the model ` +
+      `predicts each next word from the words before it.`;
+  }
+
+  return { element, update };
+}
+
+/**
+ * One head's stages at one word, as a column of labelled matrices (the step view's drawing).
+ * @param {string} testId the column's data-testid
+ */
+function createStageColumn(testId) {
+  const element = make("div", "model-designed-stage-column");
+  element.dataset.testid = testId;
+  const heading = make("h4", "");
+  const matrices = ROW_STAGES.map((name) => createLabelledMatrix({ testId: "model-designed-stage", name }));
+  element.append(heading, ...matrices.map((matrix) => matrix.element));
+
+  /** Draw `row` (model/stage_rows.py's StageRow): Q of the word, K of the keys, then its row of each stage. */
+  function update(row) {
+    heading.textContent = `${row.label} at ${quoted(row.word)}`;
+    const head = { d_k: row.d_k };
+    const result = { scale: row.scale };
+    const word = [row.word];
+    const views = {
+      Q: { rowLabels: word, columnLabels: row.dims, values: [row.query] },
+      K: { rowLabels: row.keys, columnLabels: row.dims, values: row.K },
+      scores: { rowLabels: word, columnLabels: row.keys, values: [row.scores] },
+      scaled: { rowLabels: word, columnLabels: row.keys, values: [row.scaled] },
+      weights: { rowLabels: word, columnLabels: row.keys, values: [row.weights] },
+    };
+    ROW_STAGES.forEach((name, k) => drawStage(matrices[k], name, { ...views[name], formula: stageFormula(name, head, result) }));
   }
 
   return { element, update };

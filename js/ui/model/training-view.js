@@ -2,7 +2,9 @@
  * "Train it yourself": the settings a learner may change (seed, steps, heads per layer, the share of repeated
  * runs in the data), Train and Stop, a progress bar with the step, the loss and the time left, the loss curve,
  * and the way back to the model that comes with the page. While a run goes on, the head cards above redraw
- * from its reports, so the learner watches the heads form.
+ * from its reports, so the learner watches the heads form. Until a run starts, the curve is the shown model's
+ * own training. On either curve the sudden drop Python found (model/loss_drop.py) is marked and said in a
+ * sentence written from its numbers.
  */
 
 import { make } from "../shared/dom.js";
@@ -38,6 +40,25 @@ export function typedProblem(label, text, expectedText) {
 }
 
 const seconds = (value) => (value < 10 ? `${value.toFixed(1)} s` : `${Math.round(value)} s`);
+
+/**
+ * The sentence about the sudden drop in a loss curve, written from its numbers (`drop` as model/loss_drop.py
+ * finds it, or null).
+ * @param {{drop: {start: number, end: number, before: number, after: number, window: number}|null, whose: string,
+ *          running: boolean}} curve `whose`: the curve's owner as the sentence starts ("This run")
+ * @returns {string}
+ */
+export function lossDropSentence({ drop, whose, running }) {
+  if (!drop) {
+    return running
+      ? `No sudden drop in the loss so far. When an induction head forms, the loss falls suddenly after a plateau; the curve marks it when it comes.`
+      : `${whose}: no sudden drop in the loss (the heads above show whether an induction head formed anyway).`;
+  }
+  return `${whose}: the loss fell suddenly between steps ${drop.start} and ${drop.end}, from ${drop.before.toFixed(2)} ` +
+    `(the mean of the ${drop.window} steps before) to ${drop.after.toFixed(2)} (the ${drop.window} steps after). ` +
+    `That is the mark of an induction head forming: once a head copies the word that came after the same word ` +
+    `earlier, the repeated runs can be predicted, and the loss falls at once instead of slowly.`;
+}
 
 /**
  * @param {{onTrain: (config: object) => void, onStop: () => void, onShipped: () => void}} handlers
@@ -101,11 +122,16 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   status.dataset.testid = "model-training-status";
   status.setAttribute("aria-live", "polite");
   const curve = createLossCurve();
-  element.append(heading, note, form, progress, status, curve.element, shipped);
+  const dropNote = make("p", "panel-note model-loss-drop");
+  dropNote.dataset.testid = "model-loss-drop";
+  element.append(heading, note, form, progress, status, curve.element, dropNote, shipped);
   let filled = false;
 
-  /** view = {training (state.training), trainable (model_info's ranges), name ("shipped" or "trained")} */
-  function update({ training, trainable, name }) {
+  /**
+   * view = {training (state.training), trainable (model_info's ranges), name ("shipped" or "trained"),
+   * model: the shown model's own curve, {losses, drop, steps} (model_info's loss_curve, loss_drop and steps)}
+   */
+  function update({ training, trainable, name, model = null }) {
     if (!filled && trainable) {
       for (const [key] of SETTINGS) {
         const range = trainable[key];
@@ -148,8 +174,21 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
         status.textContent = "";
     }
     status.classList.toggle("is-error", training.status === "failed");
-    curve.element.toggleAttribute("hidden", training.status === "idle"); // an SVG element has no .hidden
-    curve.update({ losses: training.losses, steps: training.steps || training.config?.steps || 1 });
+    // The run's curve from its start until the panel goes back to the model that comes with the page; before
+    // (and after), the shown model's own.
+    const ownCurve = !running && !training.measuring && name !== "trained" && training.status !== "starting";
+    const shown = ownCurve
+      ? (model?.losses?.length ? { losses: model.losses, steps: model.steps, drop: model.drop ?? null } : null)
+      : { losses: training.losses, steps: training.steps || training.config?.steps || 1, drop: training.drop ?? null };
+    curve.element.toggleAttribute("hidden", !shown); // an SVG element has no .hidden
+    dropNote.hidden = !shown || (!ownCurve && training.status === "starting");
+    if (!shown) return;
+    curve.update(shown);
+    dropNote.textContent = lossDropSentence({
+      drop: shown.drop,
+      whose: ownCurve ? (name === "shipped" ? "The model that comes with the page" : "This model") : "This run",
+      running,
+    });
   }
 
   return { element, update };

@@ -170,6 +170,47 @@ function expText(value) {
 }
 
 /**
+ * Draw one stage into a labelled matrix as this view draws it: weights to four decimals on the weight colours,
+ * scores and everything else as scores, "−∞" (masked stage) or "0" (weights) where the mask hides a cell, "nan"
+ * where a number is not one. The designed-against-learned view draws its stages with it too.
+ * @param {ReturnType<typeof createLabelledMatrix>} matrix
+ * @param {string} name the stage ("Q", "K", "scores", "scaled", "masked", "weights", …) or "X", "Wq", …
+ * @param {{rowLabels: string[], columnLabels: string[], values: Array<Array<number|null>>, formula: string,
+ *          mask?: boolean[][]}} view `mask[i][j]` true where row i may not read column j (none: all readable)
+ */
+export function drawStage(matrix, name, { rowLabels, columnLabels, values, formula, mask = [] }) {
+  const isWeights = name === "weights";
+  const isMaskedStage = name === "masked" || isWeights;
+  const hidden = (i, j) => isMaskedStage && Boolean(mask[i]?.[j]);
+  matrix.update({
+    rowLabels,
+    columnLabels,
+    values,
+    formula,
+    format: (value, i, j) => {
+      if (hidden(i, j)) return name === "masked" ? "−∞" : "0";
+      if (isWeights) return formatWeight(value, STEP_DIGITS);
+      return isBlank(value) ? "nan" : formatScore(value);
+    },
+    classify: (value, i, j) => (hidden(i, j) ? "masked" : isBlank(value) ? "nan" : ""),
+    colour: (value, i, j) => (isWeights && !hidden(i, j) && !isBlank(value) ? weightColour(value) : ""),
+    // Dark cells need light text.
+    textColour: (value, i, j) => (isWeights && !hidden(i, j) && !isBlank(value) ? textColourOn(value) : ""),
+  });
+}
+
+/**
+ * What a stage is made of, as the step view writes it above the matrix ("= Q · Kᵀ   row asks, column answers").
+ * @param {string} name a stage name
+ * @param {{d_k: number, Wv?: unknown}} head
+ * @param {{scale: boolean}} result
+ * @returns {string}
+ */
+export function stageFormula(name, head, result) {
+  return STAGE_FORMULAS[name] ? STAGE_FORMULAS[name](head, result) : "";
+}
+
+/**
  * Mount the view in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
@@ -230,7 +271,7 @@ export function mountStepView(host, { store, actions }) {
   function formulaFor(name, result, head) {
     if (name === "X") return result.positions && result.positions !== "none" ? "the words' features + positions" : "the words' features";
     if (name === "Wq" || name === "Wk" || name === "Wv") return "features → dims";
-    return STAGE_FORMULAS[name] ? STAGE_FORMULAS[name](head, result) : "";
+    return stageFormula(name, head, result);
   }
 
   function render() {
@@ -249,23 +290,12 @@ export function mountStepView(host, { store, actions }) {
     }
     for (const name of names) {
       const [rows, columns] = labelsFor(name, result, head);
-      const values = valuesFor(name, result, head);
-      const isWeights = name === "weights";
-      const isMaskedStage = name === "masked" || isWeights;
-      matrices.get(name).update({
+      drawStage(matrices.get(name), name, {
         rowLabels: cut(rows),
         columnLabels: cut(columns),
-        values,
+        values: valuesFor(name, result, head),
         formula: formulaFor(name, result, head),
-        format: (value, i, j) => {
-          if (isMaskedStage && result.mask[i]?.[j]) return name === "masked" ? "−∞" : "0";
-          if (isWeights) return formatWeight(value, STEP_DIGITS);
-          return isBlank(value) ? "nan" : formatScore(value);
-        },
-        classify: (value, i, j) => (isMaskedStage && result.mask[i]?.[j] ? "masked" : isBlank(value) ? "nan" : ""),
-        colour: (value, i, j) => (isWeights && !result.mask[i]?.[j] && !isBlank(value) ? weightColour(value) : ""),
-        // Dark cells need light text.
-        textColour: (value, i, j) => (isWeights && !result.mask[i]?.[j] && !isBlank(value) ? textColourOn(value) : ""),
+        mask: result.mask,
       });
     }
     const big = Math.max(result.tokens.length, result.features.length, head.dims.length, head.value_dims.length);

@@ -11,9 +11,10 @@ layer 1, and attention parked on the first token when there is nothing to find.
     scene = head_scene(model, "the fox met a crow and the fox smiled", 1, 0)   # for compute()
 
 One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transformer` (parameters and the
-forward pass), `gradients` (the training pass and its gradient, written out), `training` (Adam, the runs), `evaluation` (the fixed evaluation set), `analysis` (head
-scores, roles, knock-outs), `head_scene`, `checkpoint`, `errors`, `report` (the README section), and
-`train` (`python3 -m attention_playground.model.train` writes the checkpoint).
+forward pass), `gradients` (the training pass and its gradient, written out), `training` (Adam, the runs),
+`evaluation` (the fixed evaluation set), `analysis` (head scores, roles, knock-outs), `head_scene`, `stage_rows`
+(one word's row through a head's stages), `loss_drop` (the sudden drop in a loss curve), `checkpoint`, `errors`,
+`report` (the README section), and `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
 
 Everything, training included, needs nothing but NumPy.
 """

@@ -37,6 +37,7 @@ from .analysis import (
 )
 from .checkpoint import SIGNIFICANT_DIGITS, shipped_text
 from .corpus import PRONOUN_ORDERS, RUN_LENGTHS, SENTENCE_KIND_PURPOSES, SENTENCE_KINDS, VOCABULARY, pronoun_sentence
+from .loss_drop import find_loss_drop
 from .evaluation import (
     EVAL_PRONOUN_PER_ORDER,
     EVAL_REPEATED,
@@ -239,6 +240,7 @@ def readme_section(model: Model | None = None) -> str:
         f"{SIGNIFICANT_DIGITS} significant digits; the model is exactly those decimals). "
         "`python3 bench/model.py` measures training speed.",
         "",
+        *loss_drop_lines(model),
         f"**Measured** on fixed evaluation sets (`evaluation.py`, their own seed): {EVAL_REPEATED} repeated runs "
         f"and {EVAL_SENTENCES} sequences of sentences; {EVAL_PRONOUN_PER_ORDER} pronoun sentences in each word "
         f"order; {EVAL_STORIES} stories with a second mention. Every sentence is read alone after `<bos>`, as a "
@@ -375,6 +377,17 @@ def second_mention_lines(model: Model, mention) -> list[str]:
         + (f"Heads that park more than half their weight on `<bos>` there: {', '.join(parked)}."
            if parked else "No head parks more than half its weight on `<bos>` there."),
     ]
+
+
+def loss_drop_lines(model: Model) -> list[str]:
+    """The sudden drop in the model's training loss (loss_drop.py), as the training view marks it."""
+    drop = find_loss_drop(model.loss_curve)
+    if drop is None:
+        return ["**The loss curve** has no sudden drop (`loss_drop.py` finds none).", ""]
+    return [f"**The loss curve** falls suddenly between steps {drop.start} and {drop.end}: from {drop.before:.2f} "
+            f"to {drop.after:.2f} (means over the {drop.window} steps either side; `loss_drop.py` finds it, and "
+            "the training view marks it). Such a drop after a plateau is the mark of an induction head forming: "
+            "once a head copies what followed an earlier occurrence, the repeated runs can be predicted.", ""]
 
 
 def wrap(lines: list[str], width: int = 115) -> list[str]:

@@ -28,6 +28,8 @@ from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out
 from .evaluation import evaluate
 from .head_scene import head_scene
+from .loss_drop import find_loss_drop
+from .stage_rows import designed_row, learned_row
 from .training import Trainer
 from .transformer import Model, encode, forward, with_head_weights
 
@@ -113,7 +115,8 @@ def _shipped_description() -> dict[str, Any]:
 
 def model_info(payload: dict) -> dict[str, Any]:
     """The model as the panel introduces it: config, vocabulary, metrics, every head's scores and role, the
-    knock-out table, and the example sentences."""
+    knock-out table, the example sentences, the hand-set Part 6 head to compare with, and its training loss
+    curve with the sudden drop in it (loss_drop.py)."""
     name = payload.get("model", "shipped")
     _model(payload)  # refuses an unknown name, or "trained" before training
     if name == "shipped":
@@ -123,8 +126,15 @@ def model_info(payload: dict) -> dict[str, Any]:
     else:  # one of a claim's pair, described once its test is done (the view asks once)
         summary = describe(_model(payload))
     designed = designed_reads()
-    return {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(),
-            "designed": {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}}
+    compared = {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}
+    if "pronoun" in summary:
+        # Both heads' stages at "it", as the step view shows them: the hand-set head's, then the learned one's.
+        compared["stages"] = [designed_row(), learned_row(_model(payload), *summary["pronoun"]["head"])]
+    answer = {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(), "designed": compared}
+    # The training curve, and the sudden drop in it (where the induction head forms), found by code.
+    curve = list(_model(payload).loss_curve)
+    answer["loss_curve"], answer["loss_drop"] = curve, find_loss_drop(curve)
+    return answer
 
 
 def _trained_description() -> dict[str, Any]:
@@ -229,8 +239,8 @@ def train_steps(payload: dict) -> dict[str, Any]:
 
     Payload: {steps, words?, max_seconds?}: `max_seconds` (default 60) ends the batch of steps early, so that
     the page hears back in time whatever the machine's speed. The result: {step, steps (the run's total),
-    losses (one per step taken now), seconds (time spent training so far), done, weights (of every head on
-    `words`, when given)}.
+    losses (one per step taken now), seconds (time spent training so far), done, loss_drop (the sudden drop
+    in the whole curve so far, loss_drop.py, or None), weights (of every head on `words`, when given)}.
     """
     if _trainer is None:
         raise ModelInputError("no training run has been started", "model")
@@ -250,6 +260,7 @@ def train_steps(payload: dict) -> dict[str, Any]:
         "losses": _trainer.losses[started:],
         "seconds": _trainer.seconds,
         "done": _trainer.done,
+        "loss_drop": find_loss_drop(_trainer.losses),  # on every step so far: None until there is one
     }
     if payload.get("words"):
         model = _trainer.model
