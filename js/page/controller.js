@@ -57,13 +57,16 @@ export function createController({ store, python, preview, canEdit = () => true,
       { action: { label: "bring my edits back", run: () => scenes.restoreKept() } }),
   });
   const presets = createPresetLibrary();
-  const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal });
+  const claims = createClaimController({ store, python, reveal, notify });
+  const scenes = createSceneLoader({
+    store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal,
+    // A link that chose a claim: its test comes into view when the link asks for its pair to start.
+    openClaim: ({ id, start, steps, seed }) => claims.actions.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
+  });
   const drawing = createLearnerDrawing({ store, python });
   const model = createModelController({
     store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
   });
-
-  const claims = createClaimController({ store, python });
 
   // ---- what the views may do ----------------------------------------------------------------------------
 
@@ -133,8 +136,11 @@ export function createController({ store, python, preview, canEdit = () => true,
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
     embedCode: (options) => embedCodeFor(store.state, options),
-    /** The link to what is on screen; `at` names the panel it opens at (page/view.js OPEN_AT_PANELS), or null. */
-    link: ({ at = null } = {}) => linkTo(store.state, { at }),
+    /**
+     * The link to what is on screen; `at` names the panel it opens at (page/view.js OPEN_AT_PANELS), or null;
+     * `startClaim` makes it train the chosen claim's pair as it opens.
+     */
+    link: ({ at = null, startClaim = false } = {}) => linkTo(store.state, { at, startClaim }),
     /** Open a scene file the learner chose or dropped: checked by the module, the page as it was if it fails. */
     async openFile(file) {
       const name = quotedName(file.name);
