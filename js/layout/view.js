@@ -15,9 +15,10 @@
  *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
  *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
  *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
- *   claim       the claim chosen in "Test a claim" (page/claims.js), or null: {id, steps, seed}, steps and seed
- *               null for the claim's own; in a link's view it may also hold `start: true`, and the page then
- *               brings the test into view and trains its pair at once (the page's own view never keeps it)
+ *   claim       only while a claim is chosen in "Test a claim" (page/claims.js): {id, steps, seed}, steps and
+ *               seed null for the claim's own (a view without it chooses none, as every view before it did); in a
+ *               link's view it may also hold `start: true`, and the page then brings the test into view and
+ *               trains its pair at once (the page's own view never keeps it)
  *   at          only in a link's view, and only when it does not open at the top: the panel below the playground
  *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; the page's own view never keeps it
  */
@@ -55,7 +56,6 @@ export const DEFAULT_VIEW = Object.freeze({
   exercise: null,
   experiment: null,
   model: null,
-  claim: null,
 });
 
 /** The most words a kept sentence holds (the model reads at most 32; more is a mistake to show, not to keep). */
@@ -122,7 +122,7 @@ export function cleanView(view) {
     exercise: idOrNull(given.exercise),
     experiment: idOrNull(given.experiment),
     model: cleanModelView(given.model),
-    claim: cleanClaimView(given.claim),
+    ...(cleanClaimView(given.claim) ? { claim: cleanClaimView(given.claim) } : {}),
     // Only a link's view has it, and only a place the page knows: it says where to open, not what is open.
     ...(Object.hasOwn(OPEN_AT_PANELS, given.at) ? { at: given.at } : {}),
   };
