@@ -49,8 +49,9 @@ const HEADS_EXAMPLE = "repeated-run";
  * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
  * @param {(text: string, options?: object) => void} options.notify
+ * @param {(panel: string) => boolean} options.panelShown the panel is on the page (controller.js)
  */
-export function createClaimController({ store, python, reveal, notify }) {
+export function createClaimController({ store, python, reveal, notify, panelShown }) {
   const update = (patch) => store.update({ claim: { ...store.state.claim, ...patch } }, "claim");
   store.update({ claim: { ...CLAIM_STATE } }, "claim");
   let published = "null"; // the view's claim as this module last wrote it (JSON)
@@ -160,7 +161,7 @@ export function createClaimController({ store, python, reveal, notify }) {
     /** Where the page makes claim `id` (CLAIM_PLACES' words), or null when that place is not on the page. */
     claimPlace(id) {
       const place = CLAIM_PLACES[id];
-      return place && store.state.view.panels.includes(place.panel) ? place.words : null;
+      return place && panelShown(place.panel) ? place.words : null;
     },
     /** Take the learner back to where the page makes claim `id`. */
     showClaimPlace(id) {

@@ -39,11 +39,12 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {(edit: object) => boolean} [options.canEdit] false for an edit a course page's locks refuse
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
+ * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>}}
  */
-export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page" }) {
+export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page", panelsOnPage = null }) {
   const store = createStore();
-  const controller = createController({ store, python, preview, canEdit, lockedChanges, storageMode });
+  const controller = createController({ store, python, preview, canEdit, lockedChanges, storageMode, panelsOnPage });
   const { actions } = controller;
   const theme = createTheme({ remember: storageMode === "page" });
   mountViews({ store, actions, theme });

@@ -119,3 +119,48 @@ def decoded_view(link):
     data = link.split("#s=4.", 1)[1]
     raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     return json.loads(zlib.decompress(raw, -15))["view"]
+
+
+# A course page's request to a frame, and the frame's reply (js/embed/post-message-api.js).
+ASK_FRAME = """([frameId, message]) => new Promise((resolve) => {
+  const frame = document.getElementById(frameId);
+  const listener = (event) => {
+    if (event.source !== frame.contentWindow || event.data?.type !== "attention-playground:reply" || event.data.id !== message.id) return;
+    window.removeEventListener("message", listener);
+    resolve(event.data);
+  };
+  window.addEventListener("message", listener);
+  frame.contentWindow.postMessage(message, "*");
+})"""
+
+
+def test_a_course_pages_frame_opens_a_claim_by_post_message_and_a_frame_without_the_model_offers_none(page, site_url):
+    page.goto(f"{site_url}/tests/browser/harness.html")
+    page.evaluate("""() => {
+      for (const [id, panels] of [["with-model", "heatmap,controls,model"], ["without-model", "heatmap,controls"]]) {
+        const frame = document.createElement("iframe");
+        frame.id = id;
+        frame.width = "900";
+        frame.height = "700";
+        frame.src = `index.html?embed&panels=${panels}#preset=dog-bites-man`;
+        document.body.append(frame);
+      }
+    }""")
+    frames = {}
+    for frame_id in ("with-model", "without-model"):
+        frame = page.locator(f"#{frame_id}").element_handle().content_frame()
+        frame.wait_for_function("() => window.attentionPlayground !== undefined")
+        frame.evaluate("window.attentionPlayground.ready")
+        frames[frame_id] = frame
+    # The mask's and ÷√d's links show only where the model's panel (and so the test) is on the page.
+    expect(frames["with-model"].locator(sel("claim-link", claim="mask"))).to_be_visible()
+    expect(frames["without-model"].locator(sel("claim-link", claim="mask"))).to_be_hidden()
+    expect(frames["without-model"].locator(sel("claim-link", claim="scale"))).to_be_hidden()
+    reply = page.evaluate(ASK_FRAME, ["with-model", {"type": "attention-playground:request", "id": "open-1",
+                                                     "method": "modelOpenClaim", "params": {"claim": "positions"}}])
+    assert reply["ok"] is True and reply["result"]["id"] == "positions"
+    assert reply["result"]["settings"]["steps"] == CLAIMS["positions"].settings["steps"]
+    expect(frames["with-model"].locator(sel("claim-picker"))).to_have_value("positions")
+    reply = page.evaluate(ASK_FRAME, ["with-model", {"type": "attention-playground:request", "id": "open-2",
+                                                     "method": "modelOpenClaim", "params": {"claim": "magic"}}])
+    assert reply["ok"] is False and "magic" in reply["error"]["message"] and "separate-qk" in reply["error"]["message"]

@@ -4,8 +4,8 @@
  * experiment to separate queries and keys). It calls the controller's `openClaim`, which brings "Test a claim"
  * into view with the claim chosen; the learner then presses Train both.
  *
- * The test lives under the trained model's panel: where a course page's frame hides that panel, the link hides
- * too (the view's `panels`).
+ * The test lives under the trained model's panel: where that panel is not on the page (a link hid it, or a course
+ * page's frame left it out), the link hides too, as it does in the notebook widget, which has no test.
  */
 
 import { make } from "./dom.js";
@@ -13,7 +13,8 @@ import { make } from "./dom.js";
 /**
  * Mount the link at the end of `host`.
  * @param {HTMLElement} host
- * @param {{store: {state: object, subscribe: Function}, actions: {openClaim: (id: string) => Promise<any>},
+ * @param {{store: {state: object, subscribe: Function},
+ *   actions: {openClaim: (id: string) => Promise<any>, panelShown: (name: string) => boolean},
  *   claim: string, text?: string, label?: string}} context `claim` the claim's id (model/claims.py), `text` the
  *   link's words, `label` its accessible name where the words alone do not say which claim
  * @returns {HTMLButtonElement}
@@ -29,12 +30,14 @@ export function mountClaimLink(host, { store, actions, claim, text = "Test this 
   link.dataset.claim = claim;
   link.addEventListener("click", () => actions.openClaim(claim).catch(() => {})); // a failure is said in a notice
   host.append(link);
-  const follow = (state) => {
-    link.hidden = !state.view.panels.includes("model");
+  // A host with no claim's test (the notebook widget, which shares the switches) offers no link to one.
+  const offered = typeof actions.openClaim === "function" && typeof actions.panelShown === "function";
+  const follow = () => {
+    link.hidden = !offered || !actions.panelShown("model");
   };
   store.subscribe((state, changes) => {
-    if (changes.has("view")) follow(state);
+    if (changes.has("view")) follow();
   });
-  follow(store.state);
+  follow();
   return link;
 }
