@@ -24,6 +24,8 @@ const playground = Promise.resolve(startPlayground({
   canEdit: (edit) => isEditAllowed(edit, embed.locks),
   lockedChanges: (before, after) => lockedFieldsChangedBy(before, after, embed.locks),
   storageMode: embed.embedded ? "embed" : "page",
+  // A course page's frame leaves out the panels its author did not choose, whatever a link shows.
+  panelsOnPage: embed.embedded ? embed.panels : null,
 }));
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });

@@ -16,6 +16,7 @@
  *     "modelStop"  params ignored        → null; a training run in progress ends (its modelTrain replies)
  *     "modelCompare" params {claim, options?: {seed?, steps?}} → the outcome of a claim's test (model.compare);
  *                                          while its two models train, progress events carry the request's id
+ *     "modelOpenClaim" params {claim}    → the claim, chosen and brought into view without training (model.openClaim)
  *
  * Frame → parent, exactly one reply per request it accepts, sent to the requesting window and origin only:
  *
@@ -56,7 +57,7 @@ export const MESSAGE_TYPES = Object.freeze({
 });
 
 /** The methods a request may call. */
-export const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare"]);
+export const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim"]);
 
 /**
  * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
@@ -160,6 +161,7 @@ export function installPostMessageApi({ api, playground, origins = null }) {
       modelTrain: () => api.model.train(request.params.settings ?? {}, { onProgress: progress }),
       modelStop: () => api.model.stop(),
       modelCompare: () => api.model.compare(request.params.claim, { ...request.params.options, onProgress: progress }),
+      modelOpenClaim: () => api.model.openClaim(request.params.claim),
     };
     let outcome;
     try {

@@ -15,6 +15,10 @@
  *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
  *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
  *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
+ *   claim       only while a claim is chosen in "Test a claim" (page/claims.js): {id, steps, seed}, steps and
+ *               seed null for the claim's own (a view without it chooses none, as every view before it did); in a
+ *               link's view it may also hold `start: true`, and the page then brings the test into view and
+ *               trains its pair at once (the page's own view never keeps it)
  *   at          only in a link's view, and only when it does not open at the top: the panel below the playground
  *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; the page's own view never keeps it
  */
@@ -81,6 +85,26 @@ function cleanModelView(model) {
 /** An id-like value (a tab's id), or null for anything else. */
 const idOrNull = (value) => (typeof value === "string" && /^[a-z0-9][a-z0-9-]{0,63}$/.test(value) ? value : null);
 
+/** The most steps a link may ask a claim's pair to train (Python checks the steps again). */
+const MAX_CLAIM_STEPS = 100_000;
+const wholeOrNull = (value, most) => (Number.isInteger(value) && value >= 1 && value <= most ? value : null);
+
+/**
+ * The claim chosen in "Test a claim" from untrusted data, or null. The id is only checked for its form: an id
+ * Python does not know is refused with its message when the test starts.
+ */
+function cleanClaimView(claim) {
+  if (!claim || typeof claim !== "object" || Array.isArray(claim)) return null;
+  const id = idOrNull(claim.id);
+  if (!id) return null;
+  return {
+    id,
+    steps: wholeOrNull(claim.steps, MAX_CLAIM_STEPS),
+    seed: wholeOrNull(claim.seed, 2 ** 31 - 1),
+    ...(claim.start === true ? { start: true } : {}),
+  };
+}
+
 /**
  * A view from untrusted data (a link, a saved record): known panel names only (all of them if none is
  * left), booleans for the open states, ids for the tabs; anything missing or malformed takes its default.
@@ -98,6 +122,7 @@ export function cleanView(view) {
     exercise: idOrNull(given.exercise),
     experiment: idOrNull(given.experiment),
     model: cleanModelView(given.model),
+    ...(cleanClaimView(given.claim) ? { claim: cleanClaimView(given.claim) } : {}),
     // Only a link's view has it, and only a place the page knows: it says where to open, not what is open.
     ...(Object.hasOwn(OPEN_AT_PANELS, given.at) ? { at: given.at } : {}),
   };

@@ -28,6 +28,10 @@
  *                batch of steps. Resolves with {status, claim, configs: {with, without}, step, losses: {with,
  *                without}, seconds, metrics: {with, without}, verdict: {with_accuracy, without_accuracy, shown,
  *                sentence, shown_gap}}; rejects with the module's message for an unknown claim.
+ *   model.openClaim(claim)
+ *                choose a claim in the "Test a claim" view and bring the view into sight, as a place's "Test this
+ *                claim by training" does, without training: resolves with the claim (model_claims' entry: id,
+ *                title, statement, source, labels, settings); rejects naming the claims for an unknown one.
  *   model.stop() ends a training run or a claim's test in progress (it then resolves with status "stopped").
  *
  * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
@@ -98,6 +102,12 @@ export function installApi({ python, playground }) {
         }
         return playground.then(({ controller }) => controller.actions.testClaim(claim, { seed, steps, onProgress }))
           .then((outcome) => structuredClone(outcome));
+      },
+      openClaim(claim) {
+        if (typeof claim !== "string") {
+          return Promise.reject(new TypeError("model.openClaim needs a claim's id, e.g. model.openClaim(\"mask\")"));
+        }
+        return playground.then(({ controller }) => controller.actions.openClaim(claim)).then((entry) => structuredClone(entry));
       },
       stop() {
         page?.controller.actions.stopTraining();

@@ -4,12 +4,29 @@
  *
  * State: `state.claim` (part "claim"); see CLAIM_STATE. The claims, the runs, the measurements and the verdict
  * all come from Python (model/claims.py, model/requests.py): this module only decides what to ask and when.
+ * The claim chosen (and the steps, if the learner chose fewer) is also the view's `claim` (layout/view.js), so a
+ * link and saved work keep it; a link may ask for its pair to start as it opens (scenes.js hands that over).
+ *
+ * Each claim is made somewhere in the page (CLAIM_PLACES): that place offers "Test this claim by training"
+ * (`openClaim`), and the test offers the way back (`showClaimPlace`).
  */
+
+/**
+ * Where the page makes each claim, by its id (model/claims.py): the words that name the place, the panel it is
+ * in (the way back is offered only when that panel is shown), the view to set there (an experiment's tab) and
+ * where to take the learner (a panel or a REVEAL_PLACES name, playground.js).
+ */
+export const CLAIM_PLACES = Object.freeze({
+  scale: { words: "the experiment “Why ÷√d” (tutorial Part 7)", panel: "experiments", view: { experiment: "scaling" }, reveal: "experiments" },
+  mask: { words: "the mask switches above the heatmap", panel: "controls", view: {}, reveal: "mask-switch" },
+  positions: { words: "the shuffle experiment, “Word order” (tutorial Part 8)", panel: "experiments", view: { experiment: "order" }, reveal: "experiments" },
+  "separate-qk": { words: "the “it” and “cat” experiment (tutorial Part 6)", panel: "experiments", view: { experiment: "one-thing" }, reveal: "experiments" },
+});
 
 /** The state of a page that has not tested a claim. */
 export const CLAIM_STATE = Object.freeze({
   claims: null, // the claims (model_claims), once asked for
-  id: null, // the claim being (or last) tested
+  id: null, // the claim chosen (in the picker, by a place's link or a link), being or last tested
   status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
   detail: "",
   claim: null, // the claim tested (model_claims' entry)
@@ -30,10 +47,29 @@ const HEADS_EXAMPLE = "repeated-run";
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
  * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
+ * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
+ * @param {(text: string, options?: object) => void} options.notify
+ * @param {(panel: string) => boolean} options.panelShown the panel is on the page (controller.js)
  */
-export function createClaimController({ store, python }) {
+export function createClaimController({ store, python, reveal, notify, panelShown }) {
   const update = (patch) => store.update({ claim: { ...store.state.claim, ...patch } }, "claim");
   store.update({ claim: { ...CLAIM_STATE } }, "claim");
+  let published = "null"; // the view's claim as this module last wrote it (JSON)
+
+  /** The claim chosen, as the view keeps it (a link and saved work). */
+  function publish({ id, steps = null, seed = null }) {
+    const kept = { id, steps: Number.isInteger(steps) ? steps : null, seed: Number.isInteger(seed) ? seed : null };
+    published = JSON.stringify(kept);
+    if (JSON.stringify(store.state.view.claim) !== published) store.update({ view: { ...store.state.view, claim: kept } }, "view");
+  }
+  // A view from saved work (or a link) chooses its claim; what starts it is the link's alone (openClaim).
+  store.subscribe((state, changes) => {
+    if (!changes.has("view")) return;
+    const json = JSON.stringify(state.view.claim ?? null);
+    if (json === published) return;
+    published = json;
+    if (state.view.claim && !["starting", "training"].includes(store.state.claim.status)) update({ id: state.view.claim.id });
+  });
 
   /** Each model's description and its heads on the example sentence (asked of the training worker). */
   async function headsOf(side) {
@@ -56,6 +92,7 @@ export function createClaimController({ store, python }) {
      */
     async testClaim(id, { seed, steps, onProgress: listener = () => {} } = {}) {
       update({ ...CLAIM_STATE, claims: store.state.claim.claims, id, status: "starting" });
+      publish({ id, steps, seed });
       const losses = { with: [], without: [] };
       try {
         const outcome = await python.compareClaim({
@@ -94,6 +131,45 @@ export function createClaimController({ store, python }) {
     },
     /** End the claim's test in progress (the same Stop as training's: one run trains at a time). */
     stopClaim: () => python.stopTraining(),
+    /** Choose claim `id` in the test (the picker); `steps` when the learner chose other steps than the claim's. */
+    chooseClaim(id, { steps = null } = {}) {
+      if (["starting", "training"].includes(store.state.claim.status)) return;
+      update({ id });
+      publish({ id, steps });
+    },
+    /**
+     * "Test this claim by training": choose claim `id`, bring its test into view (its panel loads the claims
+     * first) and, with `start`, train its pair. Resolves with the claim (model_claims' entry), or with the
+     * pair's outcome when it started; an id the module does not know is said in a notice.
+     */
+    async openClaim(id, { start = false, steps = null, seed = null, show = true } = {}) {
+      const claims = await actions.loadClaims();
+      const claim = claims.find((entry) => entry.id === id);
+      if (!claim) {
+        const known = claims.map((entry) => `“${entry.id}”`).join(", ");
+        notify(`There is no claim “${id}” to test; the claims are ${known}.`, { tone: "error" });
+        throw new Error(`no claim ${JSON.stringify(id)}; the claims are ${claims.map((entry) => entry.id).join(", ")}`);
+      }
+      if (!["starting", "training"].includes(store.state.claim.status)) {
+        update({ id });
+        publish({ id, steps, seed });
+      }
+      if (show) reveal("claim");
+      if (!start) return claim;
+      return actions.testClaim(id, { steps: steps ?? undefined, seed: seed ?? undefined });
+    },
+    /** Where the page makes claim `id` (CLAIM_PLACES' words), or null when that place is not on the page. */
+    claimPlace(id) {
+      const place = CLAIM_PLACES[id];
+      return place && panelShown(place.panel) ? place.words : null;
+    },
+    /** Take the learner back to where the page makes claim `id`. */
+    showClaimPlace(id) {
+      const place = CLAIM_PLACES[id];
+      if (!place) return;
+      store.update({ view: { ...store.state.view, ...place.view } }, "view");
+      reveal(place.reveal);
+    },
   };
 
   return { actions };

@@ -40,8 +40,11 @@ export function clampFocus(focus, count, edit) {
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] the locked fields that showing
  *   scene `after` instead of `before` would change (embed/locks.js)
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
+ * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps, or null for all
  */
-export function createController({ store, python, preview, canEdit = () => true, lockedChanges = () => [], storageMode = "page" }) {
+export function createController({ store, python, preview, canEdit = () => true, lockedChanges = () => [], storageMode = "page", panelsOnPage = null }) {
+  /** Panel `name` is on the page: shown by the view (a link may hide some) and kept by a course page's frame. */
+  const panelShown = (name) => store.state.view.panels.includes(name) && (!panelsOnPage || panelsOnPage.includes(name));
   /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
   const reveal = (place) => store.update({ reveal: { place, count: (store.state.reveal?.count ?? 0) + 1 } }, "reveal");
   /** Show a message (replacing any before it); `action` adds one button. */
@@ -59,13 +62,16 @@ export function createController({ store, python, preview, canEdit = () => true,
       { action: { label: "bring my edits back", run: () => scenes.restoreKept() } }),
   });
   const presets = createPresetLibrary();
-  const scenes = createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal });
+  const claims = createClaimController({ store, python, reveal, notify, panelShown });
+  const scenes = createSceneLoader({
+    store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal,
+    // A link that chose a claim: its test comes into view when the link asks for its pair to start.
+    openClaim: ({ id, start, steps, seed }) => claims.actions.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
+  });
   const drawing = createLearnerDrawing({ store, python });
   const model = createModelController({
     store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
   });
-
-  const claims = createClaimController({ store, python });
 
   // ---- what the views may do ----------------------------------------------------------------------------
 
@@ -107,6 +113,7 @@ export function createController({ store, python, preview, canEdit = () => true,
     selectHead(index) {
       store.update({ activeHead: index, hover: null }, "head", "hover");
     },
+    panelShown,
     /** Change what the page shows around the scene: `patch` holds keys of the view (view.js). */
     setView(patch) {
       store.update({ view: { ...store.state.view, ...patch } }, "view");
@@ -135,8 +142,11 @@ export function createController({ store, python, preview, canEdit = () => true,
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
     embedCode: (options) => embedCodeFor(store.state, options),
-    /** The link to what is on screen; `at` names the panel it opens at (page/view.js OPEN_AT_PANELS), or null. */
-    link: ({ at = null } = {}) => linkTo(store.state, { at }),
+    /**
+     * The link to what is on screen; `at` names the panel it opens at (page/view.js OPEN_AT_PANELS), or null;
+     * `startClaim` makes it train the chosen claim's pair as it opens.
+     */
+    link: ({ at = null, startClaim = false } = {}) => linkTo(store.state, { at, startClaim }),
     /** Open a scene file the learner chose or dropped: checked by the module, the page as it was if it fails. */
     async openFile(file) {
       const name = quotedName(file.name);

@@ -39,11 +39,12 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {(edit: object) => boolean} [options.canEdit] false for an edit a course page's locks refuse
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
+ * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>}}
  */
-export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page" }) {
+export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page", panelsOnPage = null }) {
   const store = createStore();
-  const controller = createController({ store, python, preview, canEdit, lockedChanges, storageMode });
+  const controller = createController({ store, python, preview, canEdit, lockedChanges, storageMode, panelsOnPage });
   const { actions } = controller;
   const theme = createTheme({ remember: storageMode === "page" });
   mountViews({ store, actions, theme });
@@ -74,7 +75,7 @@ function mountViews({ store, actions, theme }) {
   mountFeatureTable(panel("features"), { store: editorStore, actions });
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
-  mountShareMenu(host("share-area"), { actions, places: OPEN_AT_PANELS });
+  mountShareMenu(host("share-area"), { store, actions, places: OPEN_AT_PANELS });
   mountExportImport(host("share-area"), { store, actions, picture: heatmap.picture });
   mountNoticeBar(host("notice-area"), { store, actions });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
@@ -119,50 +120,68 @@ const REVEAL_PLACES = {
   playground: PANEL_SELECTORS.heatmap,
   // The button that opened a head in the playground: where the learner was, in the model's panel.
   "model-head": `${PANEL_SELECTORS.model} [data-testid="model-open-head"]`,
+  // "Test a claim", under the model's panel (claims.js), and the causal mask's switch (the mask's claim's place).
+  claim: `${PANEL_SELECTORS.model} [data-testid="claim-test"]`,
+  "mask-switch": `${PANEL_SELECTORS.controls} [data-testid="mask-causal"]`,
 };
+
+/** A control is brought to the middle of the screen and takes the focus; anything else is a section. */
+const CONTROLS = "button, input, select";
 
 /**
  * Take the learner where the controller says (`state.reveal`): the playground at the top after its scene was
- * replaced from far below, the button that did it (the way back), or a panel a link opens at. A panel below the
- * playground fills in once Python is live and its view has loaded, so the page goes there once the panel has
- * its heading. The heading (or the button) takes the focus, so a keyboard or screen reader continues there too.
+ * replaced from far below, the button that did it (the way back), a claim's test or its place, or a panel a link
+ * opens at. A panel below the playground fills in once Python is live and its view has loaded, and a claim's test
+ * shows once the claims are known, so the page goes there once the place is drawn and shown (with its heading).
+ * The heading (or the control) takes the focus, so a keyboard or screen reader continues there too.
  */
 function followReveals(store) {
   let shown = 0;
+  let waiting = null; // the observer waiting for the newest place to be drawn
   store.subscribe((state, changes) => {
     if (!changes.has("reveal") || !state.reveal || state.reveal.count === shown) return;
     shown = state.reveal.count;
+    waiting?.disconnect();
+    waiting = null;
     const { place } = state.reveal;
     if (place === "top") {
       window.scrollTo({ top: 0 });
       return;
     }
     const selector = REVEAL_PLACES[place];
-    const target = selector ? document.querySelector(selector) : panel(place);
-    if (!target) return;
-    const go = () => {
+    const count = shown;
+    /** The place, once it is on the page, shown and drawn; else null. */
+    const ready = () => {
+      const target = selector ? document.querySelector(selector) : panel(place);
+      if (!target || target.closest("[hidden]")) return null;
+      return target.matches(CONTROLS) || target.querySelector("h2, h3") ? target : null;
+    };
+    const go = (target) => {
       // A control (the button the learner pressed) is brought to the middle of the screen and takes the focus
       // back; a panel is brought to the top, and its heading takes the focus.
-      const control = target.matches("button");
+      const control = target.matches(CONTROLS);
       target.scrollIntoView({ block: control ? "center" : "start" });
       const focusable = control ? target : target.querySelector("h2, h3");
       if (focusable) {
         if (!control) focusable.tabIndex = -1;
         focusable.focus({ preventScroll: true });
       }
-      target.dataset.revealed = String(shown);
+      target.dataset.revealed = String(count);
     };
-    if (target.matches("button") || target.querySelector("h2, h3")) {
-      go();
+    const now = ready();
+    if (now) {
+      go(now);
       return;
     }
-    // Not drawn yet: go once it is (the later views mount after Python is live).
-    const observer = new MutationObserver(() => {
-      if (!target.querySelector("h2, h3")) return;
-      observer.disconnect();
-      requestAnimationFrame(go);
+    // Not drawn or not shown yet: go once it is (the later views mount after Python is live).
+    waiting = new MutationObserver(() => {
+      const target = ready();
+      if (!target) return;
+      waiting.disconnect();
+      waiting = null;
+      requestAnimationFrame(() => go(target));
     });
-    observer.observe(target, { childList: true, subtree: true });
+    waiting.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
   });
 }
 

@@ -42,8 +42,11 @@ export function defaultFocus(tokens) {
  * @param {(before: object, after: object) => string[]} options.lockedChanges see controller.js
  * @param {() => Error|null} options.bootFailure why Python could not start, if it could not
  * @param {(text: string, options?: object) => void} options.notify
+ * @param {(place: string) => void} [options.reveal] take the learner to a place (controller.js)
+ * @param {(claim: {id: string, steps: number|null, seed: number|null, start: boolean}) => void} [options.openClaim]
+ *   a link chose a claim to test (and may ask for its pair to start): claims.js takes it from there
  */
-export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {} }) {
+export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {}, openClaim = () => {} }) {
   /**
    * The last scene checked and put on the page ({scene, draft, result}), for as long as neither the draft nor the
    * result has changed since: a course page's script setting it again is answered from here (shownAgain).
@@ -179,8 +182,10 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
       }
     }
     const { payload } = link;
-    // Where the link opens is said once, here; the page's view does not keep it.
+    // Where the link opens, and whether it starts a claim's test, are said once, here; the page's view keeps neither.
     const { at = null, ...view } = payload.view;
+    const { start = false, ...claim } = view.claim ?? {};
+    if (view.claim) view.claim = claim;
     try {
       await showScene({
         draft: draftFromScene(payload.scene), presetId: payload.preset, edited: payload.edited || !payload.preset,
@@ -195,6 +200,7 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     } else {
       tellWhereTheLinkOpens({ ...view, at });
     }
+    if (view.claim) openClaim({ ...claim, start });
     return { opened: true, problem: null };
   }
 

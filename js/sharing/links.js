@@ -15,13 +15,16 @@ export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}
 /**
  * The link to what is on screen now: the scene, the example it came from, the view, and where it opens.
  * @param {object} state the page's state
- * @param {{at?: string|null}} [options] the panel the link opens at (page/view.js OPEN_AT_PANELS), or null for the top
+ * @param {{at?: string|null, startClaim?: boolean}} [options] the panel the link opens at (page/view.js
+ *   OPEN_AT_PANELS), or null for the top; `startClaim`: the link trains the chosen claim's pair as it opens
  * @returns {Promise<string>}
  */
-export async function linkTo(state, { at = null } = {}) {
+export async function linkTo(state, { at = null, startClaim = false } = {}) {
   if (!state.draft) throw new Error("there is no scene yet");
   const { encodePermalinkHash, makePayload } = await import("./permalink.js");
-  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: { ...viewOf(state), at } }); // `at` null: cleaned away
+  const view = viewOf(state);
+  const claim = view.claim && startClaim ? { ...view.claim, start: true } : view.claim;
+  const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: { ...view, claim, at } }); // `at` null: cleaned away
   return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
 }
 

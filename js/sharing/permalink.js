@@ -16,6 +16,9 @@
  *               "steps", "table", "exercises": <whether every step, the weights table, the exercises are open>,
  *               "exercise", "experiment": <the exercise and experiment tab chosen, or null>,
  *               "model": <the trained model's panel, or null: {open, words, knocked_out, head, focus, opened}>,
+ *               "claim": <optional: the claim chosen in "Test a claim", or null: {id, steps, seed, start}; steps and
+ *                         seed null for the claim's own, `start: true` trains its pair as the link opens; a link
+ *                         without it chooses none, so it needs no new version>,
  *               "at": <optional: the panel the link opens at (OPEN_AT_PANELS in page/view.js), or null for the
  *                      top; a link without it opens at the top, so it needs no new version> } }
  *

@@ -18,7 +18,8 @@ const percent = (value) => `${(value * 100).toFixed(0)}%`;
 /**
  * @param {HTMLElement} host
  * @param {{store: object, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string) => Promise<object>,
- *   stopClaim: () => void}}} context
+ *   stopClaim: () => void, chooseClaim: (id: string, options?: {steps?: number|null}) => void,
+ *   claimPlace: (id: string) => string|null, showClaimPlace: (id: string) => void}}} context
  */
 export function mountClaimTest(host, { store, actions }) {
   const element = make("section", "model-training claim-test");
@@ -41,14 +42,19 @@ export function mountClaimTest(host, { store, actions }) {
   stepsInput.step = "1";
   stepsInput.dataset.testid = "claim-steps";
   stepsField.append(make("span", "", "steps for each model"), stepsInput);
+  // The steps the learner chose for this claim (kept in the view), else the claim's own.
   const fillSteps = () => {
     const chosen = store.state.claim.claims?.find((entry) => entry.id === picker.value);
-    if (chosen) stepsInput.value = String(chosen.settings.steps);
+    const kept = store.state.view.claim;
+    if (chosen) stepsInput.value = String(kept?.id === chosen.id && kept.steps ? kept.steps : chosen.settings.steps);
   };
-  picker.addEventListener("change", () => {
-    fillSteps();
-    render(store.state); // the chosen claim's statement and labels
-  });
+  const chosenSteps = () => {
+    const chosen = store.state.claim.claims?.find((entry) => entry.id === picker.value);
+    const steps = Number(stepsInput.value);
+    return Number.isInteger(steps) && steps >= 1 && steps !== chosen?.settings.steps ? steps : null;
+  };
+  picker.addEventListener("change", () => actions.chooseClaim(picker.value)); // the claim's statement and steps follow
+  stepsInput.addEventListener("change", () => actions.chooseClaim(picker.value, { steps: chosenSteps() }));
   const run = make("button", "primary-button", "Train both");
   run.type = "submit";
   run.dataset.testid = "claim-run";
@@ -64,6 +70,13 @@ export function mountClaimTest(host, { store, actions }) {
   });
   const statement = make("p", "panel-note claim-statement");
   statement.dataset.testid = "claim-statement";
+  // The way back to where the page makes the claim (page/claims.js CLAIM_PLACES).
+  const place = make("p", "panel-note claim-place");
+  const placeLink = make("button", "link-button");
+  placeLink.type = "button";
+  placeLink.dataset.testid = "claim-place";
+  placeLink.addEventListener("click", () => actions.showClaimPlace(picker.value));
+  place.append(make("span", "", "Where the page shows it: "), placeLink);
   const progress = document.createElement("progress");
   progress.className = "model-progress";
   progress.max = 1;
@@ -87,11 +100,12 @@ export function mountClaimTest(host, { store, actions }) {
     heads.append(box);
     return [side, { box, title, cards }];
   }));
-  element.append(heading, note, form, statement, progress, status, curves.element, scores, verdict, heads);
+  element.append(heading, note, form, statement, place, progress, status, curves.element, scores, verdict, heads);
   host.append(element);
 
   let asked = false;
   let listed = "";
+  let filledFor = ""; // the claim (and kept steps) the steps field was last filled for
 
   function render(state) {
     const { claim, model } = state;
@@ -112,14 +126,23 @@ export function mountClaimTest(host, { store, actions }) {
         return option;
       }));
       listed = ids;
-      fillSteps();
+      filledFor = "";
     }
-    if (claim.id && picker.value !== claim.id) {
-      picker.value = claim.id; // a test started by a course page's script
+    if (claim.id && picker.value !== claim.id && claim.claims.some((entry) => entry.id === claim.id)) {
+      picker.value = claim.id; // chosen here, at the claim's place, by a link or by a course page's script
+    }
+    // The steps follow the claim chosen, and the steps a link or saved work kept for it.
+    const kept = state.view.claim;
+    const stepsFor = `${picker.value} ${kept?.id === picker.value ? kept.steps ?? "" : ""}`;
+    if (stepsFor !== filledFor) {
       fillSteps();
+      filledFor = stepsFor;
     }
     const picked = claim.claims.find((entry) => entry.id === picker.value);
     setText(statement, picked ? `${picked.statement} (${picked.source})` : "");
+    const placeWords = picked ? actions.claimPlace(picked.id) : null;
+    place.hidden = !placeWords;
+    setText(placeLink, placeWords ?? "");
     const chosen = claim.claim ?? picked; // the results below are the tested claim's
     const running = claim.status === "starting" || claim.status === "training";
     run.disabled = running;
@@ -171,7 +194,7 @@ export function mountClaimTest(host, { store, actions }) {
   }
 
   store.subscribe((state, changes) => {
-    if (changes.has("claim") || changes.has("model")) render(state);
+    if (changes.has("claim") || changes.has("model") || changes.has("view")) render(state);
   });
   render(store.state);
 }

@@ -16,6 +16,7 @@ import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
 import { make } from "../shared/dom.js";
 import { namedToken, wordAt } from "../shared/positions.js";
 import { markEdit } from "../grids/grid-input.js";
+import { mountClaimLink } from "../shared/claim-link.js";
 import { createLinePlot } from "./line-plot.js";
 
 /** The Part 6 variations: the pronoun row of Wq (looking for [animal, noun]) and what it shows. */
@@ -101,6 +102,9 @@ export function mountExperiments(host, { store, actions }) {
 
 function oneThingSection(panel, { store, actions }) {
   panel.append(make("p", "panel-note", "Each button rewrites one row of Wq: what a pronoun asks for, in the dims [animal, noun]. Everything else stays as it is."));
+  const claim = make("p", "panel-note experiment-claim", "“it” looks for an animal noun, but it is a pronoun: what a word looks for (its query) is not what it is (its key). ");
+  mountClaimLink(claim, { store, actions, claim: "separate-qk" });
+  panel.append(claim);
   const buttons = make("div", "variation-buttons");
   const said = make("p", "variation-said");
   said.dataset.testid = "variation-said";
@@ -160,9 +164,12 @@ function oneThingSection(panel, { store, actions }) {
 
 /* ---- Part 7: why divide by √d ------------------------------------------------------------------ */
 
-function scalingSection(panel, { actions }) {
+function scalingSection(panel, { store, actions }) {
   panel.append(make("p", "panel-note",
     "One random query against random keys, 500 times per length d. Without the division the winning key takes more and more of the weight as d grows, though the vectors are pure noise; dividing by √d keeps it level."));
+  const claim = make("p", "panel-note experiment-claim", "Does a saturated softmax really weaken learning? ");
+  mountClaimLink(claim, { store, actions, claim: "scale" });
+  panel.append(claim);
   const form = make("div", "scaling-form");
   const dsLabel = make("label", "field", "lengths d ");
   const ds = make("input");
@@ -249,6 +256,9 @@ function scalingSection(panel, { actions }) {
 function orderSection(panel, { store, actions }) {
   panel.append(make("p", "panel-note",
     "Attention compares features, not places. Shuffle the words (each keeps its row of X) and compare every word's output before and after."));
+  const claim = make("p", "panel-note experiment-claim", "So positions must be added. Does a model that has none fail to learn? ");
+  mountClaimLink(claim, { store, actions, claim: "positions" });
+  panel.append(claim);
   const controls = make("div", "order-controls");
   const shuffle = make("button", "small-button", "shuffle the words");
   shuffle.type = "button";

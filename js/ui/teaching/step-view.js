@@ -15,6 +15,7 @@ import { weightColour, textColourOn } from "../heatmap/colour-scale.js";
 import { formatScore, formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
 import { createLabelledMatrix } from "./labelled-matrix.js";
+import { mountClaimLink } from "../shared/claim-link.js";
 
 /** The most tokens, features or dims drawn per matrix; the rest is summarised in a note. */
 export const MAX_SHOWN = 16;
@@ -237,7 +238,9 @@ export function mountStepView(host, { store, actions }) {
   const capNote = make("p", "panel-note step-cap-note");
   capNote.dataset.testid = "step-cap-note";
   const grid = make("div", "step-grid");
-  body.append(intro, headLine, capNote, explain, grid);
+  const scaleClaim = make("p", "panel-note step-scale-claim", "The “scaled” stage divides every score by √d_k: without it, longer vectors give wider scores, the softmax saturates and learning weakens. ");
+  mountClaimLink(scaleClaim, { store, actions, claim: "scale" });
+  body.append(intro, headLine, capNote, scaleClaim, explain, grid);
   host.append(header, body);
 
   /** name -> labelled matrix, in pipeline order */

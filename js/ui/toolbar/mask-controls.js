@@ -6,6 +6,7 @@
 
 import { make } from "../shared/dom.js";
 import { markEdit } from "../grids/grid-input.js";
+import { mountClaimLink } from "../shared/claim-link.js";
 
 const MASK_MODES = [
   ["none", "none", "every token reads every token"],
@@ -46,6 +47,11 @@ export function mountMaskControls(host, { store, actions }) {
   shift.input.addEventListener("change", () => actions.edit({ kind: "shift", on: shift.input.checked }));
   toggles.append(scale.label, shift.label);
   host.append(maskGroup, toggles);
+  // Each switch's claim, put to a causal test under the trained model (page/claims.js).
+  mountClaimLink(maskGroup, { store, actions, claim: "mask", text: "test by training",
+    label: "Test this claim by training: the causal mask is what makes a model autoregressive" });
+  mountClaimLink(toggles, { store, actions, claim: "scale", text: "test by training",
+    label: "Test this claim by training: without ÷√d the softmax saturates and learning weakens" });
 
   function toggle(testId, edit, text, subscript) {
     const label = make("label", "choice");

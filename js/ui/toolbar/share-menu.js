@@ -2,7 +2,8 @@
  * "Copy link": makes a link to exactly what is on screen (the scene, the focused token, the head,
  * the panels shown), puts it on the clipboard, and shows it so it can also be copied by hand. "Opens at" lets
  * the link say where the page opens: at the top, or at a panel further down (the trained model set up for a
- * lesson, say), which the page then scrolls to.
+ * lesson, say), which the page then scrolls to. Once a claim is chosen in "Test a claim", "and start its test" makes
+ * a link that trains the claim's pair as it opens (for a course author's lesson).
  */
 
 import { make } from "../shared/dom.js";
@@ -10,10 +11,11 @@ import { make } from "../shared/dom.js";
 /**
  * Mount the link button in `host`.
  * @param {HTMLElement} host
- * @param {{actions: {link: (options: {at: string|null}) => Promise<string>}, places: Object<string, string>}} context
+ * @param {{store?: {state: object, subscribe: Function},
+ *   actions: {link: (options: {at: string|null, startClaim?: boolean}) => Promise<string>}, places: Object<string, string>}} context
  *   `places`: the panels a link may open at, by name, with the words that name them
  */
-export function mountShareMenu(host, { actions, places = {} }) {
+export function mountShareMenu(host, { store = null, actions, places = {} }) {
   const button = make("button", "tool-button", "Copy link");
   button.type = "button";
   button.dataset.testid = "copy-link";
@@ -32,15 +34,32 @@ export function mountShareMenu(host, { actions, places = {} }) {
   place.dataset.testid = "link-opens-at";
   place.append(new Option("the top", ""), ...Object.entries(places).map(([name, words]) => new Option(words, name)));
   opensAt.append(place);
+  const startsClaim = make("label", "share-starts-claim");
+  const startBox = make("input");
+  startBox.type = "checkbox";
+  startBox.dataset.testid = "link-starts-claim";
+  const startWords = make("span", "");
+  startsClaim.append(startBox, startWords);
+  startsClaim.hidden = true;
   const group = make("div", "share-group");
-  group.append(button, opensAt, field, status);
+  group.append(button, opensAt, startsClaim, field, status);
   host.append(group);
+  // Offered once a claim is chosen in "Test a claim": its title, as Python gave it, names it.
+  store?.subscribe((state, changes) => {
+    if (!changes.has("view") && !changes.has("claim")) return;
+    const chosen = state.view.claim;
+    startsClaim.hidden = !chosen;
+    if (!chosen) startBox.checked = false;
+    const title = state.claim?.claims?.find((entry) => entry.id === chosen?.id)?.title ?? chosen?.id ?? "";
+    const words = `and start the test “${title}”`;
+    if (startWords.textContent !== words) startWords.textContent = words;
+  });
 
   button.addEventListener("click", async () => {
     status.textContent = ""; // the previous link's message goes at once: the new one follows
     let link;
     try {
-      link = await actions.link({ at: place.value || null });
+      link = await actions.link({ at: place.value || null, startClaim: !startsClaim.hidden && startBox.checked });
     } catch (error) {
       status.textContent = `No link yet: ${error.message}`;
       return;
