@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from sitebuild import csp, editor, generated, notebook, runtime, server, site, variants, wheels
+from sitebuild import csp, editor, generated, notebook, runtime, server, site, variants
 from sitebuild.downloads import BuildError
 from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT
 
@@ -82,15 +82,14 @@ def build(report=print, zip_site=False, cdn_site=False):
     """Every step (and the variants asked for). Returns a one-line summary."""
     started = time.perf_counter()
     ensure_numpy()
-    vendored = runtime.vendor_runtime(report, packages=runtime.INSTALLER_PACKAGES)
-    wheels.vendor_wheels(wheels.TRAINING_REQUIREMENTS, wheels.TRAINING_WHEELS_DIR, report)
+    vendored = runtime.vendor_runtime(report, packages=runtime.INSTALLER_PACKAGES)  # micropip: for the tests only
     editor.vendor_editor(report)
     presets = generated.write_presets_and_preview()
     generated.write_facts_module()
     notebook.write_widget_bundle(report)  # into the package, before the package is zipped for the page
     generated.write_module_zip()
     variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False)
-    site.write_dist(report)
+    site.write_dist(vendored, report)
     extras = write_deployables(vendored, zip_site, cdn_site)
     seconds = time.perf_counter() - started
     runtime_mb = sum((runtime.VENDOR_DIR / name).stat().st_size for name in vendored) / 1e6

@@ -11,7 +11,7 @@ page served as `python3 build.py serve` serves it:
                     the ratio of the medians, against the target of 3.5
   to 90% copying    each seed trained with stop_at_accuracy 0.9 (checked every 25 steps), in the page and
                     natively: the steps and seconds it took; target: 5 of 5 within 600 steps
-  Train to an       from the call on a fresh page (the training worker boots, micropip installs autograd) to
+  Train to an       from the call on a fresh page (the training worker boots first) to
   induction head    the first report in which a layer-1 head's induction score on the panel's repeated run is at
                     least 0.5 (analysis.py's threshold for the role); target: 15 s. Measured for each shape the
                     learner may train (--induction-heads: heads per layer; the page's default is the shipped
@@ -101,7 +101,7 @@ def train_in_page(page, settings):
 
 def step_rows(browser, base_url, rounds, steps):
     page = open_page(browser, base_url)
-    train_in_page(page, {"steps": 10})  # the training worker boots and installs autograd first
+    train_in_page(page, {"steps": 10})  # the training worker boots first
     browser_ms, native_ms = [], []
     for _ in range(rounds):
         native_ms.append(native_ms_per_step(steps))
@@ -180,7 +180,7 @@ def claim_rows(browser, base_url, claim_ids):
     from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs  # noqa: PLC0415
 
     page = open_page(browser, base_url)
-    train_in_page(page, {"steps": 10})  # the training worker boots and installs autograd first
+    train_in_page(page, {"steps": 10})  # the training worker boots first
     rows = []
     for claim_id in claim_ids:
         run = page.evaluate(COMPARE, claim_id)

@@ -2,9 +2,9 @@
 
     paths       where everything is: the project, vendor/, generated/, dist/, the download cache
     downloads   fetching a pinned file from the first source that has it, checked against its hash
-    runtime     vendor/pyodide/: Pyodide 0.27.7 and NumPy 2.0.2, every file verified
-    wheels      vendor/wheels/ (autograd, for training in the page) and the tests' wheels: pinned, fetched with
-                pip, listed for micropip
+    runtime     vendor/pyodide/: Pyodide 0.27.7 and NumPy 2.0.2, every file verified (and micropip, for the tests)
+    wheels      the in-Pyodide test run's wheels (pytest, hypothesis): pinned, fetched with pip, listed for
+                micropip; not a step of the build, the page installs none
     editor      vendor/codemirror/: CodeMirror 6 from the npm registry, every tarball verified
     generated   generated/: the presets, the preview, the module as a zip, the facts the JavaScript shares
     notebook    the notebook widget's view (one ES module, one scoped stylesheet), bundled into the package

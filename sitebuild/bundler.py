@@ -11,8 +11,8 @@ and edit. dist/ is what learners download, so there the same code is bundled and
                                    with what its views share split into js/chunks/; every view the page
                                    imports later (import()) is a chunk of its own, loaded then. Both entry
                                    scripts are bundled in one run, so no module is in two files
-    js/runtime/worker.js           the Python worker (at its own path: it finds the site from there), with the
-                                   wheel installer a chunk it loads when it is a training worker
+    js/runtime/worker.js           the Python worker (at its own path: it finds the site from there), one file:
+                                   it loads nothing later (the training worker is the same script)
     js/embed-host.js               the course page's script, one classic script
     static/style.css               minified, as is static/teaching.css (the later views' rules, loaded with them)
 
@@ -141,8 +141,9 @@ def bundle_site(site_dir, report=print):
                                      os.path.join(scratch, "page.json"))
         first_view = first_view_outputs(metafile, site_dir, BOOT_ENTRY)
         first_view += [path for path in first_view_outputs(metafile, site_dir, PAGE_ENTRY) if path not in first_view]
-        # The worker too: the wheel installer, which only the training worker needs, is a chunk it loads then.
-        worker_metafile = run_with_metafile(executable, [WORKER_ENTRY, *common, *split],
+        # The worker too, in one file: everything in it is needed at boot.
+        worker_metafile = run_with_metafile(executable, [WORKER_ENTRY, *common, "--format=esm",
+                                                         f"--outfile={site_dir / WORKER_ENTRY}"],
                                             os.path.join(scratch, "worker.json"))
     remove_bundled_modules(site_dir, [metafile, worker_metafile])
     run(executable, [HOST_SCRIPT, *common, "--format=iife", f"--outfile={site_dir / HOST_SCRIPT}"])

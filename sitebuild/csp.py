@@ -22,8 +22,7 @@ CSP_DIRECTIVES = {
     "worker-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:", "blob:"],
-    # data: only for the one-link package indexes js/runtime/wheels.js hands micropip (it explains why).
-    "connect-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'none'"],
@@ -33,15 +32,25 @@ META_PATTERN = re.compile(
     r'(<meta\s+http-equiv=["\']Content-Security-Policy["\']\s+content=")([^"]*)(")', re.IGNORECASE)
 
 
-def content_security_policy(runtime_hosts=()):
+def content_security_policy(runtime_hosts=(), connect_sources=()):
     """The policy as one header value. `runtime_hosts` are origins the runtime loads from besides the site
     itself (a build that takes Pyodide from a CDN passes that CDN's origin, e.g. "https://cdn.jsdelivr.net",
-    and writes the same policy into its index.html's <meta>)."""
+    and writes the same policy into its index.html's <meta>); `connect_sources` are more sources for
+    connect-src alone."""
     directives = {name: list(sources) for name, sources in CSP_DIRECTIVES.items()}
     for host in runtime_hosts:
         directives["script-src"].append(host)
         directives["connect-src"].append(host)
+    directives["connect-src"].extend(connect_sources)
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
+
+
+def in_pyodide_tests_policy():
+    """The policy of the in-Pyodide test run's worker (tests/in_pyodide/worker.js, served by the development
+    server, never part of dist/): the page's, plus data: in connect-src for the one-link package indexes its
+    installer hands micropip (tests/in_pyodide/wheels.js says why). The page installs nothing, so its own policy
+    has no data: there."""
+    return content_security_policy(connect_sources=["data:"])
 
 
 def meta_tag(policy):

@@ -37,8 +37,9 @@ LOCKFILE_NAME = "pyodide-lock.json"
 
 # Packages loaded from the lockfile; their sha256 comes from the (pinned) lockfile itself.
 LOCKFILE_PACKAGES = ["numpy"]
-#: micropip (the official 0.9.0 wheel) and its dependency, Pyodide's patched packaging 24.2: loaded by name
-#: only when wheels are installed (training in the page, the tests inside Pyodide), never at boot.
+#: micropip (the official 0.9.0 wheel) and its dependency, Pyodide's patched packaging 24.2: vendored for the
+#: in-Pyodide test run, which installs pytest and hypothesis with it (tests/in_pyodide/wheels.js) from the
+#: repository's vendor/pyodide/. The page installs nothing, so dist/ leaves them out (site.write_dist).
 INSTALLER_PACKAGES = ["micropip", "packaging"]
 
 CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"

@@ -3,7 +3,8 @@
 Files are served as they are on disk (an edit shows on reload), with the MIME types a module worker and
 WebAssembly need, except index.html, which gets the policy and the module preloads written in as dist/ does
 (page.py). Every script is sent with the Content-Security-Policy as a header: a worker takes its policy from
-there (csp.py).
+there (csp.py). The page's policy, except for the in-Pyodide test run's scripts (tests/in_pyodide/), whose
+worker installs pytest with micropip and gets the allowance that needs (csp.in_pyodide_tests_policy).
 
 Every response also carries the headers that make the page cross-origin isolated (csp.ISOLATION_HEADERS): there
 SharedArrayBuffer exists, so Stop can interrupt a learner's runaway code in a fraction of a second instead of
@@ -21,6 +22,8 @@ from .paths import ROOT
 
 #: Paths that are the page itself (with or without a query: ?embed&…).
 PAGE_PATHS = {"/", "/index.html"}
+#: Where the in-Pyodide test run's scripts are served from (never part of dist/).
+IN_PYODIDE_TESTS_PATH = "/tests/in_pyodide/"
 
 
 class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
@@ -75,8 +78,11 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
         if self.isolated:
             for name, value in csp.ISOLATION_HEADERS.items():
                 self.send_header(name, value)
-        if self.path.split("?", 1)[0].endswith((".js", ".mjs")):
-            self.send_header("Content-Security-Policy", csp.content_security_policy())  # a worker's policy
+        path = self.path.split("?", 1)[0]
+        if path.endswith((".js", ".mjs")):  # a worker's policy
+            in_pyodide_tests = path.startswith(IN_PYODIDE_TESTS_PATH)
+            policy = csp.in_pyodide_tests_policy() if in_pyodide_tests else csp.content_security_policy()
+            self.send_header("Content-Security-Policy", policy)
         super().end_headers()
 
     def log_request(self, code="-", size="-"):

@@ -1,15 +1,14 @@
 """Pure-Python wheels for Pyodide, pinned by hash: fetched with pip, verified, and listed for micropip.
 
-Two requirements files under requirements/ say what is needed and pin each wheel's sha256:
+Only the in-Pyodide test run installs any (tests/browser/test_module_in_pyodide.py calls vendor_wheels): the
+page needs nothing beyond the runtime, NumPy and the module, so this is no step of the build. What the run
+needs is pinned, with each wheel's sha256, in requirements/pyodide-tests.txt (pytest, hypothesis and their
+dependencies), and goes into tests/.cache/pyodide-wheels/, never into dist/ or the zip.
 
-    pyodide-training.txt   autograd, for training the model in the page: into vendor/wheels/ (part of the site)
-    pyodide-tests.txt      pytest, hypothesis and their dependencies: into tests/.cache/pyodide-wheels/ (never
-                           part of the site)
-
-Each folder gets the wheels and a manifest, wheels.json, naming every wheel with its version, size and sha256.
-The worker reads the manifest and installs the wheels with micropip through an index whose links carry those
-hashes, so micropip checks every wheel it installs (js/runtime/wheels.js). Files are kept in the download
-cache between builds; a cached or downloaded file whose hash is wrong stops the build with its name.
+The folder gets the wheels and a manifest, wheels.json, naming every wheel with its version, size and sha256.
+The test worker reads the manifest and installs the wheels with micropip through an index whose links carry
+those hashes, so micropip checks every wheel it installs (tests/in_pyodide/wheels.js). Files are kept in the
+download cache between runs; a cached or downloaded file whose hash is wrong stops the run with its name.
 """
 
 import json
@@ -22,12 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .downloads import BuildError, check_sha256, sha256_of, write_atomically
-from .paths import ROOT, TEST_CACHE_DIR, VENDOR_DIR, cache_root
+from .paths import ROOT, TEST_CACHE_DIR, cache_root
 
 REQUIREMENTS_DIR = ROOT / "requirements"
-TRAINING_REQUIREMENTS = REQUIREMENTS_DIR / "pyodide-training.txt"
 TEST_REQUIREMENTS = REQUIREMENTS_DIR / "pyodide-tests.txt"
-TRAINING_WHEELS_DIR = VENDOR_DIR / "wheels"
 TEST_WHEELS_DIR = TEST_CACHE_DIR / "pyodide-wheels"
 MANIFEST_NAME = "wheels.json"
 
@@ -89,7 +86,7 @@ def pip_download(requirements_file, into):
         reason = (completed.stderr or completed.stdout).strip().splitlines()
         if any("No module named pip" in line for line in reason):
             raise BuildError(f"{sys.executable} has no pip, which fetches {requirements_file.name}'s wheels: "
-                             "run the build in the project's .venv (./test.sh makes it) or install python3-pip")
+                             "run the tests in the project's .venv (./test.sh makes it) or install python3-pip")
         raise BuildError(f"pip could not fetch the wheels of {requirements_file.name}: " + " ".join(reason[-6:]))
 
 
@@ -134,7 +131,7 @@ def _wheel_in(folder, pin):
 
 
 def _cached(cache, pin):
-    """(path, bytes) of the cached wheel, or None; a cached file whose hash is wrong stops the build, naming it."""
+    """(path, bytes) of the cached wheel, or None; a cached file whose hash is wrong stops the run, naming it."""
     path = _wheel_in(cache, pin) if cache.is_dir() else None
     if path is None:
         return None

@@ -1,8 +1,8 @@
 /**
  * Training the model in the learner's browser, in a Python worker of its own, so the page stays live.
  *
- * The worker is started the first time a learner trains (worker.js?install=training: the page's runtime and
- * module, plus autograd installed with micropip from the site's own files). A run is asked for in short
+ * The worker is started the first time a learner trains: the page's runtime and module, booted the same way
+ * (NumPy is all training needs: the gradient is written out, model/gradients.py). A run is asked for in short
  * batches of steps (`model_train_steps` with a time limit), so between two batches the page hears how far it
  * got (the losses, the heads' weights on the panel's sentence) and a Stop takes effect at once: the next
  * batch is simply not asked for. The model as trained so far stays in that worker, where the panel asks it
@@ -14,8 +14,14 @@
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { REQUEST_KINDS } from "../../generated/module-facts.js";
 
-// Resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere.
-const TRAINING_WORKER_URL = new URL("js/runtime/worker.js?install=training", document.baseURI);
+/**
+ * The page's worker script, with a query that says what this one is for. The worker reads nothing from it; it
+ * makes the URL the training worker's own, so that it shows as such in a browser's list of workers and, were
+ * it ever started as a SharedWorker (one instance per script URL and name, shared-ports.js), it would be a
+ * separate instance and never the page's Python. Resolved against the page (at the site's root), not this
+ * module, which dist/ bundles elsewhere.
+ */
+const TRAINING_WORKER_URL = new URL("js/runtime/worker.js?for=training", document.baseURI);
 /** How long one batch of steps may take before the worker reports back (seconds of training). */
 const BATCH_SECONDS = 0.25;
 

@@ -77,11 +77,9 @@ export const MESSAGE_TYPES = Object.freeze({
  *   starting     the WebAssembly runtime has arrived and compiled; the Python interpreter is starting
  *   numpy        Python is running; NumPy is being installed
  *   module       NumPy is in; the attention module is being unpacked and imported
- *   packages     only for a worker started to install wheels (worker.js?install=training): micropip is
- *                installing them
  *   ready        Python is live and answers requests
  */
-export const BOOT_STAGES = Object.freeze(["downloading", "starting", "numpy", "module", "packages", "ready"]);
+export const BOOT_STAGES = Object.freeze(["downloading", "starting", "numpy", "module", "ready"]);
 
 /** `error.type` values the worker itself uses (the module uses its own, e.g. "SceneError"). */
 export const WORKER_ERROR_TYPES = Object.freeze({

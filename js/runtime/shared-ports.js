@@ -18,7 +18,6 @@ const STAGE_DETAILS = {
   starting: "Starting Python",
   numpy: "Loading NumPy",
   module: "Loading the attention module",
-  packages: "Installing autograd, for training",
   ready: "Python is live",
 };
 

@@ -1,7 +1,8 @@
 /**
- * Starting Python in the worker: Pyodide with NumPy, then the attention module's core, imported once; for a
- * worker that trains, the wheels it needs. `startPython()` settles with {pyodide, handlePacked} (the entry point, the
- * worker's one kept PyProxy) or fails with the reason, which every page is told (shared-ports.js).
+ * Starting Python in the worker: Pyodide with NumPy, then the attention module's core, imported once. Every
+ * worker starts the same way, the one that trains the model included (its gradient is written out in NumPy,
+ * model/gradients.py, so it needs nothing more). `startPython()` settles with {pyodide, handlePacked} (the entry
+ * point, the worker's one kept PyProxy) or fails with the reason, which every page is told (shared-ports.js).
  *
  * Boot starts the moment the worker does: the runtime (core, standard library and NumPy, through the
  * `packages` option, so NumPy downloads alongside the core) and the module's zip are fetched in parallel.
@@ -14,12 +15,6 @@ const SITE_ROOT = new URL("../../", import.meta.url);
 /** The runtime build.py vendors: used unless generated/runtime.json names another (the CDN build does). */
 const VENDORED_RUNTIME_URL = new URL("vendor/pyodide/", SITE_ROOT);
 const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", SITE_ROOT);
-/**
- * Wheels a worker may install with micropip once the module is in, named in its URL (`worker.js?install=
- * training`): the page's worker installs none; the one that trains the model installs autograd.
- */
-const WHEEL_SETS = { training: new URL("vendor/wheels/wheels.json", SITE_ROOT) };
-const WHEEL_SET = new URL(self.location.href).searchParams.get("install");
 
 /** A readable one-line reason from anything thrown. */
 export function describe(error) {
@@ -109,14 +104,6 @@ function importEntryPoint(pyodide, moduleZip) {
   return pyodide.runPython(IMPORT_ENTRY_POINT);
 }
 
-/** Install the wheels of one of WHEEL_SETS (its module loads only here: the page's worker never needs it). */
-async function installWheelSet(pyodide, name) {
-  if (!Object.hasOwn(WHEEL_SETS, name)) throw new Error(`there is no set of wheels called ${JSON.stringify(name)}`);
-  reportStage("packages");
-  const { installWheels } = await import("./wheels.js");
-  await installWheels(pyodide, WHEEL_SETS[name].href);
-}
-
 async function boot() {
   // Said plainly up front: without it the runtime fails later with a message no learner can read.
   if (typeof WebAssembly !== "object" || WebAssembly === null) {
@@ -132,7 +119,6 @@ async function boot() {
   // Either failing fails the boot at once, without waiting for the other.
   const [pyodide, moduleBytes] = await Promise.all([runtime, moduleZip]);
   const handlePacked = importEntryPoint(pyodide, moduleBytes);
-  if (WHEEL_SET !== null) await installWheelSet(pyodide, WHEEL_SET);
   reportStage("ready");
   return { pyodide, handlePacked };
 }

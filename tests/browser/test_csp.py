@@ -40,13 +40,22 @@ def test_the_meta_policy_is_the_one_the_server_sends(site_url):
 def test_a_cdn_host_is_added_only_where_asked():
     policy = csp.content_security_policy(runtime_hosts=["https://cdn.example"])
     assert "script-src 'self' 'wasm-unsafe-eval' https://cdn.example" in policy
-    assert "connect-src 'self' data: https://cdn.example" in policy
+    assert "connect-src 'self' https://cdn.example;" in policy
     assert "cdn.example" not in csp.content_security_policy()
 
 
 def test_the_worker_script_is_served_with_the_policy(site_url):
-    with urlopen(f"{site_url}/js/runtime/worker.js") as response:
+    """The page's workers (the training worker is the same script) get the page's policy, which lets them fetch
+    nothing but the site: they install nothing. Only the in-Pyodide test run's worker may fetch data: URLs
+    (micropip's one-link indexes), and it is served by the development server alone."""
+    with urlopen(f"{site_url}/js/runtime/worker.js?for=training") as response:
         assert response.headers["Content-Security-Policy"] == csp.content_security_policy()
+    connect_src = lambda policy: next(part.split()[1:] for part in policy.split(";") if part.split()[0] == "connect-src")  # noqa: E731
+    assert connect_src(csp.content_security_policy()) == ["'self'"]
+    with urlopen(f"{site_url}/tests/in_pyodide/worker.js") as response:
+        assert connect_src(response.headers["Content-Security-Policy"]) == ["'self'", "data:"]
+    assert csp.in_pyodide_tests_policy() != csp.content_security_policy()
+    assert "data:" not in connect_src(meta_policy((paths.DIST_DIR / "index.html").read_text(encoding="utf-8")))
 
 
 def test_the_page_boots_and_works_without_a_violation(page, site_url):

@@ -2,10 +2,10 @@
 runs the same module", checked with the same tests and the same test runner.
 
 A module worker (tests/in_pyodide/worker.js) boots the runtime exactly as the page does, from vendor/pyodide/
-with NumPy and the module's zip from generated/; installs with micropip the wheels the page installs to train
-the model (vendor/wheels/), and pytest 9.0.3, hypothesis 6.155.2 and their dependencies from
-tests/.cache/pyodide-wheels/ (pinned in requirements/pyodide-tests.txt, each
-wheel checked against its sha256 by micropip), served by the test server and never part of the site; rebuilds
+with NumPy and the module's zip from generated/ (nothing more: training needs only NumPy, as in the page);
+installs with micropip pytest 9.0.3, hypothesis 6.155.2 and their dependencies from tests/.cache/pyodide-wheels/
+(pinned in requirements/pyodide-tests.txt, each wheel checked against its sha256 by micropip), served by the
+test server and never part of the site; rebuilds
 the repository's layout in Pyodide's file system and calls pytest.main once on tests/native
 (tests/in_pyodide/suite.py).
 
@@ -93,8 +93,7 @@ def describe_failures(report):
 
 def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, artifacts, capsys):
     native = collect_natively()
-    manifests = ["/" + (folder / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()
-                 for folder in (wheels.TRAINING_WHEELS_DIR, wheels.TEST_WHEELS_DIR)]
+    manifests = ["/" + (wheels.TEST_WHEELS_DIR / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()]
 
     page.goto(site_url + HARNESS)
     reply = page.evaluate(RUN_IN_WORKER, {"workerUrl": WORKER, "files": suite_files(), "wheels": manifests,
@@ -125,6 +124,7 @@ def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, art
     assert environment["platform"] == "emscripten"
     assert (environment["python"], environment["numpy"]) == (python_version, numpy_version)
     pins = {pin.name: pin.version for pin in wheels.read_pins(wheels.TEST_REQUIREMENTS)}
+    assert [wheel["name"] for wheel in installed["wheels"]] == list(pins), "the test wheels, and nothing for training"
     assert (environment["pytest"], environment["hypothesis"]) == (pins["pytest"], pins["hypothesis"])
     # Imported from the zip the page loads, unpacked into the rebuilt py/ folder.
     assert environment["module_file"].endswith("/py/attention_playground/__init__.py")

@@ -3,9 +3,9 @@
  * worker boots it.
  *
  * It loads the runtime from vendor/pyodide/ with NumPy, and the module from generated/ (its core and every part),
- * the very files the page uses (js/runtime/worker.js); installs with micropip the wheels the page installs
- * for training (vendor/wheels/) and pytest, hypothesis and their dependencies from the test server
- * (js/runtime/wheels.js: pinned, each checked against its sha256); lays the repository out in Pyodide's file system and calls pytest.main once (suite.py). pytest's
+ * the very files the page uses (js/runtime/worker.js); installs with micropip pytest, hypothesis and their
+ * dependencies from the test server (wheels.js: pinned, each checked against its sha256); lays the repository
+ * out in Pyodide's file system and calls pytest.main once (suite.py). pytest's
  * output arrives through setStdout in whole chunks (the default handler would split it per line or, for its
  * progress dots, per character) and goes to the page as it comes, so a slow run shows where it is.
  *
@@ -16,7 +16,7 @@
  *               {ok: false, message} if the runtime, the wheels or pytest could not start.
  */
 import { MODULE_FACTS } from "../../generated/module-facts.js";
-import { installWheels } from "../../js/runtime/wheels.js";
+import { installWheels } from "./wheels.js";
 
 const RUNTIME_URL = new URL("../../vendor/pyodide/", import.meta.url);
 const GENERATED_URL = new URL("../../generated/", import.meta.url);

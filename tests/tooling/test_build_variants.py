@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from sitebuild import csp, paths, runtime, variants, wheels  # noqa: E402
+from sitebuild import csp, paths, runtime, variants  # noqa: E402
 
 CDN_ORIGIN = "https://cdn.jsdelivr.net"
 
@@ -105,6 +105,8 @@ def test_dist_lists_every_file_for_the_service_worker(built_variants):
     assert set(listed["files"]) == {"./"} | files - {"sw.js", "generated/offline-manifest.js", variants.ZIP_NAME}
     for name in runtime_names():
         assert f"vendor/pyodide/{name}" in listed["files"]
+    # Of the runtime, only what the page loads: no micropip (vendored for the in-Pyodide tests alone).
+    assert sorted(path.name for path in (built_variants.dist / "vendor" / "pyodide").iterdir()) == sorted(runtime_names())
     assert re.fullmatch(rf"pyodide-{re.escape(runtime.PYODIDE_VERSION)}-[0-9a-f]{{12}}", listed["version"])
     assert listed["runtime"] == []
 
@@ -141,9 +143,8 @@ def test_cdn_build_points_at_the_cdn_and_carries_no_runtime(built_variants):
     names = {path.name for path in cdn.rglob("*") if path.is_file()}
     assert not names & set(runtime_names())
     assert not any(name.endswith(".wasm") for name in names)
-    # The one kind of wheel it carries is its own: the training wheels, which no CDN serves.
-    training = json.loads((cdn / "vendor" / "wheels" / wheels.MANIFEST_NAME).read_text())["wheels"]
-    assert sorted(p.relative_to(cdn).as_posix() for p in cdn.rglob("*.whl")) == sorted(f"vendor/wheels/{w['file']}" for w in training)
+    # Nor any other wheel: the page installs nothing (training needs only NumPy, which comes from the CDN).
+    assert not list(cdn.rglob("*.whl"))
     own_bytes = sum(path.stat().st_size for path in cdn.rglob("*") if path.is_file())
     runtime_bytes = sum((runtime.VENDOR_DIR / name).stat().st_size for name in runtime_names())
     assert own_bytes < runtime_bytes / 5

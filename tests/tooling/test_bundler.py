@@ -68,8 +68,9 @@ def sources_of(script):
 
 def test_what_is_used_later_stays_out_of_the_first_view():
     """The page's first view (boot.js, main.js and the chunks index.html preloads) and the page's worker carry
-    none of the code that loads on first use: the link format, the downloads, the other workers' clients, the
-    wheel installer, and the later views' stylesheet."""
+    none of the code that loads on first use: the link format, the downloads, the other workers' clients, and
+    the later views' stylesheet. The worker is one file: everything it holds is needed at boot (the training
+    worker is the same script), and nothing of the tests' (their wheel installer) is in it."""
     index = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
     preloaded = [line.split('href="')[1].split('"')[0] for line in index.splitlines() if 'rel="modulepreload"' in line]
     first_view = {source for script in ["js/boot.js", "js/main.js", *preloaded] for source in sources_of(script)}
@@ -83,7 +84,10 @@ def test_what_is_used_later_stays_out_of_the_first_view():
     # boot.js's own chunk is preloaded with the page's, so Python waits for no second round trip.
     boot_imports = re.findall(r'from\s*"\./(chunks/[^"]+)"', (paths.DIST_DIR / "js/boot.js").read_text(encoding="utf-8"))
     assert boot_imports and {f"js/{chunk}" for chunk in boot_imports} <= set(preloaded)
-    assert str(paths.ROOT / "js/runtime/wheels.js") not in sources_of("js/runtime/worker.js")
+    worker_sources = sources_of("js/runtime/worker.js")
+    assert str(paths.ROOT / "js/runtime/start-python.js") in worker_sources
+    assert not [source for source in worker_sources if source.startswith(str(paths.ROOT / "tests"))]
+    assert "chunks/" not in (paths.DIST_DIR / "js/runtime/worker.js").read_text(encoding="utf-8")
     # The later views' rules are a sheet of their own, minified like the page's.
     page_sheet = (paths.DIST_DIR / "static/style.css").read_text(encoding="utf-8")
     later_sheet = (paths.DIST_DIR / "static/teaching.css").read_text(encoding="utf-8")

@@ -1,8 +1,9 @@
 """The layers are checked by the tools made for it, not by hand-written greps.
 
 Python: import-linter's contracts in pyproject.toml ([tool.importlinter]): the package reads top-down, the
-core imports no part fetched later, the maths imports neither JSON nor the browser, only training needs
-autograd, and no module imports one that imports it back.
+core imports no part fetched later, the maths imports neither JSON nor the browser, nothing imports an
+automatic-differentiation library (training's gradient is written out), and no module imports one that imports
+it back.
 
 JavaScript: dependency-cruiser's rules in .dependency-cruiser.json (sitebuild/cruiser.py installs the pinned
 version and runs it): views import no controller, service, runtime, links or storage; only the service

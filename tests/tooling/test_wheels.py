@@ -1,7 +1,9 @@
-"""The pure-Python wheels Pyodide installs with micropip (sitebuild/wheels.py, requirements/pyodide-*.txt).
+"""The pure-Python wheels the in-Pyodide test run installs with micropip (sitebuild/wheels.py,
+requirements/pyodide-tests.txt).
 
 Pinned by hash and verified; complete for Pyodide's Python without resolving; at the versions the native run
-pins; the training wheel part of the site, the test wheels never; micropip itself from the runtime's lockfile.
+pins; never part of the site, which ships no wheel but NumPy's (the page installs nothing: training needs only
+NumPy) and no micropip; micropip itself from the runtime's lockfile.
 """
 
 import email.parser
@@ -20,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from sitebuild import paths, runtime, site, variants, wheels  # noqa: E402
 
-REQUIREMENTS_FILES = [wheels.TRAINING_REQUIREMENTS, wheels.TEST_REQUIREMENTS]
 #: What Pyodide 0.27.7 reports to environment markers (its Python and platform).
 PYODIDE_MARKERS = {**default_environment(), "python_version": "3.12", "python_full_version": "3.12.7",
                    "sys_platform": "emscripten", "platform_system": "Emscripten", "os_name": "posix",
@@ -55,18 +56,15 @@ def wheel_requirements(path):
 
 @pytest.fixture(scope="module")
 def vendored(tmp_path_factory):
-    """Both requirements files vendored into folders of their own (from the download cache when it has them)."""
-    folders = {}
-    for requirements in REQUIREMENTS_FILES:
-        folder = tmp_path_factory.mktemp(requirements.stem)
-        folders[requirements.name] = (folder, wheels.vendor_wheels(requirements, folder, report=lambda _: None))
-    return folders
+    """The test wheels vendored into a folder of their own (from the download cache when it has them):
+    (folder, manifest)."""
+    folder = tmp_path_factory.mktemp("pyodide-tests")
+    return folder, wheels.vendor_wheels(wheels.TEST_REQUIREMENTS, folder, report=lambda _: None)
 
 
-@pytest.mark.parametrize("requirements", REQUIREMENTS_FILES, ids=lambda path: path.name)
-def test_every_wheel_is_pinned_by_hash_and_listed_with_it(requirements, vendored):
-    folder, manifest = vendored[requirements.name]
-    pins = wheels.read_pins(requirements)
+def test_every_wheel_is_pinned_by_hash_and_listed_with_it(vendored):
+    folder, manifest = vendored
+    pins = wheels.read_pins(wheels.TEST_REQUIREMENTS)
     assert pins and [wheel["name"] for wheel in manifest["wheels"]] == [pin.name for pin in pins]
     assert json.loads((folder / wheels.MANIFEST_NAME).read_text(encoding="utf-8")) == manifest
     for pin, wheel in zip(pins, manifest["wheels"]):
@@ -76,11 +74,10 @@ def test_every_wheel_is_pinned_by_hash_and_listed_with_it(requirements, vendored
     assert sorted(path.name for path in folder.iterdir()) == sorted([wheels.MANIFEST_NAME, *(w["file"] for w in manifest["wheels"])])
 
 
-@pytest.mark.parametrize("requirements", REQUIREMENTS_FILES, ids=lambda path: path.name)
-def test_the_pinned_set_is_complete_for_pyodide(requirements, vendored):
+def test_the_pinned_set_is_complete_for_pyodide(vendored):
     """micropip installs the set without resolving, so every requirement of every wheel must be met by the set
     itself or by a package of Pyodide's lockfile."""
-    folder, manifest = vendored[requirements.name]
+    folder, manifest = vendored
     available = {wheel["name"]: wheel["version"] for wheel in manifest["wheels"]}
     available.update({name: entry["version"] for name, entry in lockfile()["packages"].items()})
     unmet = []
@@ -94,47 +91,45 @@ def test_the_pinned_set_is_complete_for_pyodide(requirements, vendored):
 
 def test_the_browser_runs_the_versions_the_native_run_pins():
     native = pyproject_pins()
-    for requirements in REQUIREMENTS_FILES:
-        for pin in wheels.read_pins(requirements):
-            if pin.name in native:
-                assert pin.version == native[pin.name], f"{requirements.name} pins {pin.name} {pin.version}, pyproject.toml {native[pin.name]}"
-    assert {"pytest", "hypothesis"} <= {pin.name for pin in wheels.read_pins(wheels.TEST_REQUIREMENTS)}
-    assert "autograd" in native and "autograd" in {pin.name for pin in wheels.read_pins(wheels.TRAINING_REQUIREMENTS)}
+    pins = wheels.read_pins(wheels.TEST_REQUIREMENTS)
+    for pin in pins:
+        if pin.name in native:
+            assert pin.version == native[pin.name], f"pyodide-tests.txt pins {pin.name} {pin.version}, pyproject.toml {native[pin.name]}"
+    assert {"pytest", "hypothesis"} <= {pin.name for pin in pins} & set(native), "both pinned, and checked above"
 
 
-def test_a_wrong_hash_stops_the_build_naming_the_file(tmp_path, monkeypatch):
+def test_a_wrong_hash_stops_vendoring_naming_the_file(tmp_path, monkeypatch):
     monkeypatch.setenv(paths.CACHE_ENV_VAR, str(tmp_path / "cache" / "pyodide"))
-    pin = wheels.read_pins(wheels.TRAINING_REQUIREMENTS)[0]
+    pin = wheels.read_pins(wheels.TEST_REQUIREMENTS)[0]
     cached = wheels.wheel_cache_dir() / f"{pin.file_prefix}py3-none-any.whl"
     cached.parent.mkdir(parents=True)
     cached.write_bytes(b"not the pinned wheel")
     with pytest.raises(wheels.BuildError, match=rf"{cached.name} from the cache.*sha256 is {sha256(b'not the pinned wheel')}, expected {pin.sha256}"):
-        wheels.vendor_wheels(wheels.TRAINING_REQUIREMENTS, tmp_path / "out", report=lambda _: None)
+        wheels.vendor_wheels(wheels.TEST_REQUIREMENTS, tmp_path / "out", report=lambda _: None)
     assert not (tmp_path / "out").exists(), "nothing is vendored from a file that failed its check"
 
 
 def test_a_requirements_line_without_its_hash_is_refused(tmp_path):
     loose = tmp_path / "loose.txt"
-    loose.write_text("autograd==1.9.1\n", encoding="utf-8")
+    loose.write_text("pytest==9.0.3\n", encoding="utf-8")
     with pytest.raises(wheels.BuildError, match="loose.txt: expected `name==version --hash=sha256:...`"):
         wheels.read_pins(loose)
 
 
-def test_the_training_wheel_ships_with_the_site_and_the_test_wheels_never(tmp_path):
-    """After the build: dist/ and its zip carry vendor/wheels/ and micropip, and no test wheel."""
+def test_the_site_ships_the_runtime_and_numpy_and_no_other_wheel(tmp_path):
+    """After the build: dist/ and its zip carry, of all wheels, NumPy's alone: no test wheel, no micropip (the
+    page installs nothing; micropip stays in the repository's vendor/pyodide/ for the in-Pyodide test run)."""
     shipped = [paths.ROOT / entry for entry in site.COPIED_WITH_THE_SITE]
     assert not any(wheels.TEST_WHEELS_DIR.is_relative_to(entry) for entry in shipped)
-    dist_wheels = paths.DIST_DIR / wheels.TRAINING_WHEELS_DIR.relative_to(paths.ROOT)
-    manifest = json.loads((dist_wheels / wheels.MANIFEST_NAME).read_text(encoding="utf-8"))
-    assert [wheel["name"] for wheel in manifest["wheels"]] == [pin.name for pin in wheels.read_pins(wheels.TRAINING_REQUIREMENTS)]
-    test_prefixes = tuple(pin.file_prefix for pin in wheels.read_pins(wheels.TEST_REQUIREMENTS))
-    is_test_wheel = lambda name: name.lower().startswith(test_prefixes)  # noqa: E731
-    assert not [path for path in paths.DIST_DIR.rglob("*.whl") if is_test_wheel(path.name)]
+    numpy_wheel = lockfile()["packages"]["numpy"]["file_name"]
+    assert sorted(path.name for path in paths.DIST_DIR.rglob("*.whl")) == [numpy_wheel]
+    assert not (paths.DIST_DIR / "vendor" / "wheels").exists()
     variants.write_zip(paths.DIST_DIR, tmp_path / "site.zip")
     with zipfile.ZipFile(tmp_path / "site.zip") as archive:
         zipped = {Path(name).name for name in archive.namelist()}
-    assert {wheel["file"] for wheel in manifest["wheels"]} | {"micropip-0.9.0-py3-none-any.whl"} <= zipped
-    assert not [name for name in zipped if is_test_wheel(name)]
+    assert sorted(name for name in zipped if name.endswith(".whl")) == [numpy_wheel]
+    installers = {lockfile()["packages"][name]["file_name"] for name in runtime.INSTALLER_PACKAGES}
+    assert installers <= {path.name for path in runtime.VENDOR_DIR.iterdir()}, "vendored for the in-Pyodide tests"
 
 
 def test_micropip_comes_from_the_runtime_lockfile_verified():

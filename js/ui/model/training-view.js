@@ -70,7 +70,7 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   element.setAttribute("aria-labelledby", "model-training-title");
   const heading = make("h3", "", "Train it yourself");
   heading.id = "model-training-title";
-  const note = make("p", "panel-note", "A model of the same shape, trained from scratch here in your browser, on the same NumPy code the tests run. The first run also loads autograd, the library that works out the gradients.");
+  const note = make("p", "panel-note", "A model of the same shape, trained from scratch here in your browser, in a Python worker of its own (so the page stays live), on the same NumPy code the tests run, gradients included.");
   const form = make("form", "model-training-form");
   form.noValidate = true; // the module checks the settings, and its message names the one that is wrong
   const inputs = {};

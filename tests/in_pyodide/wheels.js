@@ -1,21 +1,24 @@
 /**
- * Pure-Python wheels installed into a running Pyodide by micropip, from the site's own files.
+ * The in-Pyodide test run's installer: pytest, hypothesis and their dependencies, installed into a running
+ * Pyodide by micropip from the test server's files (tests/in_pyodide/worker.js uses it). The page installs
+ * nothing: its workers need only the runtime, NumPy and the module.
  *
- * The build puts the wheels beside a manifest, wheels.json, that pins each one's version and sha256
- * (sitebuild/wheels.py). micropip installs exactly those: for each wheel it reads a one-link package index
- * whose link ends in `#sha256=…`, so micropip itself checks every wheel before installing it, and no other
- * host is ever asked.
+ * The wheels lie beside a manifest, wheels.json, that pins each one's version and sha256 (sitebuild/wheels.py
+ * writes both, into tests/.cache/pyodide-wheels/). micropip installs exactly those: for each wheel it reads a
+ * one-link package index whose link ends in `#sha256=…`, so micropip itself checks every wheel before
+ * installing it, and no other host is ever asked.
  *
  * Why the index is written here and not served as a file: micropip 0.9.0 (Pyodide 0.27.7's) resolves an
  * index page's links against the root of the host, not against the page, so a static index would work only
- * for a site at the root of its host. Written here, its links are full URLs resolved against the manifest,
- * wherever the site lives, and it reaches micropip as a `data:` URL (the reason the policy's connect-src
- * allows data:). One index per wheel, because micropip would take any file of an index for the project
- * asked for; `deps: False` because the manifest is the complete set (the build checks it), and the installed
- * versions are checked afterwards, since micropip does not always say when it kept another version.
+ * when served from the root of its host. Written here, its links are full URLs resolved against the manifest,
+ * and it reaches micropip as a `data:` URL (the reason the test worker's policy, and only its, allows data: in
+ * connect-src: sitebuild/csp.py). One index per wheel, because micropip would take any file of an index for
+ * the project asked for; `deps: False` because the manifest is the complete set (a tooling test checks it), and
+ * the installed versions are checked afterwards, since micropip does not always say when it kept another version.
  */
 
-/** micropip and its one dependency, from the runtime's lockfile (verified by the build like the rest). */
+/** micropip and its one dependency, from the runtime's lockfile, vendored into vendor/pyodide/ for this run (the
+ * build verifies them like the rest; dist/ leaves them out). */
 const MICROPIP = "micropip";
 
 async function readManifest(manifestUrl) {
