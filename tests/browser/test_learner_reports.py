@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from attention_playground import compute
 from attention_playground.model import load_model, run
 from attention_playground.model import requests as model_requests
-from page_helpers import open_live, preset_scene, sel, type_into, wait_live
+from page_helpers import open_live, preset_scene, scene_link_hash, sel, type_into, wait_live
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
 REPEATED_NOUN = EXAMPLES["repeated-noun"]          # "the fox met a crow and the fox smiled"
@@ -376,6 +376,29 @@ def test_a_frame_follows_the_theme_of_the_page_around_it(page, site_url):
     author.evaluate("document.querySelector('iframe').dataset.theme = 'dark'")
     frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     author.close()
+
+
+def test_a_frame_draws_its_example_while_python_starts(phone_at, site_url, artifacts):
+    """An author's frame of an example as shipped (the embed code's `#preset=<id>`, or a copied link of it) draws
+    the example's numbers while Python starts, as the page draws its first example: no grid of empty cells."""
+    scene = preset_scene("repeated-noun")
+    weights = compute(scene)["heads"][0]["weights"]
+    n = len(scene["tokens"])
+    copied_link = scene_link_hash({"scene": scene, "preset": "repeated-noun", "edited": False, "view": {"focus": None, "head": 0}})
+    for theme, address in [("light", "#preset=repeated-noun"), ("dark", copied_link)]:
+        frame = phone_at(PHONE["width"], PHONE["height"])
+        frame.emulate_media(color_scheme=theme)
+        held = []  # Python's WebAssembly, held back: the frame is certainly still starting
+        frame.context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+        frame.goto(f"{site_url}/index.html?embed{address}")
+        expect(frame.locator(sel("preview-badge"))).to_be_visible()
+        expect(frame.locator(sel("heatmap-cell"))).to_have_count(n * n)
+        # The last word may read every word under the causal mask: its row is the example's, number for number.
+        last_row = frame.locator(f'{sel("heatmap-cell", row=n - 1)} + text').all_text_contents()
+        assert last_row == [f"{weight:.3f}" for weight in weights[n - 1]], last_row
+        expect(frame.locator(sel("heatmap-cell", row=n - 1, column=0))).not_to_have_class(re.compile("pending"))
+        expect(frame.locator(sel("playground"))).to_have_attribute("data-status", "preview")
+        frame.screenshot(path=str(artifacts / f"frame-starting-{theme}-390.png"))
 
 
 # ---- 8. Stop, again and again, on a plain host --------------------------------------------------------------
