@@ -265,7 +265,7 @@ def test_a_tap_on_a_heatmap_cell_shows_its_score_on_a_phone(phone, site_url):
     expect(tooltip).to_contain_text("weight 0.920")
 
 
-def test_the_panels_line_up_on_a_phone(phone, site_url):
+def test_on_a_phone_the_panels_line_up_and_a_notice_reads_across(phone, site_url):
     open_live(phone, f"{site_url}/")
     phone.locator(sel("step-view")).wait_for(state="attached")
     phone.wait_for_function("() => document.querySelector('[data-testid=\"experiments\"] h2') !== null")
@@ -273,6 +273,14 @@ def test_the_panels_line_up_on_a_phone(phone, site_url):
     rights = {name: (lambda box: box["x"] + box["width"])(phone.locator(sel(name)).bounding_box()) for name in lefts}
     assert len({round(x) for x in lefts.values()}) == 1, lefts
     assert len({round(x) for x in rights.values()}) == 1, rights
+    # A sentence of the learner's own: the notice's offer is read across the bar, under its text, not squeezed
+    # beside it into a column a word wide.
+    type_into(phone, phone.locator(sel("sentence-input")), REPEATED_NOUN)
+    action = phone.locator(sel("notice-action"))
+    expect(action).to_contain_text("or open the example")
+    text_box, action_box, bar_box = (phone.locator(sel(name)).bounding_box() for name in ("notice-text", "notice-action", "notice"))
+    assert action_box["y"] >= text_box["y"] + text_box["height"] - 1, (text_box, action_box)
+    assert action_box["width"] > bar_box["width"] / 2, (action_box, bar_box)
 
 
 # ---- 6. where did it go? -------------------------------------------------------------------------------------
