@@ -45,6 +45,16 @@ def import_module(page, path):
 
 def test_the_second_fox_is_word_8_wherever_a_learner_reads_its_position(page, site_url):
     open_model(page, f"{site_url}/")
+    # The panel opens on a repeated run at its last word; the word the chosen head reads most there comes back in
+    # the run, so the sentence under the bars names it with its number too.
+    run_words = EXAMPLES["repeated-run"].split()
+    tokens = ["<bos>", *run_words]
+    chosen = page.locator(f'{sel("model-head-card")}:has({sel("model-head-choose")}[aria-pressed="true"])')
+    layer, head = int(chosen.get_attribute("data-layer")), int(chosen.get_attribute("data-head"))
+    read = int(np.argmax(run(load_model(), EXAMPLES["repeated-run"]).weights[layer][head][-1]))
+    assert read > 0 and run_words.count(tokens[read]) > 1, tokens[read]  # measured natively first
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text(
+        f"At “{run_words[-1]}” (word {len(run_words)}), L{layer}H{head} puts the most weight on “{tokens[read]}” (word {read}):")
     page.locator(sel("model-example-repeated-noun")).click()
     words = REPEATED_NOUN.split()
     second_fox = [i for i, word in enumerate(words) if word == "fox"][1]   # 0-based among the words: 7
@@ -63,6 +73,7 @@ def test_the_second_fox_is_word_8_wherever_a_learner_reads_its_position(page, si
     assert marks[0] == "start"
     assert all(marks[i] == str(i) for i in range(1, len(words) + 1)), marks
     expect(page.locator(sel("model-weight-effect"))).to_contain_text(f"At “fox” (word {number})")
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text(f"At “fox” (word {number}), L1H0 puts the most weight on")
     # Opened in the playground, the same word has the same number.
     page.locator(sel("model-open-head")).click()
     expect(page.locator(sel("scene-title"))).to_contain_text("L1H0")
