@@ -276,7 +276,7 @@ def test_a_tap_on_a_heatmap_cell_shows_its_score_on_a_phone(phone, site_url):
     expect(tooltip).to_contain_text("weight 0.920")
 
 
-def test_on_a_phone_the_panels_line_up_and_a_notice_reads_across(phone, site_url):
+def test_on_a_phone_the_panels_line_up_and_what_is_in_them_fits(phone, site_url):
     open_live(phone, f"{site_url}/")
     phone.locator(sel("step-view")).wait_for(state="attached")
     phone.wait_for_function("() => document.querySelector('[data-testid=\"experiments\"] h2') !== null")
@@ -292,6 +292,16 @@ def test_on_a_phone_the_panels_line_up_and_a_notice_reads_across(phone, site_url
     text_box, action_box, bar_box = (phone.locator(sel(name)).bounding_box() for name in ("notice-text", "notice-action", "notice"))
     assert action_box["y"] >= text_box["y"] + text_box["height"] - 1, (text_box, action_box)
     assert action_box["width"] > bar_box["width"] / 2, (action_box, bar_box)
+    # The trained model: each layer's name stands above its cards, which line up in columns (beside the name, the
+    # first card stood apart from the rest), and the weight-against-effect table ends inside the panel.
+    phone.locator(sel("model-open")).click()
+    expect(phone.locator(sel("model-head-card"))).to_have_count(HEAD_COUNT, timeout=60_000)
+    expect(phone.locator(sel("weight-effect-row"))).to_have_count(HEAD_COUNT, timeout=60_000)
+    cards = phone.eval_on_selector_all(sel("model-head-card"), "cards => cards.map((c) => c.getBoundingClientRect().x)")
+    assert len({round(x) for x in cards}) <= 2 and round(cards[0]) == round(min(cards)), cards
+    panel = phone.locator(sel("model-panel")).bounding_box()
+    table = phone.locator(".weight-effect-table").bounding_box()
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
 
 
 # ---- 6. where did it go? -------------------------------------------------------------------------------------
