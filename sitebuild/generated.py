@@ -3,6 +3,8 @@
 - presets/index.json and presets/<id>.json: the examples, through the module's entry point;
 - preview.js: the default example computed natively, as an ES module the page's code imports, so the heatmap
   paints as that code runs (a fetched file resolved a task later, and was one more request);
+- previews/<id>.json: every example's result computed natively, fetched by a page (or a course page's frame)
+  that opens on that example before Python is live, so its heatmap is drawn while Python starts;
 - attention_playground.zip and attention_playground-<part>.zip: the module, for the Web Worker to unpack (the
   core at boot, each part when a request first needs it: attention_playground/parts.py);
 - module-facts.js: the facts the page's JavaScript shares with the module (attention_playground.facts), as an
@@ -49,18 +51,22 @@ def write_json(path, value):
 
 
 def write_presets_and_preview():
-    """presets/index.json, presets/<id>.json and preview.js, all through the module's entry point."""
+    """presets/index.json, presets/<id>.json, previews/<id>.json and preview.js, all through the module's entry
+    point."""
     handle, facts = _module()
     default = facts["defaultPresetId"]
     presets = call_entry(handle, "presets")
     ids = [preset["id"] for preset in presets]
-    shutil.rmtree(GENERATED_DIR / "presets", ignore_errors=True)
+    for folder in ("presets", "previews"):
+        shutil.rmtree(GENERATED_DIR / folder, ignore_errors=True)
     write_json(GENERATED_DIR / "presets" / "index.json", presets)
     for preset_id in ids:
-        write_json(GENERATED_DIR / "presets" / f"{preset_id}.json", call_entry(handle, "preset", {"id": preset_id}))
-    scene = call_entry(handle, "preset", {"id": default})
-    result = call_entry(handle, "compute", {"scene": scene})
-    write_preview_module({"preset": default, "scene": scene, "result": result})
+        scene = call_entry(handle, "preset", {"id": preset_id})
+        result = call_entry(handle, "compute", {"scene": scene})
+        write_json(GENERATED_DIR / "presets" / f"{preset_id}.json", scene)
+        write_json(GENERATED_DIR / "previews" / f"{preset_id}.json", result)
+        if preset_id == default:
+            write_preview_module({"preset": default, "scene": scene, "result": result})
     return ids
 
 

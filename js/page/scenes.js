@@ -26,6 +26,11 @@ const DRAFT_PARTS = ["scene", "shape", "labels", "values", "mode"];
 /** What a checked scene's source may hold for showing it again to cost nothing (see shownAgain). */
 const PLAIN_CHECK_KEYS = new Set(["scene", "checkFirst", "by", "what"]);
 
+/** Whether two scenes are the same scene, cell for cell (read as the page reads them). */
+function sameScene(a, b) {
+  return JSON.stringify(sceneFromDraft(draftFromScene(a))) === JSON.stringify(sceneFromDraft(draftFromScene(b)));
+}
+
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
 export function defaultFocus(tokens) {
   const it = tokens.indexOf("it");
@@ -153,13 +158,31 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     });
   }
 
-  /** Example `id`: the learner's saved edits of it if there are, else as shipped. */
+  /**
+   * What draws example `id` while Python starts: its result as the build computed it (generated/previews/), as
+   * showScene's `{result, isPreview}`. Nothing once Python is live (it computes the scene at once), when `scene`
+   * is given and is not the example as shipped (a link made before the example changed), or when the file
+   * cannot be read: the grid then waits for Python.
+   */
+  async function shippedPreview(id, scene = null) {
+    if (!id || store.state.boot.live) return {};
+    try {
+      const [result, shipped] = await Promise.all([presets.preview(id), scene && presets.scene(id)]);
+      if (scene && !sameScene(scene, shipped)) return {};
+      return { result, isPreview: true };
+    } catch {
+      return {};
+    }
+  }
+
+  /** Example `id`: the learner's saved edits of it if there are, else as shipped (drawn at once if it can be). */
   async function openPreset(id, { by = "learner" } = {}) {
+    const saved = savedWork.record(id);
+    const preview = saved ? null : shippedPreview(id); // fetched beside the scene, not after it
     const scene = await presets.scene(id);
     const what = `the example ${quoted(scene.title ?? id)}`;
-    const saved = savedWork.record(id);
     if (saved) await showRecord(saved, { by, what });
-    else await showScene({ scene, presetId: id, by, what });
+    else await showScene({ scene, presetId: id, by, what, ...(await preview) });
   }
 
   function showRecord(record, { by = "learner", what = "your saved work" } = {}) {
@@ -186,10 +209,12 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     const { at = null, ...view } = payload.view;
     const { start = false, ...claim } = view.claim ?? {};
     if (view.claim) view.claim = claim;
+    // A link to an example as shipped is drawn at once, as the example would be.
+    const preview = payload.edited ? {} : await shippedPreview(payload.preset, payload.scene);
     try {
       await showScene({
-        draft: draftFromScene(payload.scene), presetId: payload.preset, edited: payload.edited || !payload.preset,
-        focus: view.focus, head: view.head, view, by, what: "this link",
+        draft: draftFromScene(payload.scene, preview.result), presetId: payload.preset, edited: payload.edited || !payload.preset,
+        focus: view.focus, head: view.head, view, by, what: "this link", ...preview,
       });
     } catch (error) {
       return { opened: false, problem: error.message };

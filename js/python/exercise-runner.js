@@ -12,12 +12,15 @@
  *     long C call), the worker is ended as below.
  *   - otherwise (a page that is not isolated: a static host that sends no isolation headers, a course
  *     platform's frame on the first visit), the worker is ended and a spare one takes over. Booting Python
- *     takes seconds, so spares are booted beforehand: once the first worker is live, two more boot beside it,
- *     one after the other, and wait; after every takeover the next one boots. Two, not one: a learner who
+ *     takes seconds, so spares are booted beforehand: once the first worker is live, three more boot beside it,
+ *     one after the other, and wait; after every takeover the next one boots. Three, not one: a learner who
  *     stops, runs a fixed version and stops a runaway again within a few seconds would otherwise find the
  *     one spare still booting (a boot competes with the runaway code for the processor), and wait for it.
- *     With two, each spare has had the time of two such rounds to boot, so every Stop finds one ready.
- *     (The price is two more Pythons' memory while the exercises are open on such a page.)
+ *     With two, the third Stop in a row took the spare booting since the first, which on a busy machine was
+ *     not ready after two such rounds (it waited 5 to 7 s; bench/exercise_recovery.py); with three, three
+ *     Stops in a row find one ready each, and a fourth finds the one booting since the first, three rounds on.
+ *     (The price is three more Pythons' memory, some 50 to 100 MB each, while the exercises are open on such
+ *     a page.)
  * Either way the editor and the scene are untouched (they live in the page), and the outcome says what
  * happened and how long Python took to be live again.
  *
@@ -31,8 +34,10 @@ import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
 export const DEFAULT_TIME_LIMIT_MS = 5000;
 /** After an interrupt, how long to wait for Python to answer before ending the worker anyway. */
 const INTERRUPT_GRACE_MS = 1000;
-/** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why two). */
-export const SPARES_WANTED = 2;
+/** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why three). */
+export const SPARES_WANTED = 3;
+/** The request a spare answers once booted, to import what the learner's runs need (the exercises' part). */
+const WARM_UP_KIND = "exercises";
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
 const SIGINT = 2;
 
@@ -117,7 +122,10 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
     if (interruptible || spares.length >= SPARES_WANTED || spares.some((entry) => !entry.booted)) return;
     const entry = { client: createClient(clientOptions), booted: false };
     spares.push(entry);
-    entry.client.ready.then(
+    // Booted means warm: the exercises' part unpacked and imported (the `exercises` request needs it), so the run
+    // after a takeover is as quick as in a Python that has run code before. Cold, that first run took 1 to 1.5 s
+    // of every Stop's wait on a busy machine (bench/exercise_recovery.py).
+    entry.client.ready.then(() => entry.client.request(WARM_UP_KIND, {}).catch(() => {})).then(
       () => {
         if (!spares.includes(entry)) return; // it took over while booting
         entry.booted = true;

@@ -292,7 +292,8 @@ def test_the_hand_made_head_and_the_learned_head_side_by_side(page, site_url):
     expect(page.locator(sel("model-words"))).to_have_value(designed["words"])
     layer, head = pronoun["head"]
     expect(card(page, layer, head).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
-    expect(page.locator(sel("model-focus-sentence"))).to_contain_text("At “it” (row 9)")
+    it = designed["words"].split().index("it") + 1  # counted from 1, as the sentence's chips count
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text(f"At “it” (word {it})")
     expect(page.locator(sel("model-focus-sentence"))).to_contain_text("“cat”")
 
 

@@ -205,3 +205,22 @@ def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
     text = (tmp_path / "module-facts.js").read_text()
     written = json.loads(text.split("export const MODULE_FACTS = deepFreeze(", 1)[1].split(");\n\n", 1)[0])
     assert written == module_facts()
+
+
+def test_every_example_ships_with_its_result_for_the_first_view(tmp_path, monkeypatch):
+    """generated/previews/<id>.json is the example's result as compute() gives it natively: what a page or a
+    course page's frame opening on that example draws while Python starts. The default one is also preview.js."""
+    from attention_playground import DEFAULT_PRESET_ID, compute
+
+    monkeypatch.setattr(generated, "GENERATED_DIR", tmp_path)
+    monkeypatch.setattr(generated, "PREVIEW_MODULE", tmp_path / "preview.js")
+    ids = generated.write_presets_and_preview()
+    assert DEFAULT_PRESET_ID in ids and len(ids) > 1
+    assert sorted(path.stem for path in (tmp_path / "previews").glob("*.json")) == sorted(ids)
+    for preset_id in ids:
+        scene = json.loads((tmp_path / "presets" / f"{preset_id}.json").read_text())
+        shipped = json.loads((tmp_path / "previews" / f"{preset_id}.json").read_text())
+        assert shipped == json.loads(json.dumps(compute(scene))), preset_id
+    preview = json.loads((tmp_path / "preview.js").read_text().split("export const PREVIEW = ", 1)[1].rstrip(";\n"))
+    assert preview["preset"] == DEFAULT_PRESET_ID
+    assert preview["result"] == json.loads((tmp_path / "previews" / f"{DEFAULT_PRESET_ID}.json").read_text())

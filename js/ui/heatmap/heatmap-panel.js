@@ -24,8 +24,10 @@ export function zeroQueryRows(head) {
 export function zeroQueryNote(tokens, head) {
   const rows = zeroQueryRows(head);
   if (!rows.length) return "";
-  const who = rows.length === tokens.length ? "Every word asks" : rows.length === 1 ? `${quoted(tokens[rows[0]])} asks` : `${rows.length} of ${tokens.length} words ask`;
-  return `${who} with a query of all zeros (no feature of ${rows.length === 1 ? "it" : "theirs"} has a Wq row set): every key scores 0 against it, so ${rows.length === 1 ? "its row spreads" : "their rows spread"} evenly over the words ${rows.length === 1 ? "it" : "they"} may read.`;
+  const one = rows.length === 1;
+  const who = rows.length === tokens.length ? "Every word asks" : one ? `${quoted(tokens[rows[0]])} asks` : `${rows.length} of ${tokens.length} words ask`;
+  return `${who} with a query of all zeros (none of ${one ? "its" : "their"} features has a Wq row set): every key scores 0 ` +
+    `against such a query, so ${one ? "its row spreads" : "their rows spread"} evenly over the words ${one ? "it" : "they"} may read.`;
 }
 
 /**

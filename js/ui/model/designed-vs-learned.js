@@ -9,6 +9,7 @@
 
 import { formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
+import { namedToken, wordAt } from "../shared/positions.js";
 import { createLabelledMatrix } from "../teaching/labelled-matrix.js";
 import { drawStage, stageFormula } from "../teaching/step-view.js";
 
@@ -108,14 +109,15 @@ function createStageColumn(testId) {
 
 /**
  * One sentence about the focused row, written from the numbers on screen: where the chosen head reads most and
- * what the model expects next.
+ * what the model expects next. Positions are named as everywhere else (shared/positions.js): the focused word
+ * with its number, the word read with its number when its text alone is ambiguous.
  * @param {{tokens: string[], row: number[], label: string, focus: number, prediction?: [string, number]}} at
  * @returns {string}
  */
 export function focusSentence({ tokens, row, label, focus, prediction }) {
   let best = 0;
   row.forEach((weight, key) => { if (weight > row[best]) best = key; });
-  const read = best === 0 ? "<bos> (it parks there: nothing to find)" : quoted(tokens[best]);
+  const read = best === 0 ? "<bos> (it parks there: nothing to find)" : namedToken(tokens, best);
   const next = prediction ? ` The model's likeliest next word is ${quoted(prediction[0])} (${formatWeight(prediction[1], 2)}).` : "";
-  return `At ${quoted(tokens[focus])} (row ${focus + 1}), ${label} puts the most weight on ${read}: ${formatWeight(row[best], 2)}.${next}`;
+  return `At ${wordAt(tokens, focus)}, ${label} puts the most weight on ${read}: ${formatWeight(row[best], 2)}.${next}`;
 }
