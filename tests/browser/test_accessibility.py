@@ -60,9 +60,11 @@ def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
     page.locator(sel("add-head")).click()
     expect(page.locator(sel("head-tab"))).to_have_count(2)
     # Then everything that opens: disclosure buttons and <details>, one after another.
+    closed = page.locator('main button[aria-expanded="false"]:visible, .teaching button[aria-expanded="false"]:visible, details:not([open]) > summary:visible')
+    # The teaching sections are drawn after the playground goes live: on a busy machine, wait for the first.
+    expect(closed.first).to_be_visible()
     opened = 0
     for _ in range(20):
-        closed = page.locator('main button[aria-expanded="false"]:visible, .teaching button[aria-expanded="false"]:visible, details:not([open]) > summary:visible')
         if closed.count() == 0:
             break
         closed.first.click()

@@ -13,6 +13,8 @@ const ROW_SUM_TOLERANCE = 1e-6;
 
 /** The most rows whose bars glide to a new share; longer lists jump there. */
 const GLIDING_ROWS_AT_MOST = 16;
+/** Numbers the lists' headings, so that each list can be named by its own (a page may hold several). */
+let listsMade = 0;
 
 /**
  * Where a bar's fill sits for a share in [0, 1]: the fill is as wide as its track and slides in from the left
@@ -34,11 +36,14 @@ const fillTransform = (share) => {
 export function createAttentionBars(host, { testPrefix = "" } = {}) {
   const heading = document.createElement("h2");
   heading.dataset.testid = `${testPrefix}bars-heading`;
+  listsMade += 1;
+  heading.id = `bars-heading-${listsMade}`;
   const subline = document.createElement("p");
   subline.className = "panel-note";
   const list = document.createElement("ol");
   list.className = "bars";
   list.dataset.testid = `${testPrefix}attention-bars`;
+  list.setAttribute("aria-labelledby", heading.id);
   const empty = document.createElement("p");
   empty.className = "panel-note";
   host.append(heading, subline, list, empty);
@@ -58,6 +63,9 @@ export function createAttentionBars(host, { testPrefix = "" } = {}) {
     // In a longer list, which re-sorts at every update anyway, the glide shows nothing an eye can follow, and
     // starting 64 animations still costs the main thread a compositing pass per update: there they jump.
     list.classList.toggle("many", count > GLIDING_ROWS_AT_MOST);
+    // Such a list scrolls (its height is capped): a keyboard must be able to reach it to scroll it.
+    if (count > GLIDING_ROWS_AT_MOST) list.tabIndex = 0;
+    else list.removeAttribute("tabindex");
     rows = Array.from({ length: count }, (_, j) => {
       const item = document.createElement("li");
       item.className = "bar-row";
