@@ -22,8 +22,9 @@ import time
 
 import in_process_python
 
-#: The arguments of the one pytest run: the native suite, quietly, no cache, no colour codes in the report.
-PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--color=no", "tests/native"]
+#: The arguments of the one pytest run: the native suite, quietly, no cache, no colour codes, its 15 slowest tests
+#: in the report (the browser test prints them).
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--color=no", "--durations=15", "tests/native"]
 
 
 class Report:
