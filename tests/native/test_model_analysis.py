@@ -215,7 +215,7 @@ def test_knocking_the_pronoun_head_out_takes_away_the_animals_word(shipped_model
 
 def test_sentence_scores_match_a_plain_recomputation(shipped_model, pronoun, chosen):
     layer, head = chosen
-    on_animal, on_others, sound = [], [], []
+    on_animal, on_others, sound, others_by_order = [], [], [], {}
     for sentence in pronoun_evaluation_set():
         result = run(shipped_model, " ".join(sentence.words))
         tokens = result.tokens
@@ -224,9 +224,13 @@ def test_sentence_scores_match_a_plain_recomputation(shipped_model, pronoun, cho
         others = [i for i in range(it) if tokens[i] in PLACES or tokens[i] in PEOPLE]
         on_animal.append(result.weights[layer][head][it, animals[-1]])
         on_others.append(sum(result.weights[layer][head][it, i] for i in others))
+        others_by_order.setdefault(sentence.order, []).append(on_others[-1])
         sound.append(result.probabilities[it, VOCABULARY.index(ANIMAL_SOUNDS[tokens[animals[-1]]])])
     assert pronoun.animal[layer, head] == pytest.approx(np.mean(on_animal), abs=1e-12)
     assert pronoun.other[layer, head] == pytest.approx(np.mean(on_others), abs=1e-12)
+    assert list(pronoun.other_by_order) == list(others_by_order)
+    for order, values in others_by_order.items():
+        assert pronoun.other_by_order[order][layer, head] == pytest.approx(np.mean(values), abs=1e-12)
     assert sound_probability(shipped_model, []).intact == pytest.approx(np.mean(sound), abs=1e-12)
 
     mention = second_mention_scores(shipped_model)

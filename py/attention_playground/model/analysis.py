@@ -41,7 +41,6 @@ from .corpus import WORD_INDEX
 from .errors import check_knocked_out
 from .evaluation import (
     Metrics,
-    PronounSentence,
     evaluate,
     model_evaluation_set,
     pronoun_evaluation_set,
@@ -116,22 +115,18 @@ class PronounScores:
     - `animal`: mean weight on the animal "it" refers to (the pronoun score)
     - `other`: mean weight on the other nouns together (the place, and the person where there is one)
     - `by_order[order]`: `animal`, over the sentences of one word order
+    - `other_by_order[order]`: `other`, over the sentences of one word order
     """
 
     animal: np.ndarray
     other: np.ndarray
     by_order: dict[str, np.ndarray]
+    other_by_order: dict[str, np.ndarray]
 
     def best_head(self) -> tuple[int, int]:
         """The head that puts the most weight on the animal: the pronoun head, if one formed."""
         layer, head = np.unravel_index(int(np.argmax(self.animal)), self.animal.shape)
         return int(layer), int(head)
-
-
-def pronoun_rows(model: Model, sentence: PronounSentence) -> np.ndarray:
-    """Every head's row at "it" for one pronoun sentence: (n_layers, n_heads, n)."""
-    weights = np.array(run(model, sentence.words).weights)  # (L, H, n, n)
-    return weights[:, :, sentence.pronoun]  # (L, H, n)
 
 
 def by_length(sentences) -> dict[int, list]:
@@ -155,7 +150,7 @@ def batch_ids(sentences) -> np.ndarray:
 def pronoun_scores(model: Model) -> PronounScores:
     """Measure every head at "it" on the pronoun evaluation set (see `PronounScores`). The sentences run in
     batches of one length (gradients.forward_batch, held equal to `run`'s forward pass by a test)."""
-    animal, other, by_order = [], [], in_order_of_appearance()
+    animal, other, by_order, other_by_order = [], [], in_order_of_appearance(), in_order_of_appearance()
     for group in by_length(pronoun_evaluation_set()).values():
         _, layers, _ = forward_batch(model.params, batch_ids(group), model.config)
         patterns = np.stack([layer.pattern for layer in layers], axis=1)  # (B, L, H, n, n)
@@ -164,8 +159,10 @@ def pronoun_scores(model: Model) -> PronounScores:
             animal.append(rows[:, :, sentence.animal])  # (L, H)
             other.append(rows[:, :, list(sentence.others)].sum(axis=-1))  # (L, H)
             by_order[sentence.order].append(animal[-1])
-    return PronounScores(np.mean(animal, axis=0), np.mean(other, axis=0),
-                         {order: np.mean(values, axis=0) for order, values in by_order.items()})
+            other_by_order[sentence.order].append(other[-1])
+    mean_by_order = lambda table: {order: np.mean(values, axis=0) for order, values in table.items()}  # noqa: E731
+    return PronounScores(np.mean(animal, axis=0), np.mean(other, axis=0), mean_by_order(by_order),
+                         mean_by_order(other_by_order))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from .analysis import (
     heads_reading_the_animal,
     pronoun_head,
     pronoun_knock_outs,
-    pronoun_rows,
     pronoun_scores,
     second_mention_scores,
     sound_probability,
@@ -45,7 +44,6 @@ from .evaluation import (
     EVAL_STORIES,
     evaluate,
     model_evaluation_set,
-    pronoun_evaluation_set,
     second_mention_set,
 )
 from .transformer import Model, forward, run
@@ -345,8 +343,7 @@ def pronoun_lines(model: Model, pronoun, sound_knock_outs) -> list[str]:
     ]
     single = sound_knock_outs[0][1]
     for order, values in pronoun.by_order.items():
-        other = np.mean([pronoun_rows(model, s)[layer, head, list(s.others)].sum()
-                         for s in pronoun_evaluation_set() if s.order == order])
+        other = pronoun.other_by_order[order][layer, head]
         lines.append(f"| {order} | {values[layer, head]:.2f} | {other:.2f} | {single.intact_by_order[order]:.2f} "
                      f"| {single.knocked_by_order[order]:.2f} |")
     readers = ", ".join(head_label(*pair) for pair in heads_reading_the_animal(model, pronoun))
