@@ -7,8 +7,8 @@ walks it in reverse, stage by stage, with the same names. A test checks every gr
 differences, with each design choice switched on and off.
 
 Why by hand and not with an automatic-differentiation library: at this size a step is a few dozen small
-array operations, and tracing them costs as much as doing them. Written out, a step takes about half the
-time autograd took (natively and in Pyodide alike), and training in the page needs nothing but NumPy.
+array operations, and tracing them costs as much as doing them (README.md, "Training", has the figures);
+written out, training in the page needs nothing but NumPy.
 
 Shapes: B sequences of n tokens; H heads of d_head; d_model; V words. Per-head matrices are stacked
 (layer, head, ...) as in transformer.param_shapes.
