@@ -8,10 +8,20 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     plain_site_url  the same, without the isolation headers (most static hosts)
     unpacked_zip_server  the offline zip unpacked and served by `python3 -m http.server` (no headers at all)
     browser    Chromium through Playwright's sync API
-    page       a fresh context and page that must end with no console error, no page error and no request
-               to any host but 127.0.0.1 (checked at teardown; see `page_problems` to allow one on purpose)
+    page       a page as a first-time visitor finds it (nothing saved, no service worker, no permission), that
+               must end with no console error, no page error and no request to any host but 127.0.0.1 (checked
+               at teardown; see `page_problems` to allow one on purpose). It opens in `warm_context`, so it
+               boots Python from a warm HTTP cache (see there)
+    warm_context  one browser profile of its own per test process, whose HTTP cache (with the compiled
+               WebAssembly Chromium keeps beside it) outlives each test: booting Python there costs about 4 s
+               of CPU instead of 6 to 7 in a context that starts empty, and the suite boots Python about a
+               hundred times. Everything else a site can keep (storage, service workers, the Cache API,
+               cookies, permissions, routes, offline) is wiped after each test, for every origin it touched
+    cold_page  a fresh context of its own in `browser` (empty HTTP cache), guarded like `page`: for a test
+               about a first visit's downloads, or that needs the browser's own CDP session
     live_page  the page at site_url, already live, shared by the tests of one module and put back before each
-               as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`
+               as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`; it
+               lives in a warm profile of its own (`warm_shared_context`)
     fresh_page another such page in a context of its own (a link opened on someone else's computer)
     artifacts  the folder for screenshots, tests/artifacts/
 
@@ -115,11 +125,71 @@ def plain_site_url(built_site):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright_driver():
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    yield chromium
+    chromium.close()
+
+
+#: What `page` wipes after each test, for every origin the test touched: all a site can keep but the HTTP
+#: cache (Storage.clearDataForOrigin's names).
+SITE_DATA = "cookies,file_systems,indexeddb,local_storage,websql,service_workers,cache_storage,shared_storage,storage_buckets"
+
+
+def launch_warm_context(playwright_driver, profile):
+    """A browser of its own with a persistent profile in the folder `profile`, with no page open."""
+    context = playwright_driver.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    for blank in list(context.pages):
+        blank.close()
+    return context
+
+
+@pytest.fixture(scope="session")
+def warm_context(playwright_driver, tmp_path_factory):
+    """A persistent browser profile for `page` (conftest's header says why)."""
+    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("browser-profile"))
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def warm_shared_context(playwright_driver, tmp_path_factory):
+    """Another, for the modules' shared pages: a shared page lives while its module's `page` tests run, and
+    what it keeps must not reach them (nor their wipes it)."""
+    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("shared-page-profile"))
+    yield context
+    context.close()
+
+
+def origin_of(url):
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
+
+
+def wipe_site_data(context, origins):
+    """Close every page of `context`, then forget what the sites at `origins` kept, the HTTP cache aside."""
+    for open_page in list(context.pages):
+        open_page.close()
+    context.unroute_all(behavior="ignoreErrors")
+    context.set_offline(False)
+    context.clear_permissions()
+    context.clear_cookies()
+    cleaner = context.new_page()
+    try:
+        session = context.new_cdp_session(cleaner)
+        for origin in sorted(origins):
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": SITE_DATA})
+        session.detach()
+    finally:
+        cleaner.close()
 
 
 @dataclass
@@ -156,10 +226,18 @@ def guarded_page(browser, problems):
     in `problems`. The page's worker is covered too: its console and its requests are the page's."""
     context = browser.new_context()
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    return context, guard(context, problems)
+
+
+def guard(context, problems, origins=None):
+    """Open a page in `context` that records its problems in `problems` (and, if given, adds the origin of
+    every request the context makes to the set `origins`). Returns the page; `unguard` stops the recording."""
 
     def record_request(request):
         if urlsplit(request.url).hostname != LOCAL_HOST and not request.url.startswith(("data:", "blob:")):
             problems.foreign_requests.append(request.url)
+        if origins is not None and (origin := origin_of(request.url)):
+            origins.add(origin)
 
     def record_console(message):
         if message.type == "error":
@@ -169,7 +247,8 @@ def guarded_page(browser, problems):
     new_page = context.new_page()
     new_page.on("console", record_console)
     new_page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
-    return context, new_page
+    new_page.unguard = lambda: context.remove_listener("request", record_request)
+    return new_page
 
 
 def assert_no_problems(problems):
@@ -179,8 +258,23 @@ def assert_no_problems(problems):
 
 
 @pytest.fixture
-def page(browser, site_url, page_problems):
-    """A fresh page that must end with no console error, no page error and no request to another host."""
+def page(warm_context, site_url, page_problems):
+    """A page as a first-time visitor finds it, in `warm_context`; it must end with no console error, no page
+    error and no request to another host. Every page the test opened in its context is closed at the end, and
+    what the sites it visited kept is wiped."""
+    origins = {site_url}
+    new_page = guard(warm_context, page_problems, origins)
+    try:
+        yield new_page
+    finally:
+        new_page.unguard()
+        wipe_site_data(warm_context, origins)
+    assert_no_problems(page_problems)
+
+
+@pytest.fixture
+def cold_page(browser, site_url, page_problems):
+    """A fresh page in a context of its own (empty HTTP cache); guarded like `page`."""
     context, new_page = guarded_page(browser, page_problems)
     yield new_page
     context.close()
@@ -188,16 +282,21 @@ def page(browser, site_url, page_problems):
 
 
 @pytest.fixture(scope="module")
-def shared_page(browser, site_url):
-    """One guarded context and page per test module, live at site_url; `live_page` lends it to each test.
-    Yields {"page", "problems" (a ForwardedProblems), "broken" (a test failed on it: boot it again)}."""
+def shared_page(warm_shared_context, site_url):
+    """One guarded page per test module, live at site_url, in `warm_shared_context`; `live_page` lends it to
+    each test. Yields {"page", "problems" (a ForwardedProblems), "broken" (a test failed on it: boot it again)}.
+    At the module's end its pages close and what the sites kept is wiped, as after a `page` test."""
     problems = ForwardedProblems()
-    context, new_page = guarded_page(browser, problems)
-    open_live(new_page, f"{site_url}/")
-    shared = {"page": new_page, "problems": problems, "broken": False}
-    yield shared
-    problems.target = PageProblems()  # what the page does while it closes belongs to no test
-    context.close()
+    origins = {site_url}
+    new_page = guard(warm_shared_context, problems, origins)
+    try:
+        open_live(new_page, f"{site_url}/")
+        shared = {"page": new_page, "problems": problems, "broken": False}
+        yield shared
+    finally:
+        problems.target = PageProblems()  # what the page does while it closes belongs to no test
+        new_page.unguard()
+        wipe_site_data(warm_shared_context, origins)
 
 
 @pytest.fixture

@@ -531,8 +531,10 @@ def resident_bytes(pid):
     return 0
 
 
-def test_soak_of_2000_updates_stays_alive_and_bounded(page, site_url, artifacts):
-    """A fatal error would reject a request and so fail the chunk that saw it; memory is sampled per chunk."""
+def test_soak_of_2000_updates_stays_alive_and_bounded(cold_page, site_url, artifacts):
+    """A fatal error would reject a request and so fail the chunk that saw it; memory is sampled per chunk.
+    (A context of its own in `browser`: the renderer's memory is read through the browser's CDP session.)"""
+    page = cold_page
     start_client(page, site_url)
     inspector = WorkerInspector(page)
     inspector.session.send("Performance.enable")

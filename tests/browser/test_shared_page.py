@@ -1,4 +1,5 @@
-"""The shared page (`live_page`, conftest.py) leaks nothing from one test into the next.
+"""The shared page (`live_page`, conftest.py) leaks nothing from one test into the next; nor does the warm
+browser profile behind `page`.
 
 The first test leaves behind all it can: an edit half typed, another scene set through the API, the step view
 and the weights table open, an experiment run on another tab, a notice, keyboard focus, a hover, a small
@@ -42,6 +43,10 @@ PAGE_STATE = """async () => {
     address: location.hash,
     saved: Object.keys(localStorage).sort(),
     session: Object.keys(sessionStorage).sort(),
+    databases: (await indexedDB.databases()).map((database) => database.name).sort(),
+    caches: (await caches.keys()).sort(),
+    serviceWorkers: (await navigator.serviceWorker.getRegistrations()).length,
+    clipboard: (await navigator.permissions.query({ name: "clipboard-read" })).state,
   };
 }"""
 
@@ -69,3 +74,26 @@ def test_the_next_test_finds_the_page_as_a_fresh_visitor_does(live_page, page, s
     fresh, reused = page.evaluate(PAGE_STATE), live_page.evaluate(PAGE_STATE)
     for key in fresh:
         assert reused[key] == fresh[key], f"the shared page's {key} differs from a fresh visitor's"
+
+
+def test_a_page_test_leaves_behind_what_a_site_can_keep(page, site_url):
+    open_live(page, f"{site_url}/")
+    type_into(page, page.locator(sel("x-cell", row=CAT, column=0)), "0.5")
+    expect(page.locator(sel("save-status"))).to_contain_text("saved in this browser")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    page.evaluate("""async () => {
+      sessionStorage.setItem("left", "behind");
+      await (await caches.open("left-behind")).put("/left-behind", new Response("x"));
+      await new Promise((resolve) => { indexedDB.open("left-behind").onsuccess = resolve; });
+    }""")
+    page.context.set_offline(True)
+    page.context.new_page()  # a second tab, left open
+
+
+def test_the_next_page_test_finds_what_a_first_visit_finds(page, cold_page, site_url):
+    assert page.context.pages == [page], "the last test's tabs are closed"
+    open_live(page, f"{site_url}/")
+    open_live(cold_page, f"{site_url}/")
+    warm, cold = page.evaluate(PAGE_STATE), cold_page.evaluate(PAGE_STATE)
+    for key in cold:
+        assert warm[key] == cold[key], f"a page in the warm profile differs from a first visit in its {key}"
