@@ -54,10 +54,14 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/** The cache key for a request: a page is kept once, whatever its query (?embed&panels=…). */
+/**
+ * The cache key for a request: a page is kept once, whatever its query (?embed&panels=…), and so is a worker's
+ * script (the training worker is worker.js?for=training: the query names the worker, the file is the same).
+ */
 function cacheKey(request) {
   const url = new URL(request.url);
-  return request.mode === "navigate" ? `${url.origin}${url.pathname}` : url.href;
+  const oneFileWhateverItsQuery = request.mode === "navigate" || request.destination === "worker" || request.destination === "sharedworker";
+  return oneFileWhateverItsQuery ? `${url.origin}${url.pathname}` : url.href;
 }
 
 /** `response` with the isolation headers added (a same-origin response only: others cannot be rewritten). */

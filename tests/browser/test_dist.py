@@ -41,3 +41,18 @@ def test_dist_runs_its_bundle_with_every_panel_open_and_maps_back_to_the_sources
     source_map = page.evaluate(f"fetch('{DIST_PATH}js/main.js.map').then((response) => response.json())")
     controller = next(index for index, source in enumerate(source_map["sources"]) if source.endswith("js/page/controller.js"))
     assert source_map["sourcesContent"][controller] == (ROOT / "js/page/controller.js").read_text(encoding="utf-8")
+
+
+def test_offline_the_model_trains_from_what_the_service_worker_kept(page, site_url):
+    """Training starts a worker of its own (js/runtime/worker.js?for=training): offline, the service worker
+    must answer that script from its cache though its address carries a query."""
+    page.goto(site_url + DIST_PATH + "index.html")
+    page.evaluate("() => window.attentionPlayground.ready")
+    page.evaluate("() => navigator.serviceWorker.ready")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    try:
+        trained = page.evaluate("() => window.attentionPlayground.model.train({seed: 1, steps: 2})")
+    finally:
+        page.context.set_offline(False)
+    assert trained["status"] == "done" and trained["step"] == 2 and len(trained["losses"]) == 2
