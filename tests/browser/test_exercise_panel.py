@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.attention import attention as module_attention
+from attention_playground.exercises.catalogue import EXERCISES
 from page_helpers import editor_text, paste_code, sel
 
 
@@ -21,10 +22,11 @@ STORAGE_KEY = "attention-playground.exercises.v1"
 OUTCOME = re.compile(r"^(passed|failed|stopped)$")
 
 
-def open_exercises(page, site_url, exercise_id, *, goto=True):
-    """Open the page (live), open the exercise panel, and pick an exercise."""
-    if goto:
-        page.goto(f"{site_url}/")
+def open_exercises(page, exercise_id, url=None):
+    """Open the page at `url` if given (else it is open already), wait until live, open the exercise panel, and
+    pick an exercise."""
+    if url:
+        page.goto(url)
     page.evaluate("window.attentionPlayground.ready")
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     page.locator(sel("exercise-open")).click()
@@ -63,6 +65,65 @@ def check_item(page, check_id):
     return page.locator(f'{sel("exercise-checks")} li[data-check-id="{check_id}"]')
 
 
+# What a learner can see or a script can read of the exercise panel and what it drew, once nothing is moving.
+EXERCISE_PANEL_STATE = """async () => {
+  await Promise.all(document.getAnimations().map((animation) => animation.finished));
+  const panel = document.querySelector('[data-panel="exercise"]');
+  const visible = (element) => element.checkVisibility();
+  const status = panel.querySelector('[data-testid="exercise-status"]');
+  return {
+    text: panel.innerText,
+    shown: [...panel.querySelectorAll("[data-testid]")].filter(visible).map((element) => element.dataset.testid),
+    controls: [...panel.querySelectorAll("input, button")].filter(visible).map((control) => ({
+      testid: control.dataset.testid ?? null, checked: control.checked ?? null, disabled: control.disabled,
+      pressed: control.getAttribute("aria-pressed"), expanded: control.getAttribute("aria-expanded"),
+    })),
+    status: { ...status?.dataset },
+    marked: panel.querySelectorAll(".cm-learner-error-line").length,
+    drawn_with: window.attentionPlayground.result()?.drawn_with ?? null,
+    warnings: document.querySelector('[data-testid="result-warnings"]').innerText,
+  };
+}"""
+
+#: The exercise panel as put back on the module's page the first time it was opened there (exercise_page).
+FIRST_OPENED = {}
+
+
+def put_the_exercises_back(page):
+    """The exercise panel on the module's shared page as a fresh visitor first opens it, then closed again, so
+    a test opens it as on a fresh page. The shared page's reset has cleared the browser's storage (the learner's
+    kept code) and closed the panel; the learner's Python stays booted. As a learner would: the heatmap is no
+    longer drawn with their function, and each exercise is chosen again (choosing one puts its kept code, here
+    the starter, in the editor, and clears its hints, solution, checks, error and status), the first last."""
+    toggle = page.locator(sel("exercise-open"))
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    tabs = page.locator(f'{sel("exercise-tabs")} button')
+    expect(tabs.first).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    draw = page.locator(sel("exercise-draw"))
+    if draw.is_checked():
+        draw.uncheck()
+    expect(page.locator(sel("result-warnings"))).not_to_contain_text("Drawn with your")
+    for tab in reversed(tabs.all()):
+        tab.click()
+        expect(tab).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(sel("exercise-status"))).to_have_text(re.compile(r"^Write \w+\(\) in the editor"))
+    expect(page.locator(sel("exercise-run"))).to_be_enabled()
+    if "state" not in FIRST_OPENED:
+        FIRST_OPENED["state"] = page.evaluate(EXERCISE_PANEL_STATE)
+    toggle.click()
+    expect(page.locator(sel("exercise-body"))).to_be_hidden()
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+@pytest.fixture
+def exercise_page(live_page):
+    """The module's shared page with the exercise panel put back and closed (put_the_exercises_back): a test
+    that only uses the exercises pays for its own work, not for booting two Pythons."""
+    put_the_exercises_back(live_page)
+    return live_page
+
+
 BUGGY_SOFTMAX = [
     (0, "import numpy as np"),
     (0, ""),
@@ -88,7 +149,7 @@ def attention(Q, K, V, scale=True, mask=None):
 
 def test_a_learner_types_a_softmax_without_the_shift_sees_why_it_fails_fixes_it_and_finds_it_after_a_reload(
         page, site_url, artifacts):
-    open_exercises(page, site_url, "softmax")
+    open_exercises(page, "softmax", f"{site_url}/")
     expect(page.locator(sel("exercise-text"))).to_contain_text("softmax(x, axis=-1)")
     replace_code_by_typing(page, BUGGY_SOFTMAX)
     assert editor_text(page) == (
@@ -121,7 +182,7 @@ def test_a_learner_types_a_softmax_without_the_shift_sees_why_it_fails_fixes_it_
     assert "e = np.exp(x - np.max(x, axis=axis, keepdims=True))" in fixed
 
     page.reload()
-    open_exercises(page, site_url, "softmax", goto=False)
+    open_exercises(page, "softmax")
     expect(page.locator(f'{sel("code-editor")} .cm-line', has_text="np.max(x, axis=axis")).to_be_visible()
     assert editor_text(page) == fixed
     saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(STORAGE_KEY)})"))
@@ -136,36 +197,42 @@ def test_a_learner_types_a_softmax_without_the_shift_sees_why_it_fails_fixes_it_
     assert saved["code"]["softmax"] == starter != fixed
 
 
-def test_hints_come_one_at_a_time_and_the_solution_passes(page, site_url):
-    open_exercises(page, site_url, "attention")
-    hints = page.locator(f'{sel("exercise-hints")} li')
+def test_hints_come_one_at_a_time_and_the_solution_passes(exercise_page):
+    open_exercises(exercise_page, "attention")
+    hints = exercise_page.locator(f'{sel("exercise-hints")} li')
     expect(hints).to_have_count(0)
-    page.locator(sel("exercise-hint")).click()
+    exercise_page.locator(sel("exercise-hint")).click()
     expect(hints).to_have_count(1)
     expect(hints.nth(0)).to_contain_text("np.sqrt(d_k)")
-    page.locator(sel("exercise-hint")).click()
+    exercise_page.locator(sel("exercise-hint")).click()
     expect(hints).to_have_count(2)
-    expect(page.locator(sel("exercise-solution"))).to_be_hidden()
-    page.locator(sel("exercise-show-solution")).click()
-    expect(page.locator(sel("exercise-solution-code"))).to_contain_text("def attention(Q, K, V, scale=True, mask=None):")
-    page.locator(sel("exercise-use-solution")).click()
-    assert "scores = np.where(mask, -np.inf, scores)" in editor_text(page)
-    status = run_checks(page)
+    expect(exercise_page.locator(sel("exercise-solution"))).to_be_hidden()
+    exercise_page.locator(sel("exercise-show-solution")).click()
+    expect(exercise_page.locator(sel("exercise-solution-code"))).to_contain_text("def attention(Q, K, V, scale=True, mask=None):")
+    exercise_page.locator(sel("exercise-use-solution")).click()
+    assert "scores = np.where(mask, -np.inf, scores)" in editor_text(exercise_page)
+    status = run_checks(exercise_page)
     expect(status).to_have_attribute("data-outcome", "passed")
     expect(status).to_contain_text("All 8 checks pass")
+    # Another exercise chosen: its status asks for code, no longer coloured by this one's outcome.
+    exercise_page.locator(sel("exercise-tab-softmax")).click()
+    expect(status).to_have_text("Write softmax() in the editor, then run the checks.")
+    expect(status).not_to_have_attribute("data-outcome", OUTCOME)
+    expect(exercise_page.locator(sel("exercise-solution"))).to_be_hidden()
+    expect(exercise_page.locator(sel("exercise-show-solution"))).to_have_text("Show the solution")
 
 
-def test_an_error_points_at_the_learners_line(page, site_url):
-    open_exercises(page, site_url, "attention")
-    paste_code(page, "import numpy as np\n\ndef attention(Q, K, V, scale=True, mask=None):\n    scores = Q @ K.T\n    return scores @ W, scores\n")
-    run_checks(page)
+def test_an_error_points_at_the_learners_line(exercise_page):
+    open_exercises(exercise_page, "attention")
+    paste_code(exercise_page, "import numpy as np\n\ndef attention(Q, K, V, scale=True, mask=None):\n    scores = Q @ K.T\n    return scores @ W, scores\n")
+    run_checks(exercise_page)
     # The error is said once, above the checks, and every check it broke refers to it.
-    expect(page.locator(sel("exercise-error"))).to_contain_text("line 5, in attention")
-    expect(page.locator(sel("exercise-error"))).to_contain_text("NameError: name 'W' is not defined")
-    assert page.locator(f'{sel("exercise-checks")} :text("NameError")').count() == 0
-    expect(check_item(page, "shapes")).to_contain_text("Your code raised the error shown above.")
-    expect(page.locator(sel("exercise-status"))).to_contain_text("your attention() raised an error")
-    expect(page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("    return scores @ W, scores")
+    expect(exercise_page.locator(sel("exercise-error"))).to_contain_text("line 5, in attention")
+    expect(exercise_page.locator(sel("exercise-error"))).to_contain_text("NameError: name 'W' is not defined")
+    assert exercise_page.locator(f'{sel("exercise-checks")} :text("NameError")').count() == 0
+    expect(check_item(exercise_page, "shapes")).to_contain_text("Your code raised the error shown above.")
+    expect(exercise_page.locator(sel("exercise-status"))).to_contain_text("your attention() raised an error")
+    expect(exercise_page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("    return scores @ W, scores")
 
 
 TUTORIAL_ATTENTION = """import numpy as np
@@ -186,33 +253,33 @@ def attention(X, Wq, Wk, Wv, causal=True):
 """
 
 
-def test_the_tutorials_attention_pasted_as_it_is_gets_one_message_about_the_signature(page, site_url):
-    open_exercises(page, site_url, "attention")
-    paste_code(page, TUTORIAL_ATTENTION)
-    status = run_checks(page)
+def test_the_tutorials_attention_pasted_as_it_is_gets_one_message_about_the_signature(exercise_page):
+    open_exercises(exercise_page, "attention")
+    paste_code(exercise_page, TUTORIAL_ATTENTION)
+    status = run_checks(exercise_page)
     expect(status).to_have_text("The checks cannot call your function: see why below.")
-    message = page.locator(sel("exercise-error"))
+    message = exercise_page.locator(sel("exercise-error"))
     expect(message).to_contain_text("The checks call attention(Q, K, V, scale=True, mask=None)")
     expect(message).to_contain_text("like the tutorial's")
     # Not eight TypeErrors: no check ran.
-    assert page.locator(f'{sel("exercise-checks")} :text("TypeError")').count() == 0
-    expect(page.locator(f'{sel("exercise-checks")} li[data-passed="none"]')).to_have_count(8)
-    expect(page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("def attention(X, Wq, Wk, Wv, causal=True):")
+    assert exercise_page.locator(f'{sel("exercise-checks")} :text("TypeError")').count() == 0
+    expect(exercise_page.locator(f'{sel("exercise-checks")} li[data-passed="none"]')).to_have_count(8)
+    expect(exercise_page.locator(f'{sel("code-editor")} .cm-learner-error-line')).to_have_text("def attention(X, Wq, Wk, Wv, causal=True):")
 
 
-def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_sharper_weights(page, site_url, artifacts):
-    open_exercises(page, site_url, "attention")
-    paste_code(page, ATTENTION_WITHOUT_SCALING)
-    run_checks(page)
-    expect(check_item(page, "scaling")).to_contain_text("Divide the scores by √d_k")
+def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_sharper_weights(exercise_page, artifacts):
+    open_exercises(exercise_page, "attention")
+    paste_code(exercise_page, ATTENTION_WITHOUT_SCALING)
+    run_checks(exercise_page)
+    expect(check_item(exercise_page, "scaling")).to_contain_text("Divide the scores by √d_k")
 
-    scene = page.evaluate("window.attentionPlayground.getScene()")
+    scene = exercise_page.evaluate("window.attentionPlayground.getScene()")
     module_weights = np.array(compute(scene)["heads"][0]["weights"], dtype=float)
-    page.locator(sel("exercise-draw")).check()
-    warnings = page.locator(sel("result-warnings"))
+    exercise_page.locator(sel("exercise-draw")).check()
+    warnings = exercise_page.locator(sel("result-warnings"))
     expect(warnings).to_contain_text("Drawn with your attention()", timeout=PYTHON_TIMEOUT_MS)
-    expect(page.locator(sel("exercise-draw-note"))).to_contain_text("drawn with your attention()")
-    drawn = page.evaluate("window.attentionPlayground.result()")
+    expect(exercise_page.locator(sel("exercise-draw-note"))).to_contain_text("drawn with your attention()")
+    drawn = exercise_page.evaluate("window.attentionPlayground.result()")
     assert drawn["drawn_with"] == "attention"
     drawn_weights = np.array(drawn["heads"][0]["weights"], dtype=float)
     # Exactly what attention gives without the division, and visibly not the module's weights.
@@ -221,11 +288,11 @@ def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_shar
     _, unscaled = module_attention(Q, K, V, scale=False, mask=np.array(compute(scene)["mask"]))
     np.testing.assert_allclose(drawn_weights, unscaled, atol=1e-12)
     assert np.abs(drawn_weights - module_weights).max() > 0.05
-    page.locator(sel("heatmap-panel")).screenshot(path=str(artifacts / "exercise-heatmap-from-learner.png"))
+    exercise_page.locator(sel("heatmap-panel")).screenshot(path=str(artifacts / "exercise-heatmap-from-learner.png"))
 
-    page.locator(sel("exercise-draw")).uncheck()
+    exercise_page.locator(sel("exercise-draw")).uncheck()
     expect(warnings).not_to_contain_text("Drawn with your attention()")
-    back = np.array(page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"], dtype=float)
+    back = np.array(exercise_page.evaluate("window.attentionPlayground.result()")["heads"][0]["weights"], dtype=float)
     np.testing.assert_allclose(back, module_weights, atol=1e-12)
 
 
@@ -237,33 +304,33 @@ def softmax(x, axis=-1):
 """
 
 
-def test_drawing_with_a_softmax_whose_rows_do_not_add_up_says_so_instead_of_claiming_100_percent(page, site_url):
+def test_drawing_with_a_softmax_whose_rows_do_not_add_up_says_so_instead_of_claiming_100_percent(exercise_page):
     """The learner's softmax divides by the total of the whole matrix, not of each row: every row of the
     heatmap adds up to less than 1. The captions must say what the weights add up to, not what proper
     weights would ("the shares add up to 100%")."""
-    open_exercises(page, site_url, "softmax")
-    paste_code(page, SOFTMAX_OVER_THE_WHOLE_MATRIX)
-    page.locator(sel("exercise-draw")).check()
-    expect(page.locator(sel("result-warnings"))).to_contain_text("Drawn with your softmax()", timeout=PYTHON_TIMEOUT_MS)
-    drawn = page.evaluate("window.attentionPlayground.result()")
+    open_exercises(exercise_page, "softmax")
+    paste_code(exercise_page, SOFTMAX_OVER_THE_WHOLE_MATRIX)
+    exercise_page.locator(sel("exercise-draw")).check()
+    expect(exercise_page.locator(sel("result-warnings"))).to_contain_text("Drawn with your softmax()", timeout=PYTHON_TIMEOUT_MS)
+    drawn = exercise_page.evaluate("window.attentionPlayground.result()")
     it = drawn["tokens"].index("it")
     total = sum(weight for weight in drawn["heads"][0]["weights"][it])
     assert total < 0.9
 
-    bars_caption = page.locator(f'{sel("bars-panel")} .panel-note').first
+    bars_caption = exercise_page.locator(f'{sel("bars-panel")} .panel-note').first
     expect(bars_caption).to_contain_text(f"These shares add up to {total * 100:.1f}%, not 100%: they come from your softmax().")
     expect(bars_caption).not_to_contain_text("The shares add up to 100%")
     problem = drawn["drawn_with_problems"][0]
     assert "not 1" in problem
-    expect(page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).to_contain_text(problem)
-    expect(page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).not_to_contain_text("Each row adds up to 1")
-    expect(page.locator(sel("weights-table")).locator("caption")).to_contain_text(problem)
-    expect(page.locator(sel("result-warnings"))).to_contain_text(problem)
+    expect(exercise_page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).to_contain_text(problem)
+    expect(exercise_page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).not_to_contain_text("Each row adds up to 1")
+    expect(exercise_page.locator(sel("weights-table")).locator("caption")).to_contain_text(problem)
+    expect(exercise_page.locator(sel("result-warnings"))).to_contain_text(problem)
 
     # Back to the playground's own softmax: the usual, true captions.
-    page.locator(sel("exercise-draw")).uncheck()
+    exercise_page.locator(sel("exercise-draw")).uncheck()
     expect(bars_caption).to_contain_text("The shares add up to 100%")
-    expect(page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).to_contain_text("Each row adds up to 1")
+    expect(exercise_page.locator(sel("heatmap-panel")).locator(".heatmap-hint")).to_contain_text("Each row adds up to 1")
 
 
 # Records every text the exercise status shows from the moment Stop is pressed, with the time since the press
@@ -288,7 +355,7 @@ def test_on_a_plain_host_an_endless_loop_is_stopped_and_python_comes_back_with_t
     """No isolation, so the stopped worker is ended and the spare, booted while the learner read, takes over."""
     page.goto(f"{plain_site_url}/")
     assert page.evaluate("self.crossOriginIsolated") is False
-    open_exercises(page, plain_site_url, "softmax", goto=False)
+    open_exercises(page, "softmax")
     loop = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
     paste_code(page, loop)
     status = page.locator(sel("exercise-status"))
@@ -333,32 +400,71 @@ def test_on_a_plain_host_an_endless_loop_is_stopped_and_python_comes_back_with_t
     # 1 GiB at a time, more than WebAssembly's 4 GiB can hold: a genuine MemoryError.
     ("[np.empty(2**30, dtype=np.uint8) for _ in range(6)]", "MemoryError"),
 ])
-def test_a_huge_allocation_comes_back_as_a_message(page, site_url, allocation, message):
-    open_exercises(page, site_url, "softmax")
-    paste_code(page, f"import numpy as np\n\ndef softmax(x, axis=-1):\n    big = {allocation}\n    return x\n")
-    status = run_checks(page)
+def test_a_huge_allocation_comes_back_as_a_message(exercise_page, allocation, message):
+    open_exercises(exercise_page, "softmax")
+    paste_code(exercise_page, f"import numpy as np\n\ndef softmax(x, axis=-1):\n    big = {allocation}\n    return x\n")
+    status = run_checks(exercise_page)
     expect(status).to_have_attribute("data-outcome", "failed")
-    expect(page.locator(sel("exercise-error"))).to_contain_text("line 4, in softmax")
-    expect(page.locator(sel("exercise-error"))).to_contain_text(message)
-    expect(check_item(page, "shape")).to_contain_text("Your code raised the error shown above.")
-    # The page and its Python are fine: the heatmap still computes.
-    assert page.evaluate("window.attentionPlayground.setScene(window.attentionPlayground.getScene()).then(() => 'live')") == "live"
+    expect(exercise_page.locator(sel("exercise-error"))).to_contain_text("line 4, in softmax")
+    expect(exercise_page.locator(sel("exercise-error"))).to_contain_text(message)
+    expect(check_item(exercise_page, "shape")).to_contain_text("Your code raised the error shown above.")
+    # The exercise_page and its Python are fine: the heatmap still computes.
+    assert exercise_page.evaluate("window.attentionPlayground.setScene(window.attentionPlayground.getScene()).then(() => 'live')") == "live"
 
 
-def test_on_the_isolated_development_server_stop_interrupts_python_without_a_restart(page, site_url):
-    page.goto(f"{site_url}/")
-    assert page.evaluate("self.crossOriginIsolated") is True
-    open_exercises(page, site_url, "softmax", goto=False)
+def test_on_the_isolated_development_server_stop_interrupts_python_without_a_restart(exercise_page):
+    assert exercise_page.evaluate("self.crossOriginIsolated") is True
+    open_exercises(exercise_page, "softmax")
     loop = "def softmax(x, axis=-1):\n    total = 0\n    while True:\n        total += 1\n"
-    paste_code(page, loop)
-    status = page.locator(sel("exercise-status"))
-    page.locator(sel("exercise-run")).click()
+    paste_code(exercise_page, loop)
+    status = exercise_page.locator(sel("exercise-status"))
+    exercise_page.locator(sel("exercise-run")).click()
     expect(status).to_have_attribute("data-outcome", "running", timeout=PYTHON_TIMEOUT_MS)
-    page.locator(sel("exercise-stop")).click()
+    exercise_page.locator(sel("exercise-stop")).click()
     expect(status).to_have_attribute("data-outcome", "stopped", timeout=PYTHON_TIMEOUT_MS)
     expect(status).to_contain_text("You stopped your code. Python interrupted it and is ready again")
-    assert editor_text(page) == loop
+    assert editor_text(exercise_page) == loop
     print(f"recovery after an interrupt: {status.get_attribute('data-recovery-ms')} ms")
+    exercise_page.locator(sel("exercise-show-solution")).click()
+    exercise_page.locator(sel("exercise-use-solution")).click()
+    expect(run_checks(exercise_page)).to_have_attribute("data-outcome", "passed")
+
+
+# pytest runs a module's tests in the order they are written: the last two show that what one test does to the
+# exercises on the shared page is gone when the next one starts.
+
+def test_a_test_leaves_the_exercises_changed_every_way_it_can(exercise_page):
+    page = exercise_page
+    open_exercises(page, "softmax")
+    paste_code(page, SOFTMAX_OVER_THE_WHOLE_MATRIX)
+    page.locator(sel("exercise-draw")).check()
+    expect(page.locator(sel("result-warnings"))).to_contain_text("Drawn with your softmax()", timeout=PYTHON_TIMEOUT_MS)
+    assert page.evaluate("window.attentionPlayground.result().drawn_with") == "softmax"
+    expect(run_checks(page)).to_have_attribute("data-outcome", "failed")
+    page.locator(sel("exercise-hint")).click()
     page.locator(sel("exercise-show-solution")).click()
-    page.locator(sel("exercise-use-solution")).click()
-    expect(run_checks(page)).to_have_attribute("data-outcome", "passed")
+    expect(page.locator(sel("exercise-solution"))).to_be_visible()
+    page.locator(sel("exercise-tab-attention")).click()
+    paste_code(page, ATTENTION_WITHOUT_SCALING)
+    saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(STORAGE_KEY)})"))
+    assert saved["code"] == {"softmax": SOFTMAX_OVER_THE_WHOLE_MATRIX, "attention": ATTENTION_WITHOUT_SCALING}
+    expect(page.locator(sel("exercise-draw"))).to_be_checked()
+
+
+def test_the_next_test_finds_the_exercises_as_they_first_opened(exercise_page):
+    page = exercise_page
+    assert page.evaluate("window.attentionPlayground.result().drawn_with ?? null") is None
+    expect(page.locator(sel("result-warnings"))).not_to_contain_text("Drawn with your")
+    open_exercises(page, "softmax")
+    assert editor_text(page) == EXERCISES["softmax"].starter
+    saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(STORAGE_KEY)})"))
+    assert SOFTMAX_OVER_THE_WHOLE_MATRIX not in saved["code"].values()
+    assert ATTENTION_WITHOUT_SCALING not in saved["code"].values()
+    expect(page.locator(f'{sel("exercise-hints")} li')).to_have_count(0)
+    expect(page.locator(sel("exercise-solution"))).to_be_hidden()
+    expect(page.locator(sel("exercise-draw"))).not_to_be_checked()
+    expect(page.locator(f'{sel("exercise-checks")} li[data-passed="none"]')).to_have_count(6)
+    expect(page.locator(sel("exercise-status"))).not_to_have_attribute("data-outcome", OUTCOME)
+    assert page.evaluate(EXERCISE_PANEL_STATE) == FIRST_OPENED["state"]
+    page.locator(sel("exercise-tab-attention")).click()
+    assert editor_text(page) == EXERCISES["attention"].starter

@@ -252,11 +252,16 @@ async function startExercises(body, store, actions) {
     parts.hint.disabled = false;
     parts.hint.textContent = "Show a hint";
     parts.solution.hidden = true;
+    parts.showSolution.textContent = "Show the solution";
     parts.solutionCode.textContent = exercise.solution;
     parts.error.hidden = true;
     parts.printed.hidden = true;
     showChecks(parts.checks, notRun(exercise));
     parts.status.textContent = `Write ${exercise.function}() in the editor, then run the checks.`;
+    // The last run's outcome (its colour, its recovery time) was another exercise's, or code since replaced.
+    delete parts.status.dataset.outcome;
+    delete parts.status.dataset.stoppedBy;
+    delete parts.status.dataset.recoveryMs;
     if (drawing()) actions.drawWithLearnerCode(exercise.id, editor.getText());
   }
 
