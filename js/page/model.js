@@ -297,7 +297,10 @@ export function createModelController({ store, python, showScene }) {
     if (kept.head) patch.head = { layer: kept.head[0], head: kept.head[1] };
     store.update({ model: { ...model(), ...patch } }, "model");
     if (!kept.open) return;
+    const alreadyOpen = opening !== null;
     await actions.openModel();
+    // An open panel is not opened again: the link's sentence and knock-outs are run here instead.
+    if (alreadyOpen) await rerun();
     const { opened } = kept;
     if (!opened) return;
     // The playground holds the head as it was left (edits and all); its trained weights are asked again.

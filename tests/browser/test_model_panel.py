@@ -6,8 +6,10 @@ import base64
 import json
 import zlib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
+
 import pytest
 from playwright.sync_api import expect
 
@@ -282,6 +284,22 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(model_p
     # The edited predictions arrive after the "edited" label, so both pages are compared with the native run.
     wait_for_predictions(fresh_page, expected)
 
+
+
+def test_a_link_opened_where_the_panel_is_open_runs_the_model_on_its_sentence(model_page):
+    """A link pasted into the address of a page whose panel is already open, on another sentence."""
+    model_page.locator(sel("model-example-repeated-noun")).click()
+    card(model_page, 0, 1).locator(sel("model-knock-out")).check()
+    expected = native_run(REPEATED_NOUN, [(0, 1)])["predictions"][len(REPEATED_NOUN.split())]
+    wait_for_predictions(model_page, expected)
+    link = copy_link(model_page)
+    card(model_page, 0, 1).locator(sel("model-knock-out")).uncheck()
+    model_page.locator(sel("model-example-repeated-run")).click()
+    wait_for_predictions(model_page, native_run(REPEATED_RUN)["predictions"][len(REPEATED_RUN.split())])
+
+    model_page.evaluate("(hash) => { location.hash = hash; }", "#" + urlsplit(link).fragment)
+    expect(model_page.locator(sel("model-words"))).to_have_value(REPEATED_NOUN)
+    wait_for_predictions(model_page, expected)
 
 
 def test_a_link_made_with_the_first_model_opens_its_panel_on_todays_model(fresh_page, site_url):
