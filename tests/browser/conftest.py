@@ -29,10 +29,11 @@ Booting Python costs seconds of CPU, so a test that only reads or edits a scene 
 at once: no goto, no open_live. It may type, click, open the step view or the weights table, pick an
 experiment tab, change the window size or the colour scheme, set a scene through the API: the next test finds
 none of it (tests/browser/test_shared_page.py checks this). A test about booting, reloading, saved work after
-a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, the
-exercise or model panels (which keep Python state), or another address (dist/, the zip, a plain host) takes
-`page` (or a context of its own) instead. The module's page itself is `shared_page`; after a failed test it is
-booted again rather than reset, so one failure does not cascade.
+a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, training
+in the page, or another address (dist/, the zip, a plain host) takes `page` (or a context of its own) instead.
+The exercise and model panels keep Python state of their own: their files put the panel back too before each
+test that shares the page (and check that nothing leaks). The module's page itself is `shared_page`; after a
+failed test it is booted again rather than reset, so one failure does not cascade.
 """
 
 import fcntl
