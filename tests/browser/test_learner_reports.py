@@ -13,6 +13,7 @@ from attention_playground import compute
 from attention_playground.model import load_model, run
 from attention_playground.model import requests as model_requests
 from page_helpers import open_live, preset_scene, scene_link_hash, sel, type_into, wait_live
+from sharing_helpers import maker_page  # noqa: F401  (a fixture)
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
 REPEATED_NOUN = EXAMPLES["repeated-noun"]          # "the fox met a crow and the fox smiled"
@@ -219,8 +220,8 @@ def test_an_edit_typed_while_python_starts_is_said_to_wait_beside_the_grid(page,
 # ---- 9. small things ----------------------------------------------------------------------------------------
 
 
-def test_the_theme_button_says_what_it_does_and_whether_it_is_on(page, site_url):
-    open_live(page, f"{site_url}/", "light")
+def test_the_theme_button_says_what_it_does_and_whether_it_is_on(live_page):
+    page = live_page  # as a fresh visitor finds it: the system's colour scheme light, no pick remembered
     toggle = page.locator(sel("theme-toggle"))
     expect(toggle).to_have_text("Dark mode: off")
     expect(toggle).to_have_attribute("aria-pressed", "false")
@@ -228,6 +229,11 @@ def test_the_theme_button_says_what_it_does_and_whether_it_is_on(page, site_url)
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     expect(toggle).to_have_text("Dark mode: on")
     expect(toggle).to_have_attribute("aria-pressed", "true")
+    # And off again (the shared page's next test finds it so).
+    toggle.click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    expect(toggle).to_have_text("Dark mode: off")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
 
 
 def test_a_heads_role_has_one_name_and_its_scores_never_split(page, site_url):
@@ -365,9 +371,9 @@ def author_page(context, snippet, html_theme=None):
     return author, frame
 
 
-def test_the_embed_code_offers_panels_locks_and_the_theme_button(page, site_url):
+def test_the_embed_code_offers_panels_locks_and_the_theme_button(maker_page, site_url):
+    page = maker_page  # the code is made on the shared page; each frame boots in a course page of its own
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
-    open_live(page, f"{site_url}/")
     page.locator(sel("copy-embed-code")).click()
     expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
     plain = page.locator(sel("embed-code")).input_value()
@@ -392,9 +398,9 @@ def test_the_embed_code_offers_panels_locks_and_the_theme_button(page, site_url)
     author.close()
 
 
-def test_a_frame_follows_the_theme_of_the_page_around_it(page, site_url):
+def test_a_frame_follows_the_theme_of_the_page_around_it(maker_page):
+    page = maker_page
     page.emulate_media(color_scheme="light")
-    open_live(page, f"{site_url}/")
     page.locator(sel("copy-embed-code")).click()
     expect(page.locator(sel("embed-code"))).to_have_value(re.compile("<iframe"))
     snippet = page.locator(sel("embed-code")).input_value()

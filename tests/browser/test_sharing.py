@@ -9,6 +9,7 @@ import base64
 import csv
 import io
 import json
+import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -22,6 +23,8 @@ from attention_playground import compute
 from attention_playground.presets import random_scene
 from conftest import DEFAULT_TIMEOUT_MS
 from page_helpers import copy_link, download, module_error, open_live, preset_scene, sel, type_into, wait_live
+from sharing_helpers import carry_saved_work, maker_page, saved_work  # noqa: F401  (maker_page is a fixture)
+from test_shared_page import PAGE_STATE
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -81,9 +84,9 @@ CLOSED_VIEW = {"panels": ALL_PANELS, "steps": False, "table": False, "exercises"
 # ---- permalinks ---------------------------------------------------------------------------------
 
 
-def test_a_copied_link_opens_the_same_scene_and_focus_in_a_fresh_context(page, fresh_page, site_url, artifacts):
+def test_a_copied_link_opens_the_same_scene_and_focus_in_a_fresh_context(maker_page, fresh_page, site_url, artifacts):
+    page = maker_page  # the link is made on the shared page; only the page that opens it must be fresh
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
-    open_live(page, f"{site_url}/")
     # The learner weakens the noun match and looks at "cat".
     type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1.5")
     page.locator(sel("row-label")).nth(CAT).click()
@@ -123,14 +126,14 @@ def test_a_copied_link_opens_the_same_scene_and_focus_in_a_fresh_context(page, f
     expect(fresh_page.locator(sel("notice-text"))).to_contain_text("This replaced your saved edits")
 
 
-def test_a_link_keeps_the_head_being_edited(page, fresh_page, site_url):
+def test_a_link_keeps_the_head_being_edited(maker_page, fresh_page):
+    page = maker_page
     two = preset_scene("dog-bites-man")
     second = json.loads(json.dumps(two["heads"][0]))
     second["name"] = "head 2"
     second["Wq"] = [[0, 1], [1, 0]]
     two["heads"].append(second)
     two["title"] = "two heads"
-    open_live(page, f"{site_url}/")
     page.evaluate("s => window.attentionPlayground.setScene(s)", two)
     # The learner picks head 2 by its small heatmap, then copies the link.
     thumbs = page.locator(sel("head-thumb"))
@@ -213,8 +216,8 @@ def expect_every_panel_open_at_the_tabs(page):
     expect(page.locator(sel("experiment-scaling"))).to_be_visible()
 
 
-def test_a_link_keeps_every_panel_open_and_the_tabs_chosen(page, fresh_page, site_url, artifacts):
-    open_live(page, f"{site_url}/")
+def test_a_link_keeps_every_panel_open_and_the_tabs_chosen(maker_page, fresh_page, artifacts):
+    page = maker_page
     open_every_panel_and_pick_tabs(page)
     link = copy_link(page)
     assert "#s=4." in link
@@ -238,11 +241,11 @@ def test_saved_work_keeps_every_panel_open_and_the_tabs_chosen(page, site_url):
     expect_every_panel_open_at_the_tabs(page)
 
 
-def test_a_v2_link_is_migrated_to_the_panels_of_the_current_format(fresh_page, site_url):
+def test_a_v2_link_is_migrated_to_the_panels_of_the_current_format(live_page, site_url):
     link = v2_link(site_url, {"scene": preset_scene("dog-bites-man"), "preset": "dog-bites-man", "edited": False,
                               "view": {"focus": 1, "head": 0, "panels": ["heatmap", "bars"]}})
-    open_live(fresh_page, f"{site_url}/")
-    decoded = fresh_page.evaluate(
+    # The page's own decoder reads the link (nothing is opened: the shared page will do).
+    decoded = live_page.evaluate(
         "hash => import('./js/sharing/permalink.js').then(async (m) => (await m.decodePermalinkHash(hash)).payload.view)",
         link[link.index("#"):],
     )
@@ -251,13 +254,12 @@ def test_a_v2_link_is_migrated_to_the_panels_of_the_current_format(fresh_page, s
                        "panels": [name for name in ALL_PANELS if name not in ("features", "weights")]}
 
 
-def test_a_v3_link_keeps_its_panels_and_shows_the_model_panel_closed(fresh_page, site_url):
+def test_a_v3_link_keeps_its_panels_and_shows_the_model_panel_closed(live_page, site_url):
     v3_panels = [name for name in ALL_PANELS if name not in ("model", "steps")]
     link = v3_link(site_url, {"scene": preset_scene("dog-bites-man"), "preset": "dog-bites-man", "edited": False,
                               "view": {"focus": 1, "head": 0, "panels": v3_panels, "steps": False, "table": True,
                                        "exercises": False, "exercise": None, "experiment": "order"}})
-    open_live(fresh_page, f"{site_url}/")
-    decoded = fresh_page.evaluate(
+    decoded = live_page.evaluate(
         "hash => import('./js/sharing/permalink.js').then(async (m) => (await m.decodePermalinkHash(hash)).payload.view)",
         link[link.index("#"):],
     )
@@ -279,15 +281,15 @@ def test_a_v3_link_keeps_its_panels_and_shows_the_model_panel_closed(fresh_page,
     ],
     ids=["truncated", "bad-characters", "future-version", "empty-data", "unknown-preset", "hostile-scene", "zip-bomb"],
 )
-def test_a_broken_link_says_so_and_falls_back_to_the_saved_work(fresh_page, site_url, artifacts, damage, says):
-    # The learner has saved work in this browser…
-    open_live(fresh_page, f"{site_url}/")
-    type_into(fresh_page, fresh_page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "2")
-    wait_saved(fresh_page)
-    saved = get_scene(fresh_page)
+def test_a_broken_link_says_so_and_falls_back_to_the_saved_work(live_page, fresh_page, site_url, artifacts, damage, says):
+    # The learner has saved work in this browser (made on the shared page, carried to a fresh browser)…
+    type_into(live_page, live_page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "2")
+    wait_saved(live_page)
+    saved = get_scene(live_page)
+    carry_saved_work(fresh_page, site_url, saved_work(live_page))
     good = v2_link(site_url, {"scene": preset_scene("dog-bites-man"), "preset": None, "edited": True, "view": {}})
-    # …and opens a damaged link: a clear message, and the saved work instead of a crash.
-    fresh_page.goto("about:blank")  # so that the link is a new visit, not a change of the open page's hash
+    # …and opens a damaged link: a clear message, and the saved work instead of a crash. (The page open before
+    # is not the playground, so the link is a new visit, not a change of the open page's hash.)
     fresh_page.goto(damage(good))
     notice = fresh_page.locator(sel("notice"))
     expect(notice).to_be_visible()
@@ -305,14 +307,15 @@ def test_a_broken_link_with_nothing_saved_shows_the_default_example(fresh_page, 
     assert get_scene(fresh_page) == preset_scene(DEFAULT_PRESET)
 
 
-def test_a_link_that_would_replace_saved_edits_keeps_them(page, site_url, artifacts):
-    open_live(page, f"{site_url}/")
-    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "3")
-    wait_saved(page)
-    mine = get_scene(page)
+def test_a_link_that_would_replace_saved_edits_keeps_them(live_page, page, site_url, artifacts):
+    # The learner's saved edits (made on the shared page, carried to a fresh browser)…
+    type_into(live_page, live_page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "3")
+    wait_saved(live_page)
+    mine = get_scene(live_page)
+    carry_saved_work(page, site_url, saved_work(live_page))
     theirs = preset_scene(DEFAULT_PRESET)
     theirs["heads"][0]["Wq"][PRONOUN][NOUN_DIM] = 7
-    page.goto("about:blank")
+    # …and a link to the same example, edited otherwise, opened as a new visit.
     page.goto(v2_link(site_url, {"scene": theirs, "preset": DEFAULT_PRESET, "edited": True, "view": {"focus": IT, "head": 0}}))
     wait_live(page)
     assert get_scene(page) == theirs
@@ -329,8 +332,8 @@ def test_a_link_that_would_replace_saved_edits_keeps_them(page, site_url, artifa
 # ---- export and import --------------------------------------------------------------------------
 
 
-def test_exports_hold_the_heatmap_the_weights_and_the_scene(page, fresh_page, site_url, artifacts):
-    open_live(page, f"{site_url}/")
+def test_exports_hold_the_heatmap_the_weights_and_the_scene(live_page, fresh_page, site_url, artifacts):
+    page = live_page  # the files are made on the shared page; the scene file is opened in a fresh one
     type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "0.25")
     scene = get_scene(page)
     native = compute(scene)["heads"][0]["weights"]
@@ -391,8 +394,10 @@ def test_exports_hold_the_heatmap_the_weights_and_the_scene(page, fresh_page, si
     assert fresh_page.evaluate("window.attentionPlayground.result().heads[0].weights") == weights
 
 
-def test_the_png_shows_the_colours_of_the_heatmap(page, site_url, artifacts):
-    open_live(page, f"{site_url}/#preset=repeated-noun")
+def test_the_png_shows_the_colours_of_the_heatmap(live_page, artifacts):
+    page = live_page
+    page.locator(sel("preset-picker")).select_option("repeated-noun")
+    expect(page.locator(sel("scene-title"))).to_have_text(preset_scene("repeated-noun")["title"])
     name, data = download(page, "download-png")
     (artifacts / "sharing-export-repeated-noun.png").write_bytes(data)
     # The picture puts a title above the heatmap: where the heatmap starts in it, from the same picture as SVG.
@@ -407,9 +412,9 @@ def test_the_png_shows_the_colours_of_the_heatmap(page, site_url, artifacts):
                              fill: getComputedStyle(rect).fill}))"""
     )
     assert cells
-    # Read the same places in the PNG (drawn at twice the size) in a blank page.
-    page.goto("about:blank")
-    pixels = page.evaluate(
+    # Read the same places in the PNG (drawn at twice the size) in a blank page beside it.
+    blank = page.context.new_page()
+    pixels = blank.evaluate(
         """async ({png, cells}) => {
             const image = new Image();
             image.src = "data:image/png;base64," + png;
@@ -426,6 +431,7 @@ def test_the_png_shows_the_colours_of_the_heatmap(page, site_url, artifacts):
         }""",
         {"png": base64.b64encode(data).decode(), "cells": [{**cell, "x": cell["x"] + left, "y": cell["y"] + top} for cell in cells]},
     )
+    blank.close()
     assert pixels == [cell["fill"] for cell in cells]
 
 
@@ -663,3 +669,43 @@ def test_drafts_compare_equal_exactly_when_their_canonical_json_is_equal(live_pa
     outcomes = live_page.evaluate(SAME_CANONICAL_JSON, random_scene(64, seed=3, digits=2))
     assert [fast for fast, _ in outcomes] == [written for _, written in outcomes]
     assert {written for _, written in outcomes} == {True, False}, "both answers are tried"
+
+
+# ---- the shared page after a link is made on it ---------------------------------------------------------------
+
+
+def test_making_links_and_files_on_the_shared_page_leaves_all_it_can(maker_page, site_url):
+    """What this module's tests (and test_learner_reports.py's) do on the shared page to make a link, an embed code
+    or a file, all at once: the next test must find none of it (test_shared_page.py shows the rest)."""
+    page = maker_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1.5")
+    open_every_panel_and_pick_tabs(page)
+    page.locator(sel("link-opens-at")).select_option("experiments")
+    expect(page.locator(sel("share-status"))).to_be_empty()
+    copy_link(page)
+    expect(page.locator(sel("share-status"))).to_contain_text("Link copied")
+    page.locator(sel("copy-embed-code")).click()
+    page.locator(sel("embed-panels-bars")).uncheck()
+    page.locator(sel("embed-locks-Wq")).check()
+    page.locator(sel("embed-theme-toggle")).check()
+    expect(page.locator(sel("embed-code"))).to_have_value(re.compile("lock=Wq.*theme-toggle|theme-toggle.*lock=Wq"))
+    expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
+    download(page, "download-png")
+    toggle = page.locator(sel("theme-toggle"))  # on and off again, as test_learner_reports.py leaves it
+    toggle.click()
+    expect(toggle).to_have_text("Dark mode: on")
+    toggle.click()
+    expect(toggle).to_have_text("Dark mode: off")
+    page.context.new_page().close()
+
+
+def test_the_next_test_finds_the_share_menus_as_a_fresh_visitor_does(live_page, page, site_url):
+    open_live(page, f"{site_url}/")
+    wait_live(live_page)
+    fresh, reused = page.evaluate(PAGE_STATE), live_page.evaluate(PAGE_STATE)
+    for key in fresh:
+        assert reused[key] == fresh[key], f"the shared page's {key} differs from a fresh visitor's"
+    clipboard = "() => navigator.permissions.query({name: 'clipboard-read'}).then((status) => status.state)"
+    assert live_page.evaluate(clipboard) == page.evaluate(clipboard) == "prompt"
+    assert live_page.context.pages == [live_page]
