@@ -111,6 +111,7 @@ def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_lef
         first = page_sharing_python(shared_python)
         first.goto(address)
         first.evaluate("window.attentionPlayground.ready")
+        first.wait_for_function("() => window.attentionPlayground.getScene() !== null")
         cell = first.locator(sel("x-cell", row=0, column=0))
         cell.click()
         first.keyboard.press("Control+a")
@@ -124,6 +125,7 @@ def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_lef
         second.goto(address)
         second.evaluate("window.attentionPlayground.ready")
         expect(second.locator(sel("playground"))).to_have_attribute("data-status", "live")
+        second.wait_for_function("() => window.attentionPlayground.getScene() !== null")  # its example arrived
         assert second.evaluate("window.attentionPlayground.getScene().X") == preset_scene("dog-bites-man")["X"]
         assert second.evaluate(drafts) == []
         expect(second.locator(sel("notice"))).to_be_hidden()
