@@ -5,17 +5,102 @@ experiment run, the trained model open with a head knocked out and a word it doe
 
 Two measurements: axe's colour-contrast rule, which looks into the code editor's shadow root too, and our own
 (contrast.py) for what axe leaves undecided (text in SVG, cells scrolled out of view, symbols).
+
+Opening every panel boots Python three times over (the page's, the exercises', the model's), so the three ways
+to a theme share one page with every panel open: the system's setting and the toggle both switch the theme
+live, with everything on screen redrawn in it. Each test puts the page back where the panels left it (the
+example as shipped, the first experiment, the worked weight pointed at) before it measures.
 """
 
-import pytest
-from playwright.sync_api import expect
+import re
 
+import pytest
+from playwright.sync_api import Error as PlaywrightError, expect
+
+from attention_playground import DEFAULT_PRESET_ID
 from axe import run_contrast
+from conftest import ROOT, ForwardedProblems, PageProblems, assert_no_problems, guarded_page
 from contrast import measure_text_contrast
-from page_helpers import open_every_panel, sel
+from page_helpers import open_every_panel, preset_scene, sel
 
 
 PYTHON_TIMEOUT_MS = 90_000
+#: Where the page remembers the learner's pick of a theme (js/page/theme.js); without it the page follows the system.
+THEME_KEY = re.search(r'const STORAGE_KEY = "([^"]+)";', (ROOT / "js" / "page" / "theme.js").read_text()).group(1)
+WORKED_WEIGHT = 'figure[data-stage="weights"] td[data-row="7"][data-column="1"]'
+
+
+@pytest.fixture(scope="module")
+def every_panel_page_shared(browser, site_url):
+    """One guarded page for the module, every panel open; booted again after a test failed on it."""
+    shared = {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
+    yield shared
+    shared["problems"].target = PageProblems()  # what the page does while it closes belongs to no test
+    if shared["context"]:
+        shared["context"].close()
+
+
+@pytest.fixture
+def every_panel_page(request, every_panel_page_shared, browser, site_url, page_problems):
+    """The module's page with every panel open and filled (open_every_panel), opened by the first test that
+    needs it with the system in light mode; its problems go to this test's `page_problems`."""
+    shared = every_panel_page_shared
+    shared["problems"].target = page_problems
+    failures_before = request.session.testsfailed
+    try:
+        if shared["broken"]:
+            if shared["context"]:
+                shared["context"].close()
+            shared["context"], shared["page"] = guarded_page(browser, shared["problems"])
+            shared["page"].emulate_media(color_scheme="light")
+            shared["page"].goto(f"{site_url}/")
+            shared["broken"] = False
+            open_every_panel(shared["page"])
+        else:
+            back_to_every_panel_open(shared["page"])
+    except (AssertionError, PlaywrightError):
+        shared["broken"] = True
+        raise
+    yield shared["page"]
+    shared["problems"].target = PageProblems()
+    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
+        shared["broken"] = True
+    assert_no_problems(page_problems)
+
+
+def back_to_every_panel_open(page):
+    """Undo what the experiments did, as open_every_panel left the page: the example as shipped (the edits
+    saved of it forgotten, then picked again), the first experiment's tab, and a weight pointed at again."""
+    page.evaluate("localStorage.clear()")
+    page.locator(sel("preset-picker")).select_option(DEFAULT_PRESET_ID)
+    shipped = preset_scene(DEFAULT_PRESET_ID)
+    page.wait_for_function("""(shipped) => {
+      const scene = window.attentionPlayground.getScene();
+      return JSON.stringify([scene.tokens, scene.X, scene.heads]) === JSON.stringify([shipped.tokens, shipped.X, shipped.heads]);
+    }""", arg=shipped)
+    expect(page.locator(sel("preset-picker"))).to_have_value(DEFAULT_PRESET_ID)
+    expect(page.locator(sel("preset-reset"))).to_be_hidden()
+    notice = page.locator(sel("notice"))
+    if notice.is_visible():
+        notice.locator(".notice-close").click()
+        expect(notice).to_be_hidden()
+    page.locator(sel("experiment-tab-one-thing")).click()
+    expect(page.locator(sel("variation-said"))).to_be_empty()
+    page.locator(f'{sel("step-view")} {WORKED_WEIGHT}').hover()
+    expect(page.locator(sel("step-explain"))).to_contain_text("softmax")
+
+
+def show_theme(page, how):
+    """Bring the page to the theme `how` names, live: no pick of the learner's, the system's setting changed to
+    the one named (it is changed away and back, so the page hears a change whatever it was), and for
+    "toggle-dark" the toggle pressed over a light system."""
+    page.evaluate("(key) => localStorage.removeItem(key)", THEME_KEY)
+    system = "dark" if how == "system-dark" else "light"
+    page.emulate_media(color_scheme="light" if system == "dark" else "dark")
+    page.emulate_media(color_scheme=system)
+    expect(page.locator("html")).to_have_attribute("data-theme", system)
+    if how == "toggle-dark":
+        page.locator(sel("theme-toggle")).click()
 
 
 def experiment_tabs(page):
@@ -38,9 +123,9 @@ def experiment_tabs(page):
     yield "knock-out"
 
 
-def assert_readable(page, where):
-    """Nothing below AA by axe or by our measurement; returns what axe measured (target paths)."""
-    found = run_contrast(page)
+def assert_readable(page, where, checked=True):
+    """Nothing below AA by axe or by our measurement; returns what axe measured (target paths), if `checked`."""
+    found = run_contrast(page, checked)
     assert found["violations"] == [], f"text below WCAG AA contrast {where} (axe): {found['violations']}"
     ours = measure_text_contrast(page)
     assert ours["measured"] > 100, "our measurement found almost no text: the page did not draw"
@@ -49,19 +134,16 @@ def assert_readable(page, where):
 
 
 @pytest.mark.parametrize("how", ["system-light", "system-dark", "toggle-dark"])
-def test_every_text_on_every_panel_meets_aa_contrast(page, site_url, how):
-    page.emulate_media(color_scheme="dark" if how == "system-dark" else "light")
-    page.goto(f"{site_url}/")
-    if how == "toggle-dark":
-        page.locator(sel("theme-toggle")).click()
+def test_every_text_on_every_panel_meets_aa_contrast(every_panel_page, how):
+    page = every_panel_page
+    show_theme(page, how)
     theme = "light" if how == "system-light" else "dark"
     assert page.evaluate("document.documentElement.dataset.theme") == theme
 
-    open_every_panel(page)
     checked = assert_readable(page, f"({how}, every panel open)")
     # axe crossed into the editor's shadow root: the code lines are among what it measured.
     # (An element inside a shadow root has a target path: the host's selector, then the selector inside.)
     in_editor = [target for target in checked if isinstance(target[0], list) and ".cm-" in target[0][-1]]
     assert in_editor, "axe did not measure the text inside the code editor"
     for name in experiment_tabs(page):
-        assert_readable(page, f"({how}, experiment “{name}” run)")
+        assert_readable(page, f"({how}, experiment “{name}” run)", checked=False)

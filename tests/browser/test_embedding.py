@@ -5,6 +5,12 @@ drive them by postMessage exactly as a page on another origin would (no reaching
 to check what it shows), lock fields through the URL, copy the embed code from the full page and paste
 it into a blank page, unpack the offline zip and serve it with Python's own web server, and reload a
 built site with the network off. Screenshots go to tests/artifacts/.
+
+The course page and the locks are read from a page's address, so their tests open pages of their own; but
+embedded pages share one Python (a SharedWorker, as the frames of one course page do), so they open them in a
+context where one embedded page keeps that Python live (`embed_page`): each such page is new, its storage
+empty, and none of them boots Python again. Booting, the offline builds and the frames of a lesson on another
+origin keep contexts of their own.
 """
 
 import copy
@@ -16,8 +22,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
+from conftest import ForwardedProblems, PageProblems, assert_no_problems, guarded_page
 from sitebuild import csp, paths, runtime, server as dev_server, variants  # noqa: E402
 from attention_playground import compute
 from page_helpers import module_error, preset_scene, sel
@@ -26,6 +33,110 @@ ROOT = Path(__file__).resolve().parents[2]
 COURSE_PAGE = "/examples/course-page.html"
 REQUEST = "attention-playground:request"
 INITIAL_FRAME_HEIGHT = "520"  # what the course page's <iframe>s say before they are resized
+
+
+# --- pages that share one Python ----------------------------------------------------------------------------
+
+#: The embedded page that keeps the shared Python live while the module's tests open and close theirs.
+KEEPER = "/index.html?embed&panels=heatmap#preset=causal-exercise"
+
+
+@pytest.fixture(scope="module")
+def shared_python(browser, site_url):
+    """One guarded context for the module in which an embedded page (KEEPER) stays open, so that every embedded
+    page opened there joins its Python instead of booting one. Booted again after a test failed in it."""
+    shared = {"context": None, "keeper": None, "problems": ForwardedProblems(), "broken": True, "site_url": site_url}
+    yield shared
+    shared["problems"].target = PageProblems()  # what the pages do while they close belongs to no test
+    if shared["context"]:
+        shared["context"].close()
+
+
+def open_keeper(shared, browser):
+    if shared["context"]:
+        shared["context"].close()
+    shared["context"], shared["keeper"] = guarded_page(browser, shared["problems"])
+    shared["keeper"].goto(shared["site_url"] + KEEPER)
+    shared["keeper"].evaluate("window.attentionPlayground.ready")
+    shared["broken"] = False
+
+
+def page_sharing_python(shared):
+    """A new page in the shared context, guarded like the context's others. The storage every page of the
+    site shares there is emptied first: a page finds nothing the last one saved."""
+    shared["keeper"].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    new_page = shared["context"].new_page()
+    problems = shared["problems"]
+    new_page.on("console", lambda message: problems.console_errors.append(message.text) if message.type == "error" else None)
+    new_page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+    return new_page
+
+
+@pytest.fixture
+def embed_page(request, shared_python, browser, page_problems):
+    """A new page (no address yet) whose embedded playgrounds join the module's live Python; guarded like
+    `page` (its problems, and the keeper's, go to this test's `page_problems`)."""
+    shared_python["problems"].target = page_problems
+    failures_before = request.session.testsfailed
+    try:
+        if shared_python["broken"]:
+            open_keeper(shared_python, browser)
+        new_page = page_sharing_python(shared_python)
+    except (AssertionError, PlaywrightError):
+        shared_python["broken"] = True
+        raise
+    yield new_page
+    new_page.close()  # it writes what it still owed to storage now, which the next page's set-up empties
+    shared_python["problems"].target = PageProblems()
+    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
+        shared_python["broken"] = True
+    assert_no_problems(page_problems)
+
+
+def python_workers(page):
+    """The shared workers (each one Python) running in `page`'s browser context."""
+    context_id = page.context.new_cdp_session(page).send("Target.getTargetInfo")["targetInfo"]["browserContextId"]
+    targets = page.context.browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+    return [target for target in targets if target["type"] == "shared_worker" and target["browserContextId"] == context_id]
+
+
+def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_left(shared_python, browser, site_url, page_problems):
+    shared_python["problems"].target = page_problems
+    if shared_python["broken"]:
+        open_keeper(shared_python, browser)
+    address = f"{site_url}/index.html?embed&panels=heatmap,features#preset=dog-bites-man"
+    drafts = "() => Object.keys(localStorage).filter((key) => /\\/(draft|kept)\\//.test(key))"
+    try:
+        # One page edits its example, which is saved in the storage the context's pages share.
+        first = page_sharing_python(shared_python)
+        first.goto(address)
+        first.evaluate("window.attentionPlayground.ready")
+        first.wait_for_function("() => window.attentionPlayground.getScene() !== null")
+        cell = first.locator(sel("x-cell", row=0, column=0))
+        cell.click()
+        first.keyboard.press("Control+a")
+        first.keyboard.type("7")
+        first.wait_for_function("() => window.attentionPlayground.getScene().X[0][0] === 7")
+        first.wait_for_function(f"() => ({drafts})().length > 0")
+        first.close()
+
+        # The next finds the example as shipped, nothing saved or put aside, and the same one Python.
+        second = page_sharing_python(shared_python)
+        second.goto(address)
+        second.evaluate("window.attentionPlayground.ready")
+        expect(second.locator(sel("playground"))).to_have_attribute("data-status", "live")
+        second.wait_for_function("() => window.attentionPlayground.getScene() !== null")  # its example arrived
+        assert second.evaluate("window.attentionPlayground.getScene().X") == preset_scene("dog-bites-man")["X"]
+        assert second.evaluate(drafts) == []
+        expect(second.locator(sel("notice"))).to_be_hidden()
+        assert len(python_workers(second)) == 1, "the page started a Python of its own"
+        second.close()
+    except (AssertionError, PlaywrightError):
+        shared_python["broken"] = True
+        raise
+    finally:
+        shared_python["problems"].target = PageProblems()
+    assert_no_problems(page_problems)
 
 
 def live_frame(page, test_id):
@@ -81,7 +192,8 @@ def assert_same_weights(got, want, tolerance=1e-12):
 # --- the course page ----------------------------------------------------------------------------------------
 
 
-def test_course_page_shows_two_live_playgrounds_that_size_themselves(page, site_url, artifacts):
+def test_course_page_shows_two_live_playgrounds_that_size_themselves(embed_page, site_url, artifacts):
+    page = embed_page
     page.set_viewport_size({"width": 1100, "height": 900})
     page.goto(site_url + COURSE_PAGE)
     dog = live_frame(page, "frame-dog")
@@ -124,7 +236,8 @@ def test_course_page_shows_two_live_playgrounds_that_size_themselves(page, site_
     page.screenshot(path=str(artifacts / "embed-course-page.png"), full_page=True)
 
 
-def test_course_page_drives_a_playground_by_post_message(page, site_url, artifacts):
+def test_course_page_drives_a_playground_by_post_message(embed_page, site_url, artifacts):
+    page = embed_page
     page.goto(site_url + COURSE_PAGE)
     page.evaluate(LISTEN)
     dog = live_frame(page, "frame-dog")
@@ -190,7 +303,8 @@ def test_course_page_drives_a_playground_by_post_message(page, site_url, artifac
     page.screenshot(path=str(artifacts / "embed-driven-by-post-message.png"), full_page=True)
 
 
-def test_requests_from_an_origin_not_allowed_are_ignored(page, site_url):
+def test_requests_from_an_origin_not_allowed_are_ignored(embed_page, site_url):
+    page = embed_page
     origin = site_url  # the course page's origin, http://127.0.0.1:<port>
     page.goto(site_url + COURSE_PAGE)
     page.evaluate(LISTEN)
@@ -251,7 +365,8 @@ def test_requests_from_an_origin_not_allowed_are_ignored(page, site_url):
 # --- locks ---------------------------------------------------------------------------------------------------
 
 
-def test_locked_fields_are_read_only_and_cannot_be_changed(page, site_url, artifacts):
+def test_locked_fields_are_read_only_and_cannot_be_changed(embed_page, site_url, artifacts):
+    page = embed_page
     page.goto(f"{site_url}/index.html?embed&lock=X,Wq,mask#preset=dog-bites-man")
     page.evaluate("window.attentionPlayground.ready")
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
@@ -299,9 +414,10 @@ def test_locked_fields_are_read_only_and_cannot_be_changed(page, site_url, artif
     page.screenshot(path=str(artifacts / "embed-locked-fields.png"), full_page=True)
 
 
-def test_locked_fields_say_they_are_locked(page, site_url, artifacts):
+def test_locked_fields_say_they_are_locked(embed_page, site_url, artifacts):
     """A greyed cell that ignores typing must say why: a visible note in its panel, and an accessible name
     ending in "locked by this page"."""
+    page = embed_page
     page.goto(f"{site_url}/index.html?embed&lock=X,Wq#preset=dog-bites-man")
     page.evaluate("window.attentionPlayground.ready")
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
@@ -327,7 +443,8 @@ def test_locked_fields_say_they_are_locked(page, site_url, artifacts):
     page.locator(sel("feature-editor")).screenshot(path=str(artifacts / "embed-locked-note.png"))
 
 
-def test_the_positions_switch_can_be_locked(page, site_url):
+def test_the_positions_switch_can_be_locked(embed_page, site_url):
+    page = embed_page
     page.goto(f"{site_url}/index.html?embed&panels=heatmap,experiments&lock=positions#preset=it-animal-noun")
     page.evaluate("window.attentionPlayground.ready")
     page.locator(sel("experiment-tab-order")).click()
@@ -341,11 +458,10 @@ def test_the_positions_switch_can_be_locked(page, site_url):
     assert page.evaluate("window.attentionPlayground.getScene().positions ?? 'none'") == "none"
 
 
-def test_every_control_that_edits_names_its_edit_and_every_edit_its_lockable_fields(page, site_url):
+def test_every_control_that_edits_names_its_edit_and_every_edit_its_lockable_fields(live_page):
     """Locks reach controls through the table of edits (scene/edits.js), so each must be complete: every control
     on the page that changes the scene says which edit it makes, and every edit names fields that can be locked."""
-    page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    page = live_page
     page.locator(sel("mask-custom")).check()
     page.locator(sel("wv-onehot")).uncheck()  # Wv as a matrix: its cells and its value dims' controls
     expect(page.locator(sel("value-dim-name")).first).to_be_attached()
@@ -371,10 +487,11 @@ def test_every_control_that_edits_names_its_edit_and_every_edit_its_lockable_fie
     assert all(control["matrix"] in ("X", "Wq", "Wk", "Wv") for control in found["controls"] if control["kind"] == "cell")
 
 
-def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(page, site_url):
+def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(embed_page, site_url):
     """With X and Wq locked, the panels the author shows beside them (the example picker, the experiments, the
     heads) must not bring in another scene; a scene file dropped on the frame neither. The course page itself
     may still set a scene."""
+    page = embed_page
     panels = "presets,heatmap,bars,features,weights,heads,experiments"
     page.goto(f"{site_url}/index.html?embed&panels={panels}&lock=X,Wq#preset=it-animal-noun")
     page.evaluate("window.attentionPlayground.ready")
@@ -432,10 +549,16 @@ def snippet_page(context, snippet):
     return author
 
 
-def test_copy_embed_code_gives_a_snippet_that_works_in_another_page(page, site_url, page_problems, artifacts):
+def test_copy_embed_code_gives_a_snippet_that_works_in_another_page(live_page, site_url, page_problems, artifacts):
+    page = live_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
-    page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    try:
+        copy_embed_code_and_paste_it(page, site_url, artifacts)
+    finally:
+        page.context.clear_permissions()  # the shared page's next test finds the clipboard as a visitor's
+
+
+def copy_embed_code_and_paste_it(page, site_url, artifacts):
     page.select_option(sel("preset-picker"), "dog-bites-man")
     expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
     page.click(sel("copy-embed-code"))
@@ -457,15 +580,17 @@ def test_copy_embed_code_gives_a_snippet_that_works_in_another_page(page, site_u
 
     for code, expect_x in ((snippet, [1, 1]), (edited_snippet, [1, 0])):
         author = snippet_page(page.context, code)
-        frame_element = author.locator("iframe")
-        frame = frame_element.element_handle().content_frame()
-        frame.wait_for_function("() => window.attentionPlayground !== undefined")
-        frame.evaluate("window.attentionPlayground.ready")
-        frame.wait_for_function("(x) => JSON.stringify(window.attentionPlayground.getScene()?.X[2]) === JSON.stringify(x)", arg=expect_x)
-        expect(frame.locator(sel("scene-title"))).to_have_text("dog bites man")
-        expect(frame_element).to_have_attribute("data-resized", "true")
-        author.screenshot(path=str(artifacts / "embed-snippet-in-a-blank-page.png"), full_page=True)
-        author.close()
+        try:
+            frame_element = author.locator("iframe")
+            frame = frame_element.element_handle().content_frame()
+            frame.wait_for_function("() => window.attentionPlayground !== undefined")
+            frame.evaluate("window.attentionPlayground.ready")
+            frame.wait_for_function("(x) => JSON.stringify(window.attentionPlayground.getScene()?.X[2]) === JSON.stringify(x)", arg=expect_x)
+            expect(frame.locator(sel("scene-title"))).to_have_text("dog bites man")
+            expect(frame_element).to_have_attribute("data-resized", "true")
+            author.screenshot(path=str(artifacts / "embed-snippet-in-a-blank-page.png"), full_page=True)
+        finally:
+            author.close()  # it is a page of the shared page's context
 
 
 # --- offline: the service worker and the zip ----------------------------------------------------------------

@@ -1,9 +1,9 @@
 """The runtime in real Chromium: the worker boots Pyodide, NumPy and the module, and the client talks to it.
 
 Each test opens tests/browser/harness.html (an empty page of the site) and imports js/runtime/client.js into
-it, so the runtime is tested on its own, without the page's UI; the tests that only send requests share one
-such page (`client_page`). The expected values come from the same entry point run natively, never from
-numbers written here.
+it, so the runtime is tested on its own, without the page's UI; the tests that only send requests, restart
+the client (which leaves it live again) or soak it share one such page (`client_page`). The expected values
+come from the same entry point run natively, never from numbers written here.
 """
 
 import json
@@ -83,7 +83,8 @@ def request(page, kind, payload=None):
 @pytest.fixture(scope="module")
 def client_page(browser, site_url):
     """One harness page with a started client, shared by the tests that only send it requests (a request leaves
-    nothing behind in Python), so they pay for one boot; guarded like `page`, checked when the module ends."""
+    nothing behind in Python), restart it (it is live again after) or soak it, so they pay for one boot;
+    guarded like `page`, checked when the module ends."""
     problems = PageProblems()
     context, shared = guarded_page(browser, problems)
     start_client(shared, site_url)
@@ -158,9 +159,9 @@ def test_the_module_parts_are_fetched_only_by_the_first_request_that_needs_them(
     page_problems.console_errors.clear()  # the browser logs the 404 of the missing part, as it should
 
 
-def test_restart_rejects_pending_requests_and_boots_again(page, site_url):
-    start_client(page, site_url)
-    outcome = page.evaluate("""async () => {
+def test_restart_rejects_pending_requests_and_boots_again(client_page):
+    # The restarted client is as the next test expects it: live, and answering.
+    outcome = client_page.evaluate("""async () => {
       const { client } = window.runtimeTest;
       const pending = client.request("presets").then(() => "resolved", (error) => error.detail.type);
       client.restart();
@@ -531,11 +532,10 @@ def resident_bytes(pid):
     return 0
 
 
-def test_soak_of_2000_updates_stays_alive_and_bounded(cold_page, site_url, artifacts):
+def test_soak_of_2000_updates_stays_alive_and_bounded(client_page, artifacts):
     """A fatal error would reject a request and so fail the chunk that saw it; memory is sampled per chunk.
-    (A context of its own in `browser`: the renderer's memory is read through the browser's CDP session.)"""
-    page = cold_page
-    start_client(page, site_url)
+    (The shared client's page: what the tests before left there is counted in the first sample, not as growth.)"""
+    page = client_page
     inspector = WorkerInspector(page)
     inspector.session.send("Performance.enable")
     browser_session = page.context.browser.new_browser_cdp_session()
