@@ -1,7 +1,8 @@
 /**
  * `window.attentionPlayground`: the page's API for course pages and tests.
  *
- *   ready        a Promise that resolves when Python is live (rejects if it cannot start)
+ *   ready        a Promise that resolves when Python is live and the first scene is shown (rejects if Python
+ *                cannot start)
  *   getScene()   the scene as shown, in the scene format (a plain deep copy: cells the learner typed
  *                that are not numbers appear as the strings they typed)
  *   setScene(s)  show scene `s`; resolves to the result exactly as compute() returns it, or rejects
@@ -50,7 +51,9 @@ import { sceneFromDraft } from "../scene/draft.js";
  *   the running page: its state object and its controller
  */
 export function installApi({ python, playground }) {
-  const liveReady = python.ready.then(() => undefined);
+  // Live means a scene to read too: where Python was live already (a frame sharing another frame's), the
+  // first scene can still be on its way when Python answers.
+  const liveReady = Promise.all([python.ready, playground.then((started) => started.firstScene)]).then(() => undefined);
   // The page itself reports a failed boot; this keeps an unobserved rejection off the console.
   liveReady.catch(() => {});
   playground.catch(() => {});

@@ -40,7 +40,8 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
- * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>}}
+ * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>,
+ *   firstScene: Promise<void>}} firstScene settles once the first scene (a link, saved work, the example) is shown
  */
 export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page", panelsOnPage = null }) {
   const store = createStore();
@@ -48,7 +49,7 @@ export function startPlayground({ python, preview, canEdit, lockedChanges, stora
   const { actions } = controller;
   const theme = createTheme({ remember: storageMode === "page" });
   mountViews({ store, actions, theme });
-  controller.start();
+  const firstScene = controller.start();
 
   followReveals(store);
 
@@ -59,7 +60,7 @@ export function startPlayground({ python, preview, canEdit, lockedChanges, stora
   // Nor are the teaching views below the playground: their modules and their stylesheet load once Python is
   // live (or failed), so they do not compete with its download.
   Promise.allSettled([python.ready]).then(() => idle(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions }), { timeout: 1000 }));
-  return { store, controller, theme };
+  return { store, controller, theme, firstScene };
 }
 
 /** The first view's views, each in its place. */
