@@ -68,12 +68,17 @@ def test_a_test_leaves_behind_all_it_can(live_page):
     assert live_page.evaluate("window.attentionPlayground.getScene().title") == preset_scene("two-heads")["title"]
 
 
-def test_the_next_test_finds_the_page_as_a_fresh_visitor_does(live_page, page, site_url):
-    open_live(page, f"{site_url}/")
-    wait_live(live_page)
-    fresh, reused = page.evaluate(PAGE_STATE), live_page.evaluate(PAGE_STATE)
+def assert_reads_as_a_fresh_visitors(reused_page, fresh_page):
+    """`reused_page` (live) reads exactly as `fresh_page`, opened live for a fresh visitor, in every PAGE_STATE part."""
+    wait_live(reused_page)
+    fresh, reused = fresh_page.evaluate(PAGE_STATE), reused_page.evaluate(PAGE_STATE)
     for key in fresh:
         assert reused[key] == fresh[key], f"the shared page's {key} differs from a fresh visitor's"
+
+
+def test_the_next_test_finds_the_page_as_a_fresh_visitor_does(live_page, page, site_url):
+    open_live(page, f"{site_url}/")
+    assert_reads_as_a_fresh_visitors(live_page, page)
 
 
 def test_a_page_test_leaves_behind_what_a_site_can_keep(page, site_url):

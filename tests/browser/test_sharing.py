@@ -24,7 +24,7 @@ from attention_playground.presets import random_scene
 from conftest import DEFAULT_TIMEOUT_MS
 from page_helpers import copy_link, download, module_error, open_live, preset_scene, sel, type_into, wait_live
 from sharing_helpers import carry_saved_work, maker_page, saved_work  # noqa: F401  (maker_page is a fixture)
-from test_shared_page import PAGE_STATE
+from test_shared_page import assert_reads_as_a_fresh_visitors
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -702,10 +702,7 @@ def test_making_links_and_files_on_the_shared_page_leaves_all_it_can(maker_page,
 
 def test_the_next_test_finds_the_share_menus_as_a_fresh_visitor_does(live_page, page, site_url):
     open_live(page, f"{site_url}/")
-    wait_live(live_page)
-    fresh, reused = page.evaluate(PAGE_STATE), live_page.evaluate(PAGE_STATE)
-    for key in fresh:
-        assert reused[key] == fresh[key], f"the shared page's {key} differs from a fresh visitor's"
+    assert_reads_as_a_fresh_visitors(live_page, page)
     clipboard = "() => navigator.permissions.query({name: 'clipboard-read'}).then((status) => status.state)"
     assert live_page.evaluate(clipboard) == page.evaluate(clipboard) == "prompt"
     assert live_page.context.pages == [live_page]
