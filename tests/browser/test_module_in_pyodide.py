@@ -128,3 +128,6 @@ def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, art
     assert (environment["pytest"], environment["hypothesis"]) == (pins["pytest"], pins["hypothesis"])
     # Imported from the zip the page loads, unpacked into the rebuilt py/ folder.
     assert environment["module_file"].endswith("/py/attention_playground/__init__.py")
+    # The standard library and NumPy from the bytecode the build compiled (sitebuild/bytecode.py), as in the page.
+    assert environment["stdlib_file"] == "/lib/python312.zip/json/__init__.pyc"
+    assert environment["numpy_file"] == "/lib/python3.12/site-packages/numpy/__init__.pyc"

@@ -70,6 +70,8 @@ def run(root):
     report = Report()
     exit_code = int(pytest.main(PYTEST_ARGS, plugins=[report]))
 
+    import json as stdlib_module  # noqa: PLC0415 (any module of the standard library)
+
     import attention_playground  # noqa: PLC0415
     import hypothesis  # noqa: PLC0415
     import numpy  # noqa: PLC0415
@@ -90,5 +92,8 @@ def run(root):
             "pytest": pytest.__version__,
             "hypothesis": hypothesis.__version__,
             "module_file": attention_playground.__file__,
+            # Where the standard library and NumPy were imported from: the build's bytecode (sitebuild/bytecode.py).
+            "stdlib_file": stdlib_module.__file__,
+            "numpy_file": numpy.__file__,
         },
     })

@@ -10,7 +10,7 @@ import pytest
 
 from attention_playground.model import StopTraining, TrainConfig, evaluate, head_roles, train
 from attention_playground.model.checkpoint import shipped_checkpoint
-from training_cost import seeds_to_train
+from training_cost import RETRAIN_STEPS_IN_PYODIDE, seeds_to_train, steps_to_retrain
 
 SHORT = TrainConfig(steps=30)
 
@@ -18,6 +18,9 @@ SHORT = TrainConfig(steps=30)
 #: same NumPy gives the same model bit for bit; on another NumPy (Pyodide's, without BLAS) the sums round
 #: differently and the run drifts a little.
 RETRAIN_LOSS_TOLERANCE = 0.15
+#: The checkpoint keeps each step's loss to 4 significant digits (5e-4 apart at most for losses under 10).
+#: Retrained inside Pyodide, whose NumPy sums in another order, the first 400 steps stayed within that rounding.
+CURVE_TOLERANCE = 1e-3
 #: Seeds for the across-seeds test, and the most steps each may take to reach 90% repeated-part accuracy.
 SEEDS = seeds_to_train((1, 2, 3, 4, 5))
 MOST_STEPS = 600
@@ -71,10 +74,15 @@ def test_training_lowers_the_loss():
 
 
 def test_retraining_with_the_shipped_config_gives_the_shipped_model(shipped_model, retrained_model):
-    assert retrained_model.config == shipped_model.config
-    assert retrained_model.steps == shipped_checkpoint()["steps"]
-    assert head_roles(retrained_model) == head_roles(shipped_model)
-    assert evaluate(retrained_model).loss == pytest.approx(evaluate(shipped_model).loss, abs=RETRAIN_LOSS_TOLERANCE)
+    shipped = shipped_checkpoint()
+    assert replace(retrained_model.config, steps=shipped["steps"]) == shipped_model.config
+    assert retrained_model.steps == steps_to_retrain(shipped["steps"])
+    # Step by step, its first steps are the shipped run's (to the curve's rounding), on any NumPy.
+    first = slice(0, RETRAIN_STEPS_IN_PYODIDE)
+    assert list(retrained_model.loss_curve[first]) == pytest.approx(shipped["loss_curve"][first], abs=CURVE_TOLERANCE)
+    if retrained_model.steps == shipped["steps"]:  # the whole run (natively; training_cost.py says why not in Pyodide)
+        assert head_roles(retrained_model) == head_roles(shipped_model)
+        assert evaluate(retrained_model).loss == pytest.approx(evaluate(shipped_model).loss, abs=RETRAIN_LOSS_TOLERANCE)
 
 
 def test_five_seeds_all_learn_to_copy_within_600_steps():

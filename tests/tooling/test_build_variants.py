@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from sitebuild import csp, paths, runtime, variants  # noqa: E402
+from sitebuild import bytecode, csp, paths, runtime, variants  # noqa: E402
 
 CDN_ORIGIN = "https://cdn.jsdelivr.net"
 
@@ -76,10 +76,19 @@ def test_zip_holds_the_whole_site_and_the_verified_runtime(built_variants):
                        "static/style.css", "generated/attention_playground.zip",
                        "generated/runtime.json", "generated/offline-manifest.js", "generated/presets/dog-bites-man.json"):
             assert f"{folder}/{needed}" in names, needed
-        # The runtime is in, byte for byte the pinned release.
+        # The runtime is in: byte for byte the pinned release, but for what the build compiled to bytecode
+        # (made from the pinned files, as compiled.json says) and the lockfile that gives the compiled wheel.
+        compiled = json.loads((runtime.VENDOR_DIR / bytecode.MANIFEST_NAME).read_text())
         for name, expected in runtime.CORE_FILES.items():
-            assert hashlib.sha256(archive.read(f"{folder}/vendor/pyodide/{name}")).hexdigest() == expected
-        assert any(re.fullmatch(rf"{folder}/vendor/pyodide/numpy-.*\.whl", name) for name in names)
+            actual = hashlib.sha256(archive.read(f"{folder}/vendor/pyodide/{name}")).hexdigest()
+            if name in compiled:
+                assert compiled[name]["source_sha256"] == expected and actual == compiled[name]["sha256"], name
+            elif name != runtime.LOCKFILE_NAME:
+                assert actual == expected, name
+        lockfile = json.loads(archive.read(f"{folder}/vendor/pyodide/{runtime.LOCKFILE_NAME}"))
+        wheel = lockfile["packages"]["numpy"]
+        assert hashlib.sha256(archive.read(f"{folder}/vendor/pyodide/{wheel['file_name']}")).hexdigest() == wheel["sha256"]
+        assert wheel["sha256"] == compiled[wheel["file_name"]]["sha256"]
         # Nothing half-written, nothing outside its folder, not itself.
         assert all(name.startswith(f"{folder}/") and not name.endswith(".partial") for name in names)
         assert not any(name.endswith(variants.ZIP_NAME) for name in names)
