@@ -22,7 +22,8 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
     live_page  the page at site_url, already live, shared by the tests of one module and put back before each
                as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`; it
                lives in a warm profile of its own (`warm_shared_context`)
-    fresh_page another such page in a context of its own (a link opened on someone else's computer)
+    fresh_page a page as a first-time visitor finds it in a third warm profile (`warm_fresh_context`): a link
+               opened on someone else's computer, beside a `page` or a shared page
     artifacts  the folder for screenshots, tests/artifacts/
 
 Booting Python costs seconds of CPU, so a test that only reads or edits a scene takes `live_page` and starts
@@ -170,6 +171,15 @@ def warm_shared_context(playwright_driver, tmp_path_factory):
     context.close()
 
 
+@pytest.fixture(scope="session")
+def warm_fresh_context(playwright_driver, tmp_path_factory):
+    """A third, for `fresh_page`: the computer a link is opened on, while the test's `page` or shared page is
+    the one it was made on."""
+    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("fresh-page-profile"))
+    yield context
+    context.close()
+
+
 def origin_of(url):
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
@@ -263,14 +273,20 @@ def page(warm_context, site_url, page_problems):
     """A page as a first-time visitor finds it, in `warm_context`; it must end with no console error, no page
     error and no request to another host. Every page the test opened in its context is closed at the end, and
     what the sites it visited kept is wiped."""
+    yield from first_visit_page(warm_context, site_url, page_problems)
+
+
+def first_visit_page(context, site_url, problems):
+    """`page` and `fresh_page`: a guarded page in the warm profile `context`, whose pages are closed and whose
+    sites' data is wiped once the test is done (then its problems are checked)."""
     origins = {site_url}
-    new_page = guard(warm_context, page_problems, origins)
+    new_page = guard(context, problems, origins)
     try:
         yield new_page
     finally:
         new_page.unguard()
-        wipe_site_data(warm_context, origins)
-    assert_no_problems(page_problems)
+        wipe_site_data(context, origins)
+    assert_no_problems(problems)
 
 
 @pytest.fixture
@@ -345,13 +361,11 @@ def phone_at(browser, site_url, page_problems):
 
 
 @pytest.fixture
-def fresh_page(browser, site_url):
-    """Another browser context, as if a link were opened on someone else's computer; guarded like `page`."""
-    problems = PageProblems()
-    context, new_page = guarded_page(browser, problems)
-    yield new_page
-    context.close()
-    assert_no_problems(problems)
+def fresh_page(warm_fresh_context, site_url):
+    """A page in another browser profile, as if a link were opened on someone else's computer: it shares
+    nothing a site keeps with `page` or the shared pages, and finds what a first visit finds, as `page` does
+    (the HTTP cache aside, which changes how fast a page boots, not what it shows); guarded like `page`."""
+    yield from first_visit_page(warm_fresh_context, site_url, PageProblems())
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
-"""The shared page (`live_page`, conftest.py) leaks nothing from one test into the next; nor does the warm
-browser profile behind `page`.
+"""The shared page (`live_page`, conftest.py) leaks nothing from one test into the next; nor do the warm
+browser profiles behind `page` and `fresh_page`.
 
 The first test leaves behind all it can: an edit half typed, another scene set through the API, the step view
 and the weights table open, an experiment run on another tab, a notice, keyboard focus, a hover, a small
@@ -82,6 +82,24 @@ def test_the_next_test_finds_the_page_as_a_fresh_visitor_does(live_page, page, s
 
 
 def test_a_page_test_leaves_behind_what_a_site_can_keep(page, site_url):
+    leave_behind_what_a_site_can_keep(page, site_url)
+
+
+def test_the_next_page_test_finds_what_a_first_visit_finds(page, cold_page, site_url):
+    assert_finds_what_a_first_visit_finds(page, cold_page, site_url)
+
+
+# `fresh_page` (a link opened on another computer) lives in a warm profile of its own, wiped the same way.
+def test_a_fresh_page_test_leaves_behind_what_a_site_can_keep(fresh_page, site_url):
+    leave_behind_what_a_site_can_keep(fresh_page, site_url)
+
+
+def test_the_next_fresh_page_test_finds_what_a_first_visit_finds(fresh_page, cold_page, site_url):
+    assert_finds_what_a_first_visit_finds(fresh_page, cold_page, site_url)
+
+
+def leave_behind_what_a_site_can_keep(page, site_url):
+    """Saved work, a permission, session storage, a cache, a database, the network off and a second tab."""
     open_live(page, f"{site_url}/")
     type_into(page, page.locator(sel("x-cell", row=CAT, column=0)), "0.5")
     expect(page.locator(sel("save-status"))).to_contain_text("saved in this browser")
@@ -95,7 +113,8 @@ def test_a_page_test_leaves_behind_what_a_site_can_keep(page, site_url):
     page.context.new_page()  # a second tab, left open
 
 
-def test_the_next_page_test_finds_what_a_first_visit_finds(page, cold_page, site_url):
+def assert_finds_what_a_first_visit_finds(page, cold_page, site_url):
+    """`page`, in its warm profile, reads as `cold_page` does, a first visit in an empty context."""
     assert page.context.pages == [page], "the last test's tabs are closed"
     open_live(page, f"{site_url}/")
     open_live(cold_page, f"{site_url}/")
