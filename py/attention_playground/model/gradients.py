@@ -41,9 +41,34 @@ def score_factor(config: TrainConfig) -> float:
 
 
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
-    """Softmax over the last axis (the row max is subtracted first, so exp never overflows)."""
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+    """Softmax over the last axis (the row max is subtracted first, so exp never overflows). One new array:
+    the rest is done in place in it (a step makes three softmaxes of ~80,000 numbers)."""
+    e = scores - scores.max(axis=-1, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis=-1, keepdims=True)
+    return e
+
+
+# Every token of every sequence through one matrix product per weight, not one per head: a head's (d_model,
+# d_head) matrices side by side make one (d_model, H d_head) matrix, and B sequences of n tokens make B n rows.
+# Fewer, larger products cost less, with BLAS and without it (in Pyodide); the per-head views are reshapes.
+
+
+def side_by_side(W: np.ndarray) -> np.ndarray:
+    """(H, d_model, d_head) -> (d_model, H d_head): every head's columns in one matrix."""
+    return W.transpose(1, 0, 2).reshape(W.shape[1], -1)
+
+
+def per_head(rows: np.ndarray, B: int, H: int) -> np.ndarray:
+    """(B n, H k) -> (B, H, n, k): each head's slice of every token's row (a view)."""
+    flat, width = rows.shape
+    return rows.reshape(B, flat // B, H, width // H).transpose(0, 2, 1, 3)
+
+
+def per_token(a: np.ndarray) -> np.ndarray:
+    """(B, H, n, k) -> (B n, H k): the inverse of per_head (a copy)."""
+    B, H, n, k = a.shape
+    return a.transpose(0, 2, 1, 3).reshape(B * n, H * k)
 
 
 def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
@@ -57,27 +82,31 @@ def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
     factor = score_factor(config)
     # -inf above the diagonal: a token may not read the ones after it
     blocked = np.triu(np.full((n, n), -np.inf), k=1) if config.causal_mask else None  # (n, n)
+    B, H, d_model = ids.shape[0], config.n_heads, config.d_model
     resid = params["W_E"][ids]  # (B, n, d_model)
     if config.positions:
         resid = resid + params["W_pos"][:n]  # (B, n, d_model)
     layers = []
     for layer in range(config.n_layers):
-        x = resid[:, None]  # (B, 1, n, d_model): shared by every head
-        Q = x @ params["W_Q"][layer]  # (B, H, n, d_head)
-        K = x @ W_K[layer]  # (B, H, n, d_head)
-        V = x @ params["W_V"][layer]  # (B, H, n, d_head)
-        scores = (Q @ K.swapaxes(-1, -2)) * factor  # (B, H, n, n)
+        x_rows = resid.reshape(B * n, d_model)  # every token's row, read by every head
+        Q = per_head(x_rows @ side_by_side(params["W_Q"][layer]), B, H)  # (B, H, n, d_head)
+        K = per_head(x_rows @ side_by_side(W_K[layer]), B, H)  # (B, H, n, d_head)
+        V = per_head(x_rows @ side_by_side(params["W_V"][layer]), B, H)  # (B, H, n, d_head)
+        scores = Q @ K.swapaxes(-1, -2)  # (B, H, n, n)
+        scores *= factor
         if blocked is not None:
             scores += blocked
         pattern = softmax_rows(scores)  # (B, H, n, n)
         z = pattern @ V  # (B, H, n, d_head)
-        knocked = [head for (at, head) in knocked_out if at == layer]
-        if knocked:
-            z = z.copy()
-            z[:, knocked] = 0.0  # the head still reads, but writes nothing
+        for at, head in knocked_out:
+            if at == layer:
+                z[:, head] = 0.0  # the head still reads, but writes nothing
         layers.append(LayerRun(resid, Q, K, V, pattern, z))
-        resid = resid + (z @ params["W_O"][layer]).sum(axis=1)  # (B, n, d_model)
-    logits = resid @ params["W_U"] + params["b_U"]  # (B, n, V)
+        # Σ over heads of z @ W_O is one product of the heads' outputs side by side with W_O's rows stacked
+        W_O = params["W_O"][layer].reshape(-1, d_model)  # (H d_head, d_model)
+        resid = resid + (per_token(z) @ W_O).reshape(B, n, d_model)  # (B, n, d_model)
+    logits = (resid.reshape(B * n, d_model) @ params["W_U"]).reshape(B, n, -1)
+    logits += params["b_U"]  # (B, n, V)
     return logits, layers, resid
 
 
@@ -89,12 +118,12 @@ def batched_logits(params: dict, ids: np.ndarray, config: TrainConfig, knocked_o
 def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> tuple[float, np.ndarray]:
     """Mean next-token cross-entropy in nats, and its gradient with respect to the logits (B, n, V)."""
     B, n, _ = logits.shape
-    probabilities = softmax_rows(logits)  # (B, n, V)
-    chosen = np.take_along_axis(probabilities, targets[..., None], axis=-1)  # (B, n, 1)
+    d_logits = softmax_rows(logits)  # (B, n, V): the probabilities, made the gradient in place below
+    chosen = np.take_along_axis(d_logits, targets[..., None], axis=-1)  # (B, n, 1)
     loss = float(-np.log(chosen).mean())
-    d_logits = probabilities.copy()  # d loss / d logits = (p - one_hot(target)) / (B n)
-    np.put_along_axis(d_logits, targets[..., None], chosen - 1, axis=-1)
-    return loss, d_logits / (B * n)
+    np.put_along_axis(d_logits, targets[..., None], chosen - 1, axis=-1)  # d loss / d logits = (p - one_hot(target)) / (B n)
+    d_logits /= B * n
+    return loss, d_logits
 
 
 def loss_of(params: dict, ids: np.ndarray, targets: np.ndarray, config: TrainConfig) -> float:
@@ -110,46 +139,50 @@ def loss_and_gradients(params: dict, ids: np.ndarray, targets: np.ndarray, confi
     loss, d_logits = cross_entropy(logits, targets)  # (B, n, V)
 
     flat = B * n  # the weight gradients sum over every token of every sequence
-    grads = {"W_U": resid_final.reshape(flat, d_model).T @ d_logits.reshape(flat, -1),  # (d_model, V)
-             "b_U": d_logits.sum(axis=(0, 1))}  # (V,)
-    d_resid = d_logits @ params["W_U"].T  # (B, n, d_model)
+    d_logits_rows = d_logits.reshape(flat, -1)  # (B n, V)
+    grads = {"W_U": resid_final.reshape(flat, d_model).T @ d_logits_rows,  # (d_model, V)
+             "b_U": d_logits_rows.sum(axis=0)}  # (V,)
+    d_resid = d_logits_rows @ params["W_U"].T  # (B n, d_model): every token's row
     W_K = key_weights(params, config)
     factor = score_factor(config)
     for name in ("W_Q", "W_K", "W_V", "W_O"):
         grads[name] = np.zeros_like(params[name])
 
-    def per_head(a: np.ndarray) -> np.ndarray:
-        """(B, H, n, k) -> (H, B n, k): each head's rows for every token, ready for one matmul per head."""
-        return a.transpose(1, 0, 2, 3).reshape(H, flat, a.shape[-1])
+    def per_head_weights(rows_gradient: np.ndarray) -> np.ndarray:
+        """(d_model, H d_head) -> (H, d_model, d_head): a side_by_side gradient, back in the weights' shape."""
+        return rows_gradient.reshape(d_model, H, d_head).transpose(1, 0, 2)
 
     for layer in reversed(range(config.n_layers)):
         run = layers[layer]
-        x_flat = run.x.reshape(flat, d_model)  # (B n, d_model)
+        x_rows = run.x.reshape(flat, d_model)  # (B n, d_model)
         # attn_out = Σ_heads z @ W_O, added to the residual stream: its gradient is d_resid for every head
-        grads["W_O"][layer] = per_head(run.z).swapaxes(-1, -2) @ d_resid.reshape(flat, d_model)  # (H, d_head, d_model)
-        d_z = d_resid[:, None] @ params["W_O"][layer].swapaxes(-1, -2)  # (B, H, n, d_head)
-        d_pattern = d_z @ run.V.swapaxes(-1, -2)  # (B, H, n, n)
+        W_O = params["W_O"][layer].reshape(H * d_head, d_model)
+        grads["W_O"][layer] = (per_token(run.z).T @ d_resid).reshape(H, d_head, d_model)
+        d_z = per_head(d_resid @ W_O.T, B, H)  # (B, H, n, d_head)
         d_V = run.pattern.swapaxes(-1, -2) @ d_z  # (B, H, n, d_head)
         # softmax: d_scores = p ⊙ (d_p − Σ_row d_p ⊙ p); masked entries have p = 0, so they get none
-        d_scores = run.pattern * (d_pattern - (d_pattern * run.pattern).sum(axis=-1, keepdims=True))
-        d_scores *= factor  # (B, H, n, n)
-        d_Q = d_scores @ run.K  # (B, H, n, d_head)
-        d_K = d_scores.swapaxes(-1, -2) @ run.Q  # (B, H, n, d_head)
-        grads["W_Q"][layer] = x_flat.T @ per_head(d_Q)  # (H, d_model, d_head)
-        grads["W_V"][layer] = x_flat.T @ per_head(d_V)
-        d_W_K = x_flat.T @ per_head(d_K)
+        d_scores = d_z @ run.V.swapaxes(-1, -2)  # (B, H, n, n): d_pattern, made d_scores in place
+        d_scores -= (d_scores * run.pattern).sum(axis=-1, keepdims=True)
+        d_scores *= run.pattern
+        d_scores *= factor
+        d_Q = per_token(d_scores @ run.K)  # (B n, H d_head)
+        d_K = per_token(d_scores.swapaxes(-1, -2) @ run.Q)  # (B n, H d_head)
+        d_V = per_token(d_V)  # (B n, H d_head)
+        grads["W_Q"][layer] = per_head_weights(x_rows.T @ d_Q)  # (H, d_model, d_head)
+        grads["W_V"][layer] = per_head_weights(x_rows.T @ d_V)
+        d_W_K = per_head_weights(x_rows.T @ d_K)
         if config.tied_qk:
             grads["W_Q"][layer] += d_W_K  # one matrix served as both: both uses add to its gradient
         else:
             grads["W_K"][layer] = d_W_K
         # the residual stream feeds the next layer directly and through this layer's Q, K and V
-        d_resid = d_resid + (d_Q @ params["W_Q"][layer].swapaxes(-1, -2)
-                             + d_K @ W_K[layer].swapaxes(-1, -2)
-                             + d_V @ params["W_V"][layer].swapaxes(-1, -2)).sum(axis=1)  # (B, n, d_model)
+        d_resid = d_resid + (d_Q @ side_by_side(params["W_Q"][layer]).T
+                             + d_K @ side_by_side(W_K[layer]).T
+                             + d_V @ side_by_side(params["W_V"][layer]).T)  # (B n, d_model)
 
     grads["W_E"] = np.zeros_like(params["W_E"])
-    np.add.at(grads["W_E"], ids.reshape(flat), d_resid.reshape(flat, d_model))  # a word's row gets its tokens' sum
+    np.add.at(grads["W_E"], ids.reshape(flat), d_resid)  # a word's row gets its tokens' sum
     grads["W_pos"] = np.zeros_like(params["W_pos"])
     if config.positions:
-        grads["W_pos"][:n] = d_resid.sum(axis=0)  # (n, d_model)
+        grads["W_pos"][:n] = d_resid.reshape(B, n, d_model).sum(axis=0)  # (n, d_model)
     return loss, grads
