@@ -62,8 +62,9 @@ def run_axe(page, include=None, tags=WCAG_AA):
     ]
 
 
-def run_contrast(page, checked=True):
-    """axe's colour-contrast rule (WCAG 1.4.3, AA) on the whole page, open shadow roots included.
+def run_contrast(page, checked=True, include=None):
+    """axe's colour-contrast rule (WCAG 1.4.3, AA) on the whole page (or on the elements matching the CSS
+    selector `include`), open shadow roots included.
 
     Returns {"violations": [...], "incomplete": [...], "checked": [targets]}: `checked` lists every element
     axe measured and passed, each as its target path (a list of selectors, one per shadow root crossed), so a
@@ -76,8 +77,8 @@ def run_contrast(page, checked=True):
     if not page.evaluate("typeof window.axe === 'object'"):
         page.evaluate(axe_source())
     results = page.evaluate(
-        """async (checked) => {
-          const found = await axe.run(document, { runOnly: { type: "rule", values: ["color-contrast"] },
+        """async ([checked, include]) => {
+          const found = await axe.run(include ? { include: [include] } : document, { runOnly: { type: "rule", values: ["color-contrast"] },
                                                   resultTypes: checked ? ["violations", "incomplete", "passes"] : ["violations"],
                                                   selectors: checked });
           const nodes = (items) => items.flatMap((item) => item.nodes.map((node) => ({
@@ -86,7 +87,7 @@ def run_contrast(page, checked=True):
           return { violations: nodes(found.violations), incomplete: checked ? nodes(found.incomplete) : null,
                    passes: checked ? nodes(found.passes) : null };
         }""",
-        checked,
+        [checked, include],
     )
     return {
         "violations": results["violations"],
