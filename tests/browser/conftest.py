@@ -14,7 +14,7 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
                boots Python from a warm HTTP cache (see there)
     warm_context  one browser profile of its own per test process, whose HTTP cache (with the compiled
                WebAssembly Chromium keeps beside it) outlives each test: booting Python there costs about 4 s
-               of CPU instead of 6 to 7 in a context that starts empty, and the suite boots Python about a
+               of CPU instead of 5 to 6 in a context that starts empty, and the suite boots Python about a
                hundred times. Everything else a site can keep (storage, service workers, the Cache API,
                cookies, permissions, routes, offline) is wiped after each test, for every origin it touched
     cold_page  a fresh context of its own in `browser` (empty HTTP cache), guarded like `page`: for a test
