@@ -296,6 +296,20 @@ def test_the_heatmap_drawn_with_an_attention_that_forgets_the_scaling_shows_shar
     np.testing.assert_allclose(back, module_weights, atol=1e-12)
 
 
+def test_a_failed_drawing_is_no_longer_reported_once_another_exercise_is_chosen(exercise_page):
+    """The note under "Draw the heatmap with my function" said why the last exercise's code could not draw;
+    once the learner picks another exercise, it spoke of code no longer in the editor."""
+    open_exercises(exercise_page, "attention")
+    paste_code(exercise_page, "import numpy as np\n\ndef attention(Q, K, V, scale=True, mask=None):\n    return W, W\n")
+    exercise_page.locator(sel("exercise-draw")).check()
+    note = exercise_page.locator(sel("exercise-draw-note"))
+    expect(note).to_contain_text("Your code failed", timeout=PYTHON_TIMEOUT_MS)
+    expect(exercise_page.locator(sel("exercise-draw"))).not_to_be_checked()
+    exercise_page.locator(sel("exercise-tab-softmax")).click()
+    expect(note).to_be_empty()
+    expect(exercise_page.locator(sel("exercise-draw"))).not_to_be_checked()
+
+
 SOFTMAX_OVER_THE_WHOLE_MATRIX = """import numpy as np
 
 def softmax(x, axis=-1):

@@ -262,7 +262,9 @@ async function startExercises(body, store, actions) {
     delete parts.status.dataset.outcome;
     delete parts.status.dataset.stoppedBy;
     delete parts.status.dataset.recoveryMs;
+    // Drawing goes on with this exercise's function; a note about another's (its code failed) is gone with it.
     if (drawing()) actions.drawWithLearnerCode(exercise.id, editor.getText());
+    else parts.drawNote.textContent = "";
   }
 
   async function runChecks() {
