@@ -301,7 +301,9 @@ def test_a_failed_drawing_is_no_longer_reported_once_another_exercise_is_chosen(
     once the learner picks another exercise, it spoke of code no longer in the editor."""
     open_exercises(exercise_page, "attention")
     paste_code(exercise_page, "import numpy as np\n\ndef attention(Q, K, V, scale=True, mask=None):\n    return W, W\n")
-    exercise_page.locator(sel("exercise-draw")).check()
+    # A click, not check(): the code fails at once and the page unticks the box again, maybe before
+    # check() could see it ticked.
+    exercise_page.locator(sel("exercise-draw")).click()
     note = exercise_page.locator(sel("exercise-draw-note"))
     expect(note).to_contain_text("Your code failed", timeout=PYTHON_TIMEOUT_MS)
     expect(exercise_page.locator(sel("exercise-draw"))).not_to_be_checked()
