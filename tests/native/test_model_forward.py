@@ -115,6 +115,36 @@ def test_the_training_forward_equals_the_display_forward(shipped_model):
 GRADIENT_CHOICES = [{}, {"scale": False}, {"positions": False}, {"causal_mask": False}, {"tied_qk": True}]
 
 
+def test_the_gradient_is_the_same_computed_the_way_pyodide_does_it(shipped_model, monkeypatch):
+    """Without BLAS (in Pyodide) a few products are einsums rather than matmuls (gradients.WITHOUT_BLAS): both
+    ways give the same loss and gradient, here and there."""
+    from attention_playground.model import gradients
+    from attention_playground.model.corpus import WORD_INDEX
+
+    words = "king frog red hill sang owl then king frog red hill sang owl then king frog red".split()
+    ids = np.array([[0] + [WORD_INDEX[word] for word in words]] * 3)  # (3, n + 1)
+    inputs, targets = ids[:, :-1], ids[:, 1:]
+    ways = {}
+    for without_blas in (False, True):
+        monkeypatch.setattr(gradients, "WITHOUT_BLAS", without_blas)
+        ways[without_blas] = gradients.loss_and_gradients(shipped_model.params, inputs, targets, shipped_model.config)
+    assert ways[True][0] == pytest.approx(ways[False][0], abs=1e-12)
+    for name, value in ways[False][1].items():
+        assert np.allclose(ways[True][1][name], value, rtol=0, atol=1e-12), name
+    # The products themselves, each way (in Pyodide the two that sum along rows are equal to the bit).
+    rng = np.random.default_rng(1)
+    tokens, wide, weights = rng.normal(size=(40, 8)), rng.normal(size=(40, 30)), rng.normal(size=(8, 30))
+    for product, a, b, matmul in ((gradients.token_sum_product, tokens, wide, tokens.T @ wide),
+                                  (gradients.wide_product, tokens, weights, tokens @ weights),
+                                  (gradients.rows_product, wide, weights, wide @ weights.T)):
+        for without_blas in (False, True):
+            assert np.allclose(product(a, b, without_blas=without_blas), matmul, rtol=0, atol=1e-12), product
+    monkeypatch.undo()
+    if gradients.WITHOUT_BLAS:  # this NumPy's own matmul is the plain loop: same sums, same order
+        assert np.array_equal(gradients.token_sum_product(tokens, wide), tokens.T @ wide)
+        assert np.array_equal(gradients.wide_product(tokens, weights), tokens @ weights)
+
+
 @pytest.mark.parametrize("choices", GRADIENT_CHOICES, ids=lambda c: "+".join(c) or "as-shipped")
 def test_the_gradient_matches_finite_differences(shipped_model, choices):
     """Every parameter's gradient, along a random direction of its own, against the loss's central difference:

@@ -16,6 +16,7 @@ Shapes: B sequences of n tokens; H heads of d_head; d_model; V words. Per-head m
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -52,6 +53,35 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
 # Every token of every sequence through one matrix product per weight, not one per head: a head's (d_model,
 # d_head) matrices side by side make one (d_model, H d_head) matrix, and B sequences of n tokens make B n rows.
 # Fewer, larger products cost less, with BLAS and without it (in Pyodide); the per-head views are reshapes.
+
+
+#: Pyodide's NumPy has no BLAS: its matmul is then a plain loop over each output cell, summing along the shared
+#: axis. For the products that sum over every token (a weight's gradient, x.T @ g), the unembedding and the
+#: gradients sent back through a weight (g @ W.T), that loop walks its operands across rows; einsum's loops run
+#: along them, and take 40-90% of matmul's time there (README.md, "The trained model in the page"). With BLAS,
+#: natively, matmul is far faster than einsum. `without_blas` below chooses the way (default: this NumPy's).
+WITHOUT_BLAS = sys.platform == "emscripten"
+
+
+def _einsum_here(without_blas: bool | None) -> bool:
+    return WITHOUT_BLAS if without_blas is None else without_blas
+
+
+def token_sum_product(a: np.ndarray, b: np.ndarray, *, without_blas: bool | None = None) -> np.ndarray:
+    """a.T @ b for two (tokens, ·) matrices: every token's outer product, summed (a weight's gradient). Without
+    BLAS, einsum sums in matmul's order: equal to the bit (tests/native/test_model_forward.py)."""
+    return np.einsum("ji,jk->ik", a, b) if _einsum_here(without_blas) else a.T @ b
+
+
+def wide_product(a: np.ndarray, b: np.ndarray, *, without_blas: bool | None = None) -> np.ndarray:
+    """a @ b where b is wide (the unembedding: every token's row times (d_model, V)); equal to the bit too."""
+    return np.einsum("ij,jk->ik", a, b) if _einsum_here(without_blas) else a @ b
+
+
+def rows_product(a: np.ndarray, b: np.ndarray, *, without_blas: bool | None = None) -> np.ndarray:
+    """a @ b.T: every row of a against every row of b (a gradient sent back through a weight). Without BLAS,
+    einsum sums in another order than matmul (differences of ~1e-13)."""
+    return np.einsum("ij,kj->ik", a, b) if _einsum_here(without_blas) else a @ b.T
 
 
 def side_by_side(W: np.ndarray) -> np.ndarray:
@@ -105,7 +135,7 @@ def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
         # Σ over heads of z @ W_O is one product of the heads' outputs side by side with W_O's rows stacked
         W_O = params["W_O"][layer].reshape(-1, d_model)  # (H d_head, d_model)
         resid = resid + (per_token(z) @ W_O).reshape(B, n, d_model)  # (B, n, d_model)
-    logits = (resid.reshape(B * n, d_model) @ params["W_U"]).reshape(B, n, -1)
+    logits = wide_product(resid.reshape(B * n, d_model), params["W_U"]).reshape(B, n, -1)
     logits += params["b_U"]  # (B, n, V)
     return logits, layers, resid
 
@@ -140,9 +170,9 @@ def loss_and_gradients(params: dict, ids: np.ndarray, targets: np.ndarray, confi
 
     flat = B * n  # the weight gradients sum over every token of every sequence
     d_logits_rows = d_logits.reshape(flat, -1)  # (B n, V)
-    grads = {"W_U": resid_final.reshape(flat, d_model).T @ d_logits_rows,  # (d_model, V)
+    grads = {"W_U": token_sum_product(resid_final.reshape(flat, d_model), d_logits_rows),  # (d_model, V)
              "b_U": d_logits_rows.sum(axis=0)}  # (V,)
-    d_resid = d_logits_rows @ params["W_U"].T  # (B n, d_model): every token's row
+    d_resid = rows_product(d_logits_rows, params["W_U"])  # (B n, d_model): every token's row
     W_K = key_weights(params, config)
     factor = score_factor(config)
     for name in ("W_Q", "W_K", "W_V", "W_O"):
@@ -157,8 +187,8 @@ def loss_and_gradients(params: dict, ids: np.ndarray, targets: np.ndarray, confi
         x_rows = run.x.reshape(flat, d_model)  # (B n, d_model)
         # attn_out = Σ_heads z @ W_O, added to the residual stream: its gradient is d_resid for every head
         W_O = params["W_O"][layer].reshape(H * d_head, d_model)
-        grads["W_O"][layer] = (per_token(run.z).T @ d_resid).reshape(H, d_head, d_model)
-        d_z = per_head(d_resid @ W_O.T, B, H)  # (B, H, n, d_head)
+        grads["W_O"][layer] = token_sum_product(per_token(run.z), d_resid).reshape(H, d_head, d_model)
+        d_z = per_head(rows_product(d_resid, W_O), B, H)  # (B, H, n, d_head)
         d_V = run.pattern.swapaxes(-1, -2) @ d_z  # (B, H, n, d_head)
         # softmax: d_scores = p ⊙ (d_p − Σ_row d_p ⊙ p); masked entries have p = 0, so they get none
         d_scores = d_z @ run.V.swapaxes(-1, -2)  # (B, H, n, n): d_pattern, made d_scores in place
@@ -168,17 +198,17 @@ def loss_and_gradients(params: dict, ids: np.ndarray, targets: np.ndarray, confi
         d_Q = per_token(d_scores @ run.K)  # (B n, H d_head)
         d_K = per_token(d_scores.swapaxes(-1, -2) @ run.Q)  # (B n, H d_head)
         d_V = per_token(d_V)  # (B n, H d_head)
-        grads["W_Q"][layer] = per_head_weights(x_rows.T @ d_Q)  # (H, d_model, d_head)
-        grads["W_V"][layer] = per_head_weights(x_rows.T @ d_V)
-        d_W_K = per_head_weights(x_rows.T @ d_K)
+        grads["W_Q"][layer] = per_head_weights(token_sum_product(x_rows, d_Q))  # (H, d_model, d_head)
+        grads["W_V"][layer] = per_head_weights(token_sum_product(x_rows, d_V))
+        d_W_K = per_head_weights(token_sum_product(x_rows, d_K))
         if config.tied_qk:
             grads["W_Q"][layer] += d_W_K  # one matrix served as both: both uses add to its gradient
         else:
             grads["W_K"][layer] = d_W_K
         # the residual stream feeds the next layer directly and through this layer's Q, K and V
-        d_resid = d_resid + (d_Q @ side_by_side(params["W_Q"][layer]).T
-                             + d_K @ side_by_side(W_K[layer]).T
-                             + d_V @ side_by_side(params["W_V"][layer]).T)  # (B n, d_model)
+        d_resid = d_resid + (rows_product(d_Q, side_by_side(params["W_Q"][layer]))
+                             + rows_product(d_K, side_by_side(W_K[layer]))
+                             + rows_product(d_V, side_by_side(params["W_V"][layer])))  # (B n, d_model)
 
     grads["W_E"] = np.zeros_like(params["W_E"])
     np.add.at(grads["W_E"], ids.reshape(flat), d_resid)  # a word's row gets its tokens' sum
