@@ -239,6 +239,8 @@ def main(argv=None):
                   f"{'yes' if row['page_seconds'] <= 20 else 'no'} | {row['page_verdict'] == row['native_verdict']} |")
         for row in claims:
             print(f"  {row['claim']}: {row['page_verdict']}")
+            if row["native_verdict"] != row["page_verdict"]:
+                print(f"  {row['claim']}, natively: {row['native_verdict']}")
     if args.claims_only:
         return 0
 

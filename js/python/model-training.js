@@ -22,8 +22,20 @@ import { REQUEST_KINDS } from "../../generated/module-facts.js";
  * module, which dist/ bundles elsewhere.
  */
 const TRAINING_WORKER_URL = new URL("js/runtime/worker.js?for=training", document.baseURI);
+/**
+ * A second training worker, for a claim's test: the model without the design choice trains there while the
+ * model with it trains in the first, so on two cores the pair takes about the time of one model.
+ */
+const PAIR_WORKER_URL = new URL("js/runtime/worker.js?for=training-pair", document.baseURI);
 /** How long one batch of steps may take before the worker reports back (seconds of training). */
 const BATCH_SECONDS = 0.25;
+/** The two models of a claim's test (model/requests.py: CLAIM_SIDES). */
+const SIDES = ["with", "without"];
+
+/** Whether this browser has the cores to train a claim's two models at once (else one worker takes turns). */
+function hasCoresForTwo() {
+  return (globalThis.navigator?.hardwareConcurrency ?? 1) >= 2;
+}
 
 /**
  * @typedef {object} TrainingProgress
@@ -62,8 +74,10 @@ const BATCH_SECONDS = 0.25;
  * @property {"starting"|"training"} phase as TrainingProgress
  * @property {number} [step] steps each model has taken
  * @property {number} [steps] steps each will take
- * @property {{with: number[], without: number[]}} [losses] each model's losses since the last report
- * @property {number} [seconds] both models' training time so far
+ * @property {{with: number[], without: number[]}} [losses] each model's losses since the last report (one of
+ *   them may be empty: side by side, each worker reports its own model)
+ * @property {number} [seconds] the pair's training time so far: both models' added when one worker takes turns,
+ *   the longer of the two when they train side by side
  */
 
 /**
@@ -82,33 +96,42 @@ const BATCH_SECONDS = 0.25;
 /**
  * @param {object} [options]
  * @param {typeof createDefaultClient} [options.createClient] for tests
+ * @param {boolean} [options.pairSideBySide] train a claim's two models in two workers at once (by default where
+ *   the browser reports two cores or more)
  */
-export function createModelTrainer({ createClient = createDefaultClient } = {}) {
+export function createModelTrainer({ createClient = createDefaultClient, pairSideBySide = hasCoresForTwo() } = {}) {
   let client = null;
+  let pairClient = null;
   /** The run in progress: {stopped}; a newer run or Stop sets `stopped`. */
   let current = null;
+  /** Where each model of the last claim's test lives ({with, without}: a client), for the panel's questions. */
+  let claimModels = null;
 
   function worker() {
     client ??= createClient({ workerUrl: TRAINING_WORKER_URL });
     return client;
   }
 
+  function pairWorker() {
+    pairClient ??= createClient({ workerUrl: PAIR_WORKER_URL });
+    return pairClient;
+  }
+
   /**
-   * Make a new run the one in progress (ending any other after its batch), and wait for the worker to be
-   * ready, passing its start-up progress on as phase "starting".
+   * Make a new run the one in progress (ending any other after its batch), and wait for its workers to be
+   * ready, passing their start-up progress on as phase "starting".
    */
-  async function startRun(onProgress) {
+  async function startRun(onProgress, workers = [worker()]) {
     if (current) current.stopped = true;
     const run = { stopped: false };
     current = run;
-    const training = worker();
-    const following = training.onProgress(({ detail }) => onProgress({ phase: "starting", detail }));
+    const following = workers.map((training) => training.onProgress(({ detail }) => onProgress({ phase: "starting", detail })));
     try {
-      await training.ready;
+      await Promise.all(workers.map((training) => training.ready));
     } finally {
-      following();
+      following.forEach((stopFollowing) => stopFollowing());
     }
-    return { run, training };
+    return { run, training: workers[0] };
   }
 
   /**
@@ -137,29 +160,58 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
   }
 
   /**
-   * Test a claim (model/claims.py): two models trained from one seed in this worker, one with the design
-   * choice and one without, a step of each in turn. Resolves with a ClaimOutcome; a Stop (or a newer run)
-   * ends it after the batch of steps it is taking.
+   * Test a claim (model/claims.py): two models trained from one seed, one with the design choice and one
+   * without: side by side in two workers (`pairSideBySide`), or in one worker, a step of each in turn. The runs
+   * are the same either way. Resolves with a ClaimOutcome; a Stop (or a newer run) ends it after the batch of
+   * steps each worker is taking.
    * @param {{claim: string, seed?: number, steps?: number, onProgress?: (progress: ClaimProgress) => void}} run
    */
   async function compare({ claim, seed, steps, onProgress = () => {} }) {
-    const { run, training } = await startRun(onProgress);
+    // Each placement: a worker and the side it trains (null: both, in turns).
+    const placements = pairSideBySide
+      ? [{ training: worker(), side: "with" }, { training: pairWorker(), side: "without" }]
+      : [{ training: worker(), side: null }];
+    const { run } = await startRun(onProgress, placements.map(({ training }) => training));
     try {
-      const started = await training.request(REQUEST_KINDS.MODEL_CLAIM_START, {
-        claim, ...(seed === undefined ? {} : { seed }), ...(steps === undefined ? {} : { steps }),
-      });
+      const asked = { claim, ...(seed === undefined ? {} : { seed }), ...(steps === undefined ? {} : { steps }) };
+      const starts = await Promise.all(placements.map(({ training, side }) =>
+        training.request(REQUEST_KINDS.MODEL_CLAIM_START, side ? { ...asked, side } : asked)));
+      const { claim: started, configs } = starts[0];
+      claimModels = Object.fromEntries(SIDES.map((side) =>
+        [side, (placements.find((placement) => placement.side === side) ?? placements[0]).training]));
       const losses = { with: [], without: [] };
-      let report;
-      do {
-        report = await training.request(REQUEST_KINDS.MODEL_CLAIM_STEPS, { steps: started.configs.with.steps, max_seconds: BATCH_SECONDS });
-        losses.with.push(...report.losses.with);
-        losses.without.push(...report.losses.without);
-        if (current === run) onProgress({ phase: "training", ...report });
-      } while (!report.done && !run.stopped);
-      return {
-        status: report.done ? "done" : "stopped", claim: started.claim, configs: started.configs, step: report.step,
-        losses, seconds: report.seconds, metrics: report.metrics ?? null, verdict: report.verdict ?? null,
-      };
+      const latest = placements.map(() => null); // each worker's last report
+
+      /** Ask one worker for batches of steps until its runs are done or the run is stopped. */
+      async function pace(index) {
+        const { training } = placements[index];
+        let report;
+        do {
+          report = await training.request(REQUEST_KINDS.MODEL_CLAIM_STEPS, { steps: configs.with.steps, max_seconds: BATCH_SECONDS });
+          latest[index] = report;
+          const now = { with: report.losses.with ?? [], without: report.losses.without ?? [] };
+          losses.with.push(...now.with);
+          losses.without.push(...now.without);
+          if (current === run) onProgress({ phase: "training", ...together(), losses: now });
+        } while (!report.done && !run.stopped);
+        return report;
+      }
+      /** The pair's step (the fewer either model has taken), steps and time so far, from every worker's last report. */
+      function together() {
+        const reports = latest.map((report) => report ?? { step: 0, seconds: 0 });
+        return { step: Math.min(...reports.map((report) => report.step)), steps: configs.with.steps,
+          seconds: Math.max(...reports.map((report) => report.seconds)) };
+      }
+
+      const reports = await Promise.all(placements.map((_, index) => pace(index)));
+      const done = reports.every((report) => report.done);
+      const metrics = done ? Object.assign({}, ...reports.map((report) => report.metrics)) : null;
+      let verdict = null;
+      if (done) {
+        verdict = reports.find((report) => report.verdict)?.verdict
+          ?? await worker().request(REQUEST_KINDS.MODEL_CLAIM_VERDICT, { claim, metrics });
+      }
+      return { status: done ? "done" : "stopped", claim: started, configs, ...together(), losses, metrics, verdict };
     } finally {
       if (current === run) current = null;
     }
@@ -175,7 +227,13 @@ export function createModelTrainer({ createClient = createDefaultClient } = {}) 
     get training() {
       return current !== null;
     },
-    /** Ask the training worker about the model it trained (a request of the "trained" model). */
-    request: (kind, payload) => worker().request(kind, payload),
+    /**
+     * Ask the training worker about the model it trained ("trained"), or a claim's test about one of its
+     * models ("claim-with", "claim-without": asked where that model trained).
+     */
+    request(kind, payload) {
+      const side = typeof payload?.model === "string" && payload.model.startsWith("claim-") ? payload.model.slice(6) : null;
+      return (claimModels?.[side] ?? worker()).request(kind, payload);
+    },
   };
 }

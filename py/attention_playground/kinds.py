@@ -62,10 +62,12 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
                 "model", "the steps taken, their losses, the heads now"),
     RequestKind("model_claims", handlers.model_claims, (), (), "model",
                 "the claims a pair of training runs can test (model/claims.py)"),
-    RequestKind("model_claim_start", handlers.model_claim_start, ("claim",), ("seed", "steps"), "model",
-                "{claim, configs}: a claim's two runs started"),
+    RequestKind("model_claim_start", handlers.model_claim_start, ("claim",), ("seed", "steps", "side"), "model",
+                "{claim, configs, sides}: a claim's two runs started (or one of them, `side`)"),
     RequestKind("model_claim_steps", handlers.model_claim_steps, ("steps",), ("max_seconds",), "model",
-                "both runs' losses; once done, their metrics and the verdict"),
+                "the runs' losses; once done, their metrics and (both runs here) the verdict"),
+    RequestKind("model_claim_verdict", handlers.model_claim_verdict, ("claim", "metrics"), (), "model",
+                "the verdict from both runs' metrics, for a pair trained in two workers"),
 )}
 
 

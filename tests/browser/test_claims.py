@@ -68,6 +68,31 @@ def test_a_course_pages_pair_equals_native_training_step_by_step(page, site_url)
     # The view shows the test a script started.
     expect(page.locator(sel("claim-picker"))).to_have_value("mask")
     expect(page.locator(sel("claim-verdict"))).to_have_text(outcome["verdict"]["sentence"])
+    # On two cores the two models trained side by side, each in a training worker of its own.
+    assert training_workers(page) == ["training", "training-pair"]
+
+
+def training_workers(page) -> list[str]:
+    """What each of the page's training workers is for (the `for` of its script's URL), sorted."""
+    return sorted(url.split("for=")[1] for url in (worker.url for worker in page.workers) if "for=" in url)
+
+
+def test_on_one_core_the_pair_takes_turns_in_one_worker_with_the_same_numbers(page, site_url):
+    page.add_init_script("Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', {get: () => 1})")
+    open_claims(page, f"{site_url}/")
+    outcome = page.evaluate("(steps) => window.attentionPlayground.model.compare('separate-qk', {seed: 3, steps})", STEPS)
+    claim = CLAIMS["separate-qk"]
+    natives = [train(config) for config in pair_configs(claim, seed=3, steps=STEPS)]
+    for side, native in zip(("with", "without"), natives):
+        assert np.max(np.abs(np.array(outcome["losses"][side]) - np.array(native.loss_curve))) < 1e-9, side
+    native_verdict = judge(claim, *(measure(claim, native) for native in natives))
+    assert outcome["verdict"]["sentence"] == native_verdict.sentence
+    assert abs(outcome["verdict"]["without_accuracy"] - native_verdict.without_accuracy) < 1e-9
+    assert training_workers(page) == ["training"]
+    # Both models are asked where they trained: their heads come as cards.
+    for side in ("with", "without"):
+        expect(page.locator(f"{sel('claim-heads-' + side)} {sel('model-head-card')}")).to_have_count(
+            natives[0].config.n_layers * natives[0].config.n_heads, timeout=60_000)
 
 
 def test_stop_ends_a_pair_and_the_page_stays_live(page, site_url):

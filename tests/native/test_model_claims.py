@@ -164,6 +164,63 @@ def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
     assert described["config"]["tied_qk"] is True and len(described["heads"]) == with_config.n_layers * with_config.n_heads
 
 
+def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the_same_verdict():
+    """The page trains a claim's two models side by side, one a worker (`side`); each interpreter is this
+    module, so the two halves run here one after the other, with the module's state swapped between them."""
+    from attention_playground.entry import handle
+    from attention_playground.model import requests
+
+    def ask(kind, payload):
+        response = json.loads(handle(json.dumps({"kind": kind, "payload": payload})))
+        assert response["ok"], response
+        return response["result"]
+
+    halves = {}
+    for side in ("with", "without"):
+        started = ask("model_claim_start", {"claim": "positions", "seed": 3, "steps": 5, "side": side})
+        assert started["sides"] == [side] and started["configs"]["without"]["positions"] is False
+        losses, report = [], {"done": False}
+        while not report["done"]:
+            report = ask("model_claim_steps", {"steps": 2})
+            assert list(report["losses"]) == [side]  # only the model trained here
+            losses += report["losses"][side]
+        assert "verdict" not in report and list(report["metrics"]) == [side]
+        other = "without" if side == "with" else "with"
+        refused = json.loads(handle(json.dumps({"kind": "model_run", "payload": {"words": "the fox", "model": f"claim-{other}"}})))
+        assert not refused["ok"] and refused["error"]["field"] == "model" and f'"{side}"' in refused["error"]["message"]
+        halves[side] = {"losses": losses, "metrics": report["metrics"][side], "pair": requests._pair}
+
+    with_config, without_config = pair_configs(CLAIMS["positions"], seed=3, steps=5)
+    assert halves["with"]["losses"] == list(train(with_config).loss_curve)
+    assert halves["without"]["losses"] == list(train(without_config).loss_curve)
+    metrics = {side: half["metrics"] for side, half in halves.items()}
+    verdict = ask("model_claim_verdict", {"claim": "positions", "metrics": metrics})
+    both = judge(CLAIMS["positions"], measure(CLAIMS["positions"], halves["with"]["pair"]["with"].model),
+                 measure(CLAIMS["positions"], halves["without"]["pair"]["without"].model))
+    assert verdict == both.to_dict()
+
+
+@pytest.mark.parametrize(("payload", "field", "words"), [
+    ({"claim": "positions", "metrics": {"with": {"repeat_accuracy": 0.9}}}, "metrics", "without.repeat_accuracy"),
+    ({"claim": "positions", "metrics": {"with": {"repeat_accuracy": "high"}, "without": {"repeat_accuracy": 0.1}}},
+     "metrics", "0 to 1"),
+    ({"claim": "positions", "metrics": [0.9, 0.1]}, "metrics", "with: {repeat_accuracy}"),
+    ({"claim": "magic", "metrics": {}}, "claim", "positions"),
+])
+def test_a_verdict_asked_with_bad_metrics_names_what_is_wrong(payload, field, words):
+    from attention_playground.entry import handle
+
+    response = json.loads(handle(json.dumps({"kind": "model_claim_verdict", "payload": payload})))
+    assert not response["ok"] and response["error"]["field"] == field and words in response["error"]["message"]
+
+
+def test_a_pair_started_for_an_unknown_side_is_refused():
+    from attention_playground.entry import handle
+
+    response = json.loads(handle(json.dumps({"kind": "model_claim_start", "payload": {"claim": "mask", "side": "both"}})))
+    assert not response["ok"] and response["error"]["field"] == "side" and '"without"' in response["error"]["message"]
+
+
 def test_the_pages_requests_refuse_an_unknown_claim():
     from attention_playground.entry import handle
 

@@ -146,7 +146,12 @@ def _percent(accuracy: float) -> str:
 
 def judge(claim: Claim, with_metrics: Metrics, without_metrics: Metrics) -> Verdict:
     """The verdict on a claim from its two measurements, in words made from the numbers."""
-    with_accuracy, without_accuracy = with_metrics.repeat_accuracy, without_metrics.repeat_accuracy
+    return verdict_from_accuracies(claim, with_metrics.repeat_accuracy, without_metrics.repeat_accuracy)
+
+
+def verdict_from_accuracies(claim: Claim, with_accuracy: float, without_accuracy: float) -> Verdict:
+    """The verdict on a claim from the two models' repeated-part accuracies (all `judge` reads of a
+    measurement), for two models measured in different interpreters (the page trains them side by side)."""
     shown = with_accuracy - without_accuracy >= SHOWN_GAP
     hidden = " with the next word hidden" if claim.measured_with_mask else ""
     measured = (f"{claim.with_label}, the model predicts {_percent(with_accuracy)} of the repeated part{hidden}; "
@@ -160,4 +165,4 @@ def judge(claim: Claim, with_metrics: Metrics, without_metrics: Metrics) -> Verd
 
 
 __all__ = ["CLAIMS", "PAIR_SETTINGS", "SCALE_SETTINGS", "SHOWN_GAP", "Claim", "Verdict", "as_used", "claim_named",
-           "judge", "measure", "pair_configs"]
+           "judge", "measure", "pair_configs", "verdict_from_accuracies"]

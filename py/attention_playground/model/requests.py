@@ -5,7 +5,8 @@ Two models can be asked for by name:
 
 - "shipped": the checkpoint that comes with the module (loaded on first use);
 - "trained": the model a learner is training in this interpreter, as far as it has got (see `train_start`);
-- "claim-with", "claim-without": the two models of the claim's test running here (see `claim_start`).
+- "claim-with", "claim-without": the two models of the claim's test running here (see `claim_start`; when
+  the page trains them side by side, each interpreter holds one of them).
 
 The page keeps the two apart: the shipped model is asked in the page's worker, training and the model it
 makes live in a worker of their own (so the page's worker stays free while a model trains).
@@ -80,7 +81,11 @@ def _model(payload: dict) -> Model:
     if name in ("claim-with", "claim-without"):
         if _pair is None:
             raise ModelInputError("no claim's test has been started here yet: start one first", "model")
-        return _pair[name.removeprefix("claim-")].model
+        side = name.removeprefix("claim-")
+        if side not in _pair:
+            raise ModelInputError(f"the claim's model {side!r} is not trained here: this interpreter trains only "
+                                  f"{_held_sides()}", "model")
+        return _pair[side].model
     raise ModelInputError(f'model must be "shipped" or "trained" (or "claim-with" or "claim-without" for the two '
                           f"models of a claim's test), not {name!r}", "model")
 
@@ -268,13 +273,25 @@ def train_steps(payload: dict) -> dict[str, Any]:
     return report
 
 
-_pair: dict[str, Any] | None = None  # the claim's test in this interpreter: {claim, with, without} (Trainers)
+_pair: dict[str, Any] | None = None  # the claim's test in this interpreter: {claim, with?, without?} (Trainers)
+
+#: The two models of a claim's test, in the order they are named everywhere.
+CLAIM_SIDES = ("with", "without")
+
+
+def _held_sides() -> str:
+    return " and ".join(f'"{side}"' for side in CLAIM_SIDES if side in (_pair or {}))
 
 
 def claim_start(payload: dict) -> dict[str, Any]:
-    """Start a claim's test ({claim, seed?, steps?}): two training runs from one seed, one with the design
-    choice and one without (claims.py), replacing any earlier test. Returns the claim and the
-    two runs' configs ({claim, configs: {with, without}})."""
+    """Start a claim's test ({claim, seed?, steps?, side?}): two training runs from one seed, one with the design
+    choice and one without (claims.py), replacing any earlier test. Returns the claim, the two runs' configs and
+    the sides trained here ({claim, configs: {with, without}, sides}).
+
+    `side` ("with" or "without") trains only that model here: the page trains the other in a second worker,
+    so that on two cores the pair takes the time of one model. Without it, both train here, a step of each in
+    turn. The two runs are the same either way (each has its own seed-made start and data).
+    """
     global _pair
     from .claims import claim_named, pair_configs  # noqa: PLC0415
 
@@ -282,23 +299,28 @@ def claim_start(payload: dict) -> dict[str, Any]:
         claim = claim_named(payload.get("claim"))
     except KeyError as error:
         raise ModelInputError(error.args[0], "claim") from None
+    side = payload.get("side")
+    if side is not None and side not in CLAIM_SIDES:
+        raise ModelInputError(f'side must be "with" or "without" (or left out for both); got {side!r}', "side")
     overrides = {}
     for name in ("seed", "steps"):
         if name in payload:
             overrides[name] = _train_config({name: payload[name]}).to_dict()[name]  # checked as train_start does
     seed = overrides.pop("seed", 1)
-    configs = dict(zip(("with", "without"), pair_configs(claim, seed=seed, **overrides), strict=True))
-    _pair = {"claim": claim, **{side: Trainer(config) for side, config in configs.items()}}
-    return {"claim": claim.to_dict(), "configs": {side: config.to_dict() for side, config in configs.items()}}
+    configs = dict(zip(CLAIM_SIDES, pair_configs(claim, seed=seed, **overrides), strict=True))
+    sides = CLAIM_SIDES if side is None else (side,)
+    _pair = {"claim": claim, **{name: Trainer(configs[name]) for name in sides}}
+    return {"claim": claim.to_dict(), "configs": {name: config.to_dict() for name, config in configs.items()},
+            "sides": list(sides)}
 
 
 def claim_steps(payload: dict) -> dict[str, Any]:
-    """Take up to `steps` more steps of both runs of the claim's test, one step of each in turn.
+    """Take up to `steps` more steps of the claim's runs held here, one step of each in turn.
 
-    Payload: {steps, max_seconds?} (as train_steps). The result: {step, steps, losses: {with, without} (the
-    losses of the steps taken now), seconds (both runs' training time so far), done}; once done, also
-    `metrics` ({with, without}: each model's repeated-part accuracy and loss, measured as the claim says) and
-    the `verdict` (claims.judge).
+    Payload: {steps, max_seconds?} (as train_steps). The result: {step (steps every run here has taken), steps,
+    losses: {side: the losses of the steps taken now} for each side held here, seconds (their training time so
+    far, added), done}; once done, also `metrics` ({side: repeated-part accuracy and loss, measured as the claim
+    says}) and, when both models train here, the `verdict` (claims.judge; otherwise `claim_verdict` gives it).
     """
     from .claims import judge, measure  # noqa: PLC0415
 
@@ -307,10 +329,11 @@ def claim_steps(payload: dict) -> dict[str, Any]:
     count = payload.get("steps")
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ModelInputError(f"steps must be a whole number of at least 1; got {count!r}", "steps")
-    runs = {side: _pair[side] for side in ("with", "without")}
+    runs = {side: _pair[side] for side in CLAIM_SIDES if side in _pair}
     started = {side: run.steps for side, run in runs.items()}
+    first = next(iter(runs))
     deadline = time.perf_counter() + float(payload.get("max_seconds", 60))
-    while not all(run.done for run in runs.values()) and runs["with"].steps - started["with"] < count:
+    while not all(run.done for run in runs.values()) and runs[first].steps - started[first] < count:
         for run in runs.values():
             if not run.done:
                 run.step()
@@ -318,8 +341,8 @@ def claim_steps(payload: dict) -> dict[str, Any]:
             break
     done = all(run.done for run in runs.values())
     report = {
-        "step": runs["with"].steps,
-        "steps": runs["with"].config.steps,
+        "step": min(run.steps for run in runs.values()),
+        "steps": runs[first].config.steps,
         "losses": {side: run.losses[started[side]:] for side, run in runs.items()},
         "seconds": sum(run.seconds for run in runs.values()),
         "done": done,
@@ -329,8 +352,31 @@ def claim_steps(payload: dict) -> dict[str, Any]:
         measured = {side: measure(claim, run.model) for side, run in runs.items()}
         report["metrics"] = {side: {"repeat_accuracy": metrics.repeat_accuracy, "repeat_loss": metrics.repeat_loss}
                              for side, metrics in measured.items()}  # the sentences' losses are not measured
-        report["verdict"] = judge(claim, measured["with"], measured["without"]).to_dict()
+        if len(measured) == len(CLAIM_SIDES):
+            report["verdict"] = judge(claim, measured["with"], measured["without"]).to_dict()
     return report
+
+
+def claim_verdict(payload: dict) -> dict[str, Any]:
+    """The verdict on claim `claim` from both models' metrics ({with, without}: each {repeat_accuracy, ...}, as
+    claim_steps reports them), for a pair whose two models trained in different interpreters."""
+    from .claims import claim_named, verdict_from_accuracies  # noqa: PLC0415
+
+    try:
+        claim = claim_named(payload.get("claim"))
+    except KeyError as error:
+        raise ModelInputError(error.args[0], "claim") from None
+    metrics = payload.get("metrics")
+    if not isinstance(metrics, dict):
+        raise ModelInputError("metrics must be {with: {repeat_accuracy}, without: {repeat_accuracy}}", "metrics")
+    accuracies = []
+    for side in CLAIM_SIDES:
+        accuracy = (metrics.get(side) or {}).get("repeat_accuracy") if isinstance(metrics.get(side), dict) else None
+        if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1:
+            raise ModelInputError(f"metrics.{side}.repeat_accuracy must be a number from 0 to 1; got {accuracy!r}",
+                                  "metrics")
+        accuracies.append(float(accuracy))
+    return verdict_from_accuracies(claim, *accuracies).to_dict()
 
 
 def claims_list(payload: dict) -> list[dict[str, Any]]:
@@ -341,4 +387,4 @@ def claims_list(payload: dict) -> list[dict[str, Any]]:
 
 
 __all__ = ["EXAMPLES", "TOP_K", "TRAINABLE", "examples", "model_head_scene", "model_info", "model_run",
-           "claim_start", "claim_steps", "claims_list", "train_start", "train_steps"]
+           "claim_start", "claim_steps", "claim_verdict", "claims_list", "train_start", "train_steps"]
