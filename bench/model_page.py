@@ -16,7 +16,8 @@ page served as `python3 build.py serve` serves it:
                     least 0.5 (analysis.py's threshold for the role); target: 15 s. Measured for each shape the
                     learner may train (--induction-heads: heads per layer; the page's default is the shipped
                     shape), with the steps and seconds it took, and natively with the same seed and shape (the
-                    score checked every CHECK_EVERY steps); --induction-only measures only this
+                    score checked every CHECK_EVERY steps), and for the panel's quick run (QUICK_RUN);
+                    --induction-only measures only this
   bytes             what the server sent for the first training run, by file
   claims            each claim's pair (model/claims.py) at its own settings, through
                     `window.attentionPlayground.model.compare` (what "Test a claim" calls), then natively (both
@@ -45,7 +46,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from attention_playground.model import ROLE_THRESHOLDS, TrainConfig, Trainer, train  # noqa: E402
 from attention_playground.model.transformer import encode, forward  # noqa: E402
-from attention_playground.model.requests import EXAMPLES  # noqa: E402
+from attention_playground.model.requests import EXAMPLES, QUICK_RUN  # noqa: E402
 from page_server import ByteLedger, start_server  # noqa: E402
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -158,13 +159,17 @@ def native_to_induction(settings):
 
 
 def induction_rows(browser, base_url, ledger, heads_per_layer, most_steps):
-    """For each shape, the steps and seconds to an induction head in the page (from Train) and natively."""
+    """For each shape, and for the panel's quick run (QUICK_RUN, the shipped shape), the steps and seconds to an
+    induction head in the page (from Train) and natively."""
+    runs = [({"seed": 0, "steps": most_steps, "n_heads": n_heads}, "") for n_heads in heads_per_layer]
+    runs.append(({"seed": 0, **QUICK_RUN}, f", quick run ({QUICK_RUN['steps']} steps of repeated runs only)"))
     rows, first = [], None
-    for n_heads in heads_per_layer:
-        settings = {"seed": 0, "steps": most_steps, "n_heads": n_heads}
+    for settings, what in runs:
         formed, run, sent = train_to_induction(browser, base_url, ledger, settings)
         first = first or (run, sent)
-        rows.append({"n_heads": n_heads, "formed": formed, "native": native_to_induction(settings)})
+        shape = replace(TrainConfig(), **settings)
+        rows.append({"n_heads": shape.n_heads, "label": f"{shape.n_layers} layers × {shape.n_heads} heads "
+                     f"(d_head {shape.d_head}){what}", "formed": formed, "native": native_to_induction(settings)})
     return rows, first
 
 
@@ -253,8 +258,7 @@ def main(argv=None):
         page_cells = (f"{formed['step']} | {formed['ms'] / 1000:.1f} | {formed['seconds']:.1f}" if formed
                       else "not formed | | ")
         native_cells = f"{native[0]} | {native[1]:.1f}" if native else "not formed | "
-        shape = TrainConfig(n_heads=row["n_heads"])
-        print(f"| {shape.n_layers} layers × {row['n_heads']} heads (d_head {shape.d_head}) | {page_cells} | {native_cells} |")
+        print(f"| {row['label']} | {page_cells} | {native_cells} |")
     first = [entry for entry in sent if entry["status"] == 200]
     total = sum(entry["bytes"] for entry in first)
     print(f"\nbytes sent for the first training run: {total / 1e3:.0f} KB in {len(first)} responses "
@@ -270,10 +274,10 @@ def main(argv=None):
     within = sum(row["steps"] <= args.most_steps and row["accuracy"] >= 0.9 for row in seeds)
     print(f"| seeds at 90% copying within {args.most_steps} steps | {within} of {len(seeds)} | "
           f"{sum(row['native_steps'] <= args.most_steps for row in seeds)} of {len(seeds)} | 5 of 5 |")
-    formed = inductions[0]["formed"]
-    when = f"{formed['ms'] / 1000:.1f} s (step {formed['step']})" if formed else "not formed"
-    print(f"| from Train to an induction head (≥ {INDUCTION_AT_LEAST}), {inductions[0]['n_heads']} heads a layer | "
-          f"{when} | | ≤ 15 s |")
+    for row in (inductions[0], inductions[-1]):
+        formed = row["formed"]
+        when = f"{formed['ms'] / 1000:.1f} s (step {formed['step']})" if formed else "not formed"
+        print(f"| from Train to an induction head (≥ {INDUCTION_AT_LEAST}), {row['label']} | {when} | | ≤ 15 s |")
     print("\n| seed | steps (page) | seconds (page) | accuracy (page) | steps (native) | seconds (native) |\n|---|---|---|---|---|---|")
     for row in seeds:
         print(f"| {row['seed']} | {row['steps']} | {row['seconds']:.1f} | {row['accuracy']:.3f} | {row['native_steps']} | {row['native_seconds']:.1f} |")

@@ -246,6 +246,25 @@ def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(page, s
     assert 0 < step < 3000
 
 
+def test_a_quick_run_trains_on_repeated_runs_only_with_the_learners_seed(page, site_url):
+    from attention_playground.model.requests import QUICK_RUN
+
+    open_model(page, f"{site_url}/")
+    page.locator(sel("model-setting-seed")).fill("5")
+    expect(page.locator(sel("model-quick-note"))).to_contain_text("repeated runs only")
+    page.locator(sel("model-quick-run")).click()
+    status = page.locator(sel("model-training-status"))
+    expect(status).to_contain_text(f"of {QUICK_RUN['steps']}", timeout=90_000)
+    # The quick run's settings are shown in the boxes it filled; the seed is the learner's.
+    expect(page.locator(sel("model-setting-repeat_fraction"))).to_have_value(str(int(QUICK_RUN["repeat_fraction"])))
+    expect(page.locator(sel("model-setting-steps"))).to_have_value(str(QUICK_RUN["steps"]))
+    expect(page.locator(sel("model-setting-seed"))).to_have_value("5")
+    expect(page.locator(sel("model-quick-run"))).to_be_disabled()
+    page.locator(sel("model-stop")).click()
+    expect(status).to_contain_text("Stopped at step", timeout=5000)
+    expect(page.locator(sel("model-quick-run"))).to_be_enabled()
+
+
 def test_an_unknown_word_is_named_in_place_and_the_last_good_result_stays(model_page):
     before = shown_predictions(model_page)
     with pytest.raises(ModelInputError) as raised:

@@ -94,6 +94,18 @@ def test_the_model_is_introduced_with_its_heads_examples_and_what_may_be_trained
     for example in info["examples"]:
         result("model_run", {"words": example["words"], "metrics": False})  # every example is readable
     assert info["trainable"]["seed"] == {"min": 0, "max": 2**31 - 1, "default": TrainConfig().seed}
+    assert info["quick_run"] == model_requests.QUICK_RUN and set(info["quick_run"]) <= set(info["trainable"])
+
+
+def test_the_quick_run_grows_an_induction_head_and_its_loss_drop_with_the_shipped_seed():
+    """The panel's quick run (repeated runs only), as a learner starts it: the settings' defaults, QUICK_RUN's."""
+    from attention_playground.model import head_roles
+    from attention_playground.model.loss_drop import find_loss_drop
+
+    model = train(TrainConfig(**model_requests.QUICK_RUN))
+    roles = head_roles(model)
+    assert any(roles[(1, head)] == "induction" for head in range(model.config.n_heads)), roles
+    assert find_loss_drop(model.loss_curve) is not None
 
 
 def test_the_hand_set_part_6_head_comes_with_the_model_to_compare_with(shipped_model):

@@ -220,7 +220,7 @@ export function mountModelPanel(host, { store, actions }) {
     const trainingNow = run.status === "starting" || run.status === "training";
     summary.textContent = `${model.name === "trained" ? "Your model" : "The model that comes with the page"}: ${info.config.n_layers} layers × ` +
       `${info.config.n_heads} heads, trained for ${info.steps} steps; it knows ${info.vocabulary.length - 1} words.`;
-    training.update({ training: run, trainable: info.trainable, name: model.name,
+    training.update({ training: run, trainable: info.trainable, quickRun: info.quick_run, name: model.name,
       model: { losses: info.loss_curve ?? [], drop: info.loss_drop ?? null, steps: info.steps } });
     designed.update(info);
     if (!result) return;

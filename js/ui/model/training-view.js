@@ -1,6 +1,6 @@
 /**
  * "Train it yourself": the settings a learner may change (seed, steps, heads per layer, the share of repeated
- * runs in the data), Train and Stop, a progress bar with the step, the loss and the time left, the loss curve,
+ * runs in the data), Train, a quick run (repeated runs only, fewer steps: the induction head in seconds) and Stop, a progress bar with the step, the loss and the time left, the loss curve,
  * and the way back to the model that comes with the page. While a run goes on, the head cards above redraw
  * from its reports, so the learner watches the heads form. Until a run starts, the curve is the shown model's
  * own training. On either curve the sudden drop Python found (model/loss_drop.py) is marked and said in a
@@ -98,7 +98,18 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   shipped.type = "button";
   shipped.dataset.testid = "model-use-shipped";
   shipped.addEventListener("click", onShipped);
-  form.append(train, stop);
+  // A quick run: the settings model_info's `quick_run` gives (repeated runs only, fewer steps), then Train.
+  const quick = make("button", "small-button", "Quick run: repeated runs only");
+  quick.type = "button";
+  quick.dataset.testid = "model-quick-run";
+  quick.title = "Only copying to learn, so the induction head forms in a few hundred steps; the pronoun head needs the sentences and does not form.";
+  let quickRun = null;
+  quick.addEventListener("click", () => {
+    if (!quickRun) return;
+    for (const [name, value] of Object.entries(quickRun)) if (inputs[name]) inputs[name].value = String(value);
+    form.requestSubmit(train);
+  });
+  form.append(train, quick, stop);
   /** A setting typed as something that is not a number: said here, with what was typed, until the next Train. */
   let typedError = null;
   form.addEventListener("submit", (event) => {
@@ -124,14 +135,18 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   const curve = createLossCurve();
   const dropNote = make("p", "panel-note model-loss-drop");
   dropNote.dataset.testid = "model-loss-drop";
-  element.append(heading, note, form, progress, status, curve.element, dropNote, shipped);
+  const quickNote = make("p", "panel-note", "A quick run trains on repeated runs only: with nothing but copying to learn, the induction head forms within a few hundred steps, while the pronoun head, which needs the sentences, does not form.");
+  quickNote.dataset.testid = "model-quick-note";
+  element.append(heading, note, form, quickNote, progress, status, curve.element, dropNote, shipped);
   let filled = false;
 
   /**
-   * view = {training (state.training), trainable (model_info's ranges), name ("shipped" or "trained"),
-   * model: the shown model's own curve, {losses, drop, steps} (model_info's loss_curve, loss_drop and steps)}
+   * view = {training (state.training), trainable (model_info's ranges), quickRun (model_info's quick_run),
+   * name ("shipped" or "trained"), model: the shown model's own curve, {losses, drop, steps} (model_info's
+   * loss_curve, loss_drop and steps)}
    */
-  function update({ training, trainable, name, model = null }) {
+  function update({ training, trainable, quickRun: quickSettings = null, name, model = null }) {
+    quickRun = quickSettings;
     if (!filled && trainable) {
       for (const [key] of SETTINGS) {
         const range = trainable[key];
@@ -141,6 +156,7 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
     }
     const running = training.status === "starting" || training.status === "training";
     train.disabled = running;
+    quick.disabled = running || !quickRun;
     stop.disabled = !running;
     for (const input of Object.values(inputs)) input.disabled = running;
     shipped.hidden = name !== "trained" || running;
