@@ -12,9 +12,11 @@
  *   exercises   the exercises are open
  *   exercise    the exercise tab chosen ("softmax", "attention"), or null for the one the learner had last
  *   experiment  the experiment tab chosen ("one-thing", "scaling", "order", "knockout"), or null for the first
- *   model       the trained model's panel (page/model.js): null while it was never opened, else {open, words,
- *               knocked_out, head, focus, opened}: the sentence, the heads knocked out, the head shown large,
- *               the focused position, and the head opened in the playground ({layer, head, words, knocked_out})
+ *   model       the trained model's panel: null while it was never opened, else {open, words, knocked_out, head,
+ *               focus, opened}: the sentence, the heads knocked out, the head shown large, the focused position,
+ *               and the head opened in the playground ({layer, head, words, knocked_out}). Only links and saved
+ *               work carry it: the panel's one state is `state.model` (page/model.js), and this part is made from
+ *               it when a link is made or work is saved (`modelViewOf`); an arriving one is handed to the panel
  *   claim       only while a claim is chosen in "Test a claim" (page/claims.js): {id, steps, seed}, steps and
  *               seed null for the claim's own (a view without it chooses none, as every view before it did); in a
  *               link's view it may also hold `start: true`, and the page then brings the test into view and
@@ -55,7 +57,6 @@ export const DEFAULT_VIEW = Object.freeze({
   exercises: false,
   exercise: null,
   experiment: null,
-  model: null,
 });
 
 /** The most words a kept sentence holds (the model reads at most 32; more is a mistake to show, not to keep). */
@@ -79,6 +80,23 @@ function cleanModelView(model) {
     opened: openedHead && typeof opened.words === "string"
       ? { layer: openedHead[0], head: openedHead[1], words: opened.words.slice(0, MAX_KEPT_TEXT), knocked_out: pairs(opened.knocked_out) }
       : null,
+  };
+}
+
+/**
+ * What a link and saved work keep of the model panel (state.model, page/model.js's ModelState), in the shape
+ * `cleanModelView` reads back; null while the panel was never opened.
+ */
+export function modelViewOf(model) {
+  if (!model?.open) return null;
+  const { words, knockedOut, head, focus, opened } = model;
+  return {
+    open: true,
+    words,
+    knocked_out: knockedOut,
+    head: [head.layer, head.head],
+    focus,
+    opened: opened ? { layer: opened.layer, head: opened.head, words: opened.words, knocked_out: opened.knockedOut } : null,
   };
 }
 
@@ -109,7 +127,7 @@ function cleanClaimView(claim) {
  * A view from untrusted data (a link, a saved record): known panel names only (all of them if none is
  * left), booleans for the open states, ids for the tabs; anything missing or malformed takes its default.
  * @param {unknown} view
- * @returns {typeof DEFAULT_VIEW}
+ * @returns {typeof DEFAULT_VIEW & {model: object|null}}
  */
 export function cleanView(view) {
   const given = view && typeof view === "object" && !Array.isArray(view) ? view : {};

@@ -67,6 +67,8 @@ export function createController({ store, python, preview, canEdit = () => true,
     store, recompute, savedWork, presets, preview, lockedChanges, bootFailure: () => boot.failure, notify, reveal,
     // A link that chose a claim: its test comes into view when the link asks for its pair to start.
     openClaim: ({ id, start, steps, seed }) => claims.actions.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
+    // A link or saved work that set up the model panel: its controller restores the panel (model.js).
+    restoreModel: (kept) => model.restore(kept),
   });
   const drawing = createLearnerDrawing({ store, python });
   const model = createModelController({

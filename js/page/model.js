@@ -3,10 +3,10 @@
  * chosen, the head opened in the playground (whose Wq, Wk and Wv, as the learner edits them there, feed back
  * into the model), and training a model of one's own.
  *
- * State: `state.model` (part "model") and `state.training` (part "training"); see MODEL_STATE below. What a
- * link and saved work keep of it (the sentence, the knock-outs, the heads chosen and opened) is written into
- * the view, `state.view.model` (view.js), whenever it changes; a view that arrives from a link or saved work
- * with other contents is restored from. The model's numbers all come from Python (model/requests.py): this
+ * State: `state.model` (part "model") and `state.training` (part "training"); see MODEL_STATE below. It is
+ * the panel's one state: what a link and saved work keep of it (the sentence, the knock-outs, the heads chosen
+ * and opened) is made from it when they are made (layout/view.js, `modelViewOf`), and a link or saved work that
+ * set the panel up is handed to `restore`. The model's numbers all come from Python (model/requests.py): this
  * module only decides what to ask and when.
  * As with scenes, the last good result stays on screen while a sentence the model cannot read is being
  * fixed, and the reply to an older question never replaces the answer to a newer one.
@@ -88,18 +88,6 @@ function headInPlayground(draft, opened) {
   return { Wq: head.Wq, Wk: head.Wk, Wv: head.Wv };
 }
 
-/** What a link keeps of the panel (view.js documents the shape). */
-function keptOf({ open, words, knockedOut, head, focus, opened }) {
-  return {
-    open,
-    words,
-    knocked_out: knockedOut,
-    head: [head.layer, head.head],
-    focus,
-    opened: opened ? { layer: opened.layer, head: opened.head, words: opened.words, knocked_out: opened.knockedOut } : null,
-  };
-}
-
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
@@ -108,18 +96,10 @@ function keptOf({ open, words, knockedOut, head, focus, opened }) {
  */
 export function createModelController({ store, python, showScene }) {
   const model = () => store.state.model;
-  let published = "null"; // the view's model part as this module last wrote it (JSON)
 
-  /** Change the panel's state, and the view's record of what a link keeps of it. */
+  /** Change the panel's state. */
   function update(patch) {
     store.update({ model: { ...model(), ...patch } }, "model");
-    if (!model().open) return;
-    const kept = keptOf(model());
-    const json = JSON.stringify(kept);
-    if (json !== published) {
-      published = json;
-      store.update({ view: { ...store.state.view, model: kept } }, "view");
-    }
   }
   const updateTraining = (patch) => store.update({ training: { ...store.state.training, ...patch } }, "training");
   store.update({ model: { ...MODEL_STATE }, training: { ...TRAINING_STATE } }, "model", "training");
@@ -289,9 +269,8 @@ export function createModelController({ store, python, showScene }) {
     runModel: ({ words, knockedOut = [], model: name = model().name }) => python.modelRun({ model: name, words, knockedOut }),
   };
 
-  /** A panel state from a link or saved work (already cleaned by view.js). */
+  /** A panel state from a link or saved work (already cleaned by view.js: its `model` part). */
   async function restore(kept) {
-    published = JSON.stringify(kept);
     if (!kept) return;
     const patch = { words: kept.words, knockedOut: kept.knocked_out, focus: kept.focus };
     if (kept.head) patch.head = { layer: kept.head[0], head: kept.head[1] };
@@ -312,9 +291,5 @@ export function createModelController({ store, python, showScene }) {
       // the kept head does not fit the shipped model: the playground keeps its scene, on its own
     }
   }
-  store.subscribe((state, changes) => {
-    if (changes.has("view") && JSON.stringify(state.view.model) !== published) restore(state.view.model);
-  });
-
-  return { actions };
+  return { actions, restore };
 }

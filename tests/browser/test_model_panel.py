@@ -305,6 +305,22 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(model_p
 
 
 
+def test_a_knock_out_made_last_is_kept_by_saved_work_and_back_after_a_reload(page, site_url):
+    """The panel's state is saved from itself (there is no copy in the page's view to go stale): a knock-out made
+    just before the reload, in a scene of the learner's own (a head opened in the playground), comes back."""
+    open_model(page, f"{site_url}/")
+    card(page, 1, 1).locator(sel("model-head-choose")).click()
+    page.locator(sel("model-open-head")).click()
+    expect(page.locator(sel("scene-title"))).to_contain_text("(L1H1)")
+    card(page, 0, 2).locator(sel("model-knock-out")).check()
+    expect(card(page, 0, 2).locator(sel("model-knock-out"))).to_be_checked()
+    page.reload()
+    expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
+    expect(card(page, 0, 2).locator(sel("model-knock-out"))).to_be_checked()
+    expect(card(page, 1, 1).locator(sel("model-head-choose"))).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(sel("model-edited"))).to_contain_text("L1H1 is open in the playground")
+
+
 def test_a_link_opened_where_the_panel_is_open_runs_the_model_on_its_sentence(model_page):
     """A link pasted into the address of a page whose panel is already open, on another sentence."""
     model_page.locator(sel("model-example-repeated-noun")).click()
