@@ -135,14 +135,21 @@ def test_the_verdict_is_written_from_the_numbers():
     assert "hidden" not in shown.sentence
 
 
-def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
+def respond(kind, payload):
+    """The entry point's response to one request, as the page's worker gets it."""
     from attention_playground.entry import handle
 
-    def ask(kind, payload):
-        response = json.loads(handle(json.dumps({"kind": kind, "payload": payload})))
-        assert response["ok"], response
-        return response["result"]
+    return json.loads(handle(json.dumps({"kind": kind, "payload": payload})))
 
+
+def ask(kind, payload):
+    """A request's result; the request must succeed."""
+    response = respond(kind, payload)
+    assert response["ok"], response
+    return response["result"]
+
+
+def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
     assert [claim["id"] for claim in ask("model_claims", {})] == list(CLAIMS)
     started = ask("model_claim_start", {"claim": "separate-qk", "seed": 2, "steps": 6})
     assert started["configs"]["without"]["tied_qk"] is True and started["configs"]["with"]["seed"] == 2
@@ -166,15 +173,9 @@ def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
 
 
 def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the_same_verdict():
-    """The page trains a claim's two models side by side, one a worker (`side`); each interpreter is this
-    module, so the two halves run here one after the other, with the module's state swapped between them."""
-    from attention_playground.entry import handle
+    """The page trains a claim's two models side by side, one in each worker (`side`); each interpreter is this
+    module, so the two halves run here one after the other, the second replacing the first's test."""
     from attention_playground.model import requests
-
-    def ask(kind, payload):
-        response = json.loads(handle(json.dumps({"kind": kind, "payload": payload})))
-        assert response["ok"], response
-        return response["result"]
 
     halves = {}
     for side in ("with", "without"):
@@ -187,7 +188,7 @@ def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the
             losses += report["losses"][side]
         assert "verdict" not in report and list(report["metrics"]) == [side]
         other = "without" if side == "with" else "with"
-        refused = json.loads(handle(json.dumps({"kind": "model_run", "payload": {"words": "the fox", "model": f"claim-{other}"}})))
+        refused = respond("model_run", {"words": "the fox", "model": f"claim-{other}"})
         assert not refused["ok"] and refused["error"]["field"] == "model" and f'"{side}"' in refused["error"]["message"]
         halves[side] = {"losses": losses, "metrics": report["metrics"][side], "pair": requests._pair}
 
@@ -209,21 +210,15 @@ def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the
     ({"claim": "magic", "metrics": {}}, "claim", "positions"),
 ])
 def test_a_verdict_asked_with_bad_metrics_names_what_is_wrong(payload, field, words):
-    from attention_playground.entry import handle
-
-    response = json.loads(handle(json.dumps({"kind": "model_claim_verdict", "payload": payload})))
+    response = respond("model_claim_verdict", payload)
     assert not response["ok"] and response["error"]["field"] == field and words in response["error"]["message"]
 
 
 def test_a_pair_started_for_an_unknown_side_is_refused():
-    from attention_playground.entry import handle
-
-    response = json.loads(handle(json.dumps({"kind": "model_claim_start", "payload": {"claim": "mask", "side": "both"}})))
+    response = respond("model_claim_start", {"claim": "mask", "side": "both"})
     assert not response["ok"] and response["error"]["field"] == "side" and '"without"' in response["error"]["message"]
 
 
 def test_the_pages_requests_refuse_an_unknown_claim():
-    from attention_playground.entry import handle
-
-    response = json.loads(handle(json.dumps({"kind": "model_claim_start", "payload": {"claim": "magic"}})))
+    response = respond("model_claim_start", {"claim": "magic"})
     assert not response["ok"] and response["error"]["field"] == "claim" and "positions" in response["error"]["message"]

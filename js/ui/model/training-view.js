@@ -102,7 +102,6 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   const quick = make("button", "small-button", "Quick run: repeated runs only");
   quick.type = "button";
   quick.dataset.testid = "model-quick-run";
-  quick.title = "Only copying to learn, so the induction head forms in a few hundred steps; the pronoun head needs the sentences and does not form.";
   let quickRun = null;
   quick.addEventListener("click", () => {
     if (!quickRun) return;

@@ -290,6 +290,16 @@ def _held_sides() -> str:
     return " and ".join(f'"{side}"' for side in CLAIM_SIDES if side in (_pair or {}))
 
 
+def _claim_asked(payload: dict):
+    """The claim a request names (claims.Claim); ModelInputError naming the known ones otherwise."""
+    from .claims import claim_named  # noqa: PLC0415
+
+    try:
+        return claim_named(payload.get("claim"))
+    except KeyError as error:
+        raise ModelInputError(error.args[0], "claim") from None
+
+
 def claim_start(payload: dict) -> dict[str, Any]:
     """Start a claim's test ({claim, seed?, steps?, side?}): two training runs from one seed, one with the design
     choice and one without (claims.py), replacing any earlier test. Returns the claim, the two runs' configs and
@@ -300,12 +310,9 @@ def claim_start(payload: dict) -> dict[str, Any]:
     turn. The two runs are the same either way (each has its own seed-made start and data).
     """
     global _pair
-    from .claims import claim_named, pair_configs  # noqa: PLC0415
+    from .claims import pair_configs  # noqa: PLC0415
 
-    try:
-        claim = claim_named(payload.get("claim"))
-    except KeyError as error:
-        raise ModelInputError(error.args[0], "claim") from None
+    claim = _claim_asked(payload)
     side = payload.get("side")
     if side is not None and side not in CLAIM_SIDES:
         raise ModelInputError(f'side must be "with" or "without" (or left out for both); got {side!r}', "side")
@@ -367,18 +374,16 @@ def claim_steps(payload: dict) -> dict[str, Any]:
 def claim_verdict(payload: dict) -> dict[str, Any]:
     """The verdict on claim `claim` from both models' metrics ({with, without}: each {repeat_accuracy, ...}, as
     claim_steps reports them), for a pair whose two models trained in different interpreters."""
-    from .claims import claim_named, verdict_from_accuracies  # noqa: PLC0415
+    from .claims import verdict_from_accuracies  # noqa: PLC0415
 
-    try:
-        claim = claim_named(payload.get("claim"))
-    except KeyError as error:
-        raise ModelInputError(error.args[0], "claim") from None
+    claim = _claim_asked(payload)
     metrics = payload.get("metrics")
     if not isinstance(metrics, dict):
         raise ModelInputError("metrics must be {with: {repeat_accuracy}, without: {repeat_accuracy}}", "metrics")
     accuracies = []
     for side in CLAIM_SIDES:
-        accuracy = (metrics.get(side) or {}).get("repeat_accuracy") if isinstance(metrics.get(side), dict) else None
+        measured = metrics.get(side)
+        accuracy = measured.get("repeat_accuracy") if isinstance(measured, dict) else None
         if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1:
             raise ModelInputError(f"metrics.{side}.repeat_accuracy must be a number from 0 to 1; got {accuracy!r}",
                                   "metrics")
