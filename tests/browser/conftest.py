@@ -258,6 +258,8 @@ def guard(context, problems, origins=None):
     new_page = context.new_page()
     new_page.on("console", record_console)
     new_page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+    # A crashed page leaves its test waiting for a timeout; this names the cause in the test's report.
+    new_page.on("crash", lambda crashed: problems.page_errors.append(f"the page at {crashed.url} crashed"))
     new_page.unguard = lambda: context.remove_listener("request", record_request)
     return new_page
 

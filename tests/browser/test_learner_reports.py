@@ -64,7 +64,10 @@ def test_the_second_fox_is_word_8_wherever_a_learner_reads_its_position(page, si
     expect(page.locator(sel("model-word")).nth(second_fox)).to_have_attribute("title", f"word {number}")
     # The model's grid has <bos> first: the second "fox" is its row second_fox + 1.
     page.locator(sel("model-head-card", layer=1, head=0)).locator(sel("model-head-choose")).click()
-    page.locator(sel("model-heatmap-row-label")).nth(second_fox + 1).click()
+    row_labels = page.locator(sel("model-heatmap-row-label"))
+    expect(row_labels).to_have_count(len(words) + 1)  # the grid shows the new sentence, not the run before it
+    expect(row_labels.nth(second_fox + 1)).to_have_attribute("aria-label", f"Show where “fox” (word {number}) pays attention")
+    row_labels.nth(second_fox + 1).click()
     bars = page.locator(sel("model-chosen-head"))
     expect(bars).to_contain_text(f"“fox” (word {number})")
     expect(bars).not_to_contain_text("Row ")
