@@ -20,7 +20,8 @@
  *   claim       only while a claim is chosen in "Test a claim" (page/claims.js): {id, steps, seed}, steps and
  *               seed null for the claim's own (a view without it chooses none, as every view before it did); in a
  *               link's view it may also hold `start: true`, and the page then brings the test into view and
- *               trains its pair at once (the page's own view never keeps it)
+ *               trains its pair at once. Like `model`, only links and saved work carry it: its one state is
+ *               `state.claim` (page/claims.js), made into this part by `claimViewOf` and handed back on arrival
  *   at          only in a link's view, and only when it does not open at the top: the panel below the playground
  *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; the page's own view never keeps it
  */
@@ -121,6 +122,16 @@ function cleanClaimView(claim) {
     seed: wholeOrNull(claim.seed, 2 ** 31 - 1),
     ...(claim.start === true ? { start: true } : {}),
   };
+}
+
+/**
+ * What a link and saved work keep of "Test a claim" (state.claim, page/claims.js's CLAIM_STATE), in the shape
+ * cleanClaimView reads: the claim chosen and the steps and seed chosen for it (null: the claim's own); null when
+ * no claim is chosen.
+ */
+export function claimViewOf(claim) {
+  if (!claim?.id) return null;
+  return { id: claim.id, steps: claim.chosenSteps ?? null, seed: claim.chosenSeed ?? null };
 }
 
 /**

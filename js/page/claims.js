@@ -4,8 +4,9 @@
  *
  * State: `state.claim` (part "claim"); see CLAIM_STATE. The claims, the runs, the measurements and the verdict
  * all come from Python (model/claims.py, model/requests.py): this module only decides what to ask and when.
- * The claim chosen (and the steps, if the learner chose fewer) is also the view's `claim` (layout/view.js), so a
- * link and saved work keep it; a link may ask for its pair to start as it opens (scenes.js hands that over).
+ * The claim chosen (and the steps and seed, if other than the claim's own) is what a link and saved work keep of
+ * it (layout/view.js claimViewOf makes their part from this state); one that arrives comes back through
+ * `restore`, and a link may ask for its pair to start as it opens (scenes.js hands that over).
  *
  * Each claim is made somewhere in the page (CLAIM_PLACES): that place offers "Test this claim by training"
  * (`openClaim`), and the test offers the way back (`showClaimPlace`).
@@ -27,6 +28,8 @@ export const CLAIM_PLACES = Object.freeze({
 export const CLAIM_STATE = Object.freeze({
   claims: null, // the claims (model_claims), once asked for
   id: null, // the claim chosen (in the picker, by a place's link or a link), being or last tested
+  chosenSteps: null, // the steps chosen for it, when not the claim's own (a link and saved work keep them)
+  chosenSeed: null, // the seed chosen for it, likewise
   status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
   detail: "",
   claim: null, // the claim tested (model_claims' entry)
@@ -54,22 +57,10 @@ const HEADS_EXAMPLE = "repeated-run";
 export function createClaimController({ store, python, reveal, notify, panelShown }) {
   const update = (patch) => store.update({ claim: { ...store.state.claim, ...patch } }, "claim");
   store.update({ claim: { ...CLAIM_STATE } }, "claim");
-  let published = "null"; // the view's claim as this module last wrote it (JSON)
-
-  /** The claim chosen, as the view keeps it (a link and saved work). */
-  function publish({ id, steps = null, seed = null }) {
-    const kept = { id, steps: Number.isInteger(steps) ? steps : null, seed: Number.isInteger(seed) ? seed : null };
-    published = JSON.stringify(kept);
-    if (JSON.stringify(store.state.view.claim) !== published) store.update({ view: { ...store.state.view, claim: kept } }, "view");
-  }
-  // A view from saved work (or a link) chooses its claim; what starts it is the link's alone (openClaim).
-  store.subscribe((state, changes) => {
-    if (!changes.has("view")) return;
-    const json = JSON.stringify(state.view.claim ?? null);
-    if (json === published) return;
-    published = json;
-    if (state.view.claim && !["starting", "training"].includes(store.state.claim.status)) update({ id: state.view.claim.id });
-  });
+  const running = () => ["starting", "training"].includes(store.state.claim.status);
+  /** The claim chosen, and the steps and seed chosen for it (null: the claim's own). */
+  const choice = ({ id, steps = null, seed = null }) =>
+    ({ id, chosenSteps: Number.isInteger(steps) ? steps : null, chosenSeed: Number.isInteger(seed) ? seed : null });
 
   /** Each model's description and its heads on the example sentence (asked of the training worker). */
   async function headsOf(side) {
@@ -91,8 +82,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
      * `onProgress` hears every report as the view does (the JS API passes one on).
      */
     async testClaim(id, { seed, steps, onProgress: listener = () => {} } = {}) {
-      update({ ...CLAIM_STATE, claims: store.state.claim.claims, id, status: "starting" });
-      publish({ id, steps, seed });
+      update({ ...CLAIM_STATE, claims: store.state.claim.claims, ...choice({ id, steps, seed }), status: "starting" });
       const losses = { with: [], without: [] };
       try {
         const outcome = await python.compareClaim({
@@ -133,9 +123,8 @@ export function createClaimController({ store, python, reveal, notify, panelShow
     stopClaim: () => python.stopTraining(),
     /** Choose claim `id` in the test (the picker); `steps` when the learner chose other steps than the claim's. */
     chooseClaim(id, { steps = null } = {}) {
-      if (["starting", "training"].includes(store.state.claim.status)) return;
-      update({ id });
-      publish({ id, steps });
+      if (running()) return;
+      update(choice({ id, steps }));
     },
     /**
      * "Test this claim by training": choose claim `id`, bring its test into view (its panel loads the claims
@@ -150,10 +139,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
         notify(`There is no claim “${id}” to test; the claims are ${known}.`, { tone: "error" });
         throw new Error(`no claim ${JSON.stringify(id)}; the claims are ${claims.map((entry) => entry.id).join(", ")}`);
       }
-      if (!["starting", "training"].includes(store.state.claim.status)) {
-        update({ id });
-        publish({ id, steps, seed });
-      }
+      if (!running()) update(choice({ id, steps, seed }));
       if (show) reveal("claim");
       if (!start) return claim;
       return actions.testClaim(id, { steps: steps ?? undefined, seed: seed ?? undefined });
@@ -172,5 +158,10 @@ export function createClaimController({ store, python, reveal, notify, panelShow
     },
   };
 
-  return { actions };
+  /** The claim a link or saved work chose (its view's `claim` part, cleaned by layout/view.js); what starts
+   * its pair is the link's alone (openClaim). A test in progress keeps its claim. */
+  function restore(kept) {
+    if (kept && !running()) update(choice(kept));
+  }
+  return { actions, restore };
 }

@@ -14,6 +14,7 @@ import { readSceneFile } from "../sharing/scene-files.js";
 import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
 import { downloadActions } from "./downloads.js";
+import { createExperiments } from "./experiments.js";
 import { exerciseWorkActions } from "./exercise-work.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
@@ -69,8 +70,13 @@ export function createController({ store, python, preview, canEdit = () => true,
     openClaim: ({ id, start, steps, seed }) => claims.actions.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
     // A link or saved work that set up the model panel: its controller restores the panel (model.js).
     restoreModel: (kept) => model.restore(kept),
+    restoreClaim: (kept) => claims.restore(kept),
   });
   const drawing = createLearnerDrawing({ store, python });
+  // A shuffle is a whole new scene the learner asked for: checked first, refused if it breaks a lock.
+  const experiments = createExperiments({
+    store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this change" }),
+  });
   const model = createModelController({
     store, python, showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this head of the trained model" }),
   });
@@ -136,10 +142,8 @@ export function createController({ store, python, preview, canEdit = () => true,
     dismissNotice: () => store.update({ notice: null }, "notice"),
     /** Python could not start and the learner asked to try again: a fresh worker; the page stays as it is. */
     retryBoot: () => boot.restart(),
-    /** A whole new scene the learner asked for (a shuffle): checked first, refused if it breaks a lock. */
-    showScene: (scene) => scenes.showScene({ scene, checkFirst: true, what: "this change" }),
-    /** compute() of a scene without showing it (the knock-out compares the page's result with it). */
-    compute: (scene) => python.compute(scene),
+    // The experiments on the learner's scene (experiments.js): their outcomes go to state.experiments.
+    ...experiments,
     /** Part 7, run in Python: the average top weight against d, with and without ÷√d. */
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */

@@ -50,10 +50,12 @@ export function defaultFocus(tokens) {
  * @param {(place: string) => void} [options.reveal] take the learner to a place (controller.js)
  * @param {(claim: {id: string, steps: number|null, seed: number|null, start: boolean}) => void} [options.openClaim]
  *   a link chose a claim to test (and may ask for its pair to start): claims.js takes it from there
+ * @param {(kept: object) => void} [options.restoreClaim] a link or saved work chose a claim in "Test a claim" (its
+ *   view's `claim` part): claims.js takes it, as restoreModel below
  * @param {(kept: object) => void} [options.restoreModel] a link or saved work set up the model panel (its view's
  *   `model` part, layout/view.js): the panel's controller (model.js) takes it; the page's view never keeps it
  */
-export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {}, openClaim = () => {}, restoreModel = () => {} }) {
+export function createSceneLoader({ store, recompute, savedWork, presets, preview, lockedChanges, bootFailure, notify, reveal = () => {}, openClaim = () => {}, restoreClaim = () => {}, restoreModel = () => {} }) {
   /**
    * The last scene checked and put on the page ({scene, draft, result}), for as long as neither the draft nor the
    * result has changed since: a course page's script setting it again is answered from here (shownAgain).
@@ -105,8 +107,9 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     savedWork.flush(); // what the old scene still owes is written first
     if (restoredAs) savedWork.restoring(draft, restoredAs);
     const tokens = draft.tokens.length;
-    // The model panel's part of a view is the panel's to take: its state lives in state.model alone.
-    const { model: keptModel = null, ...pageView } = view ? cleanView(view) : {};
+    // The model panel's and "Test a claim"'s parts of a view are theirs to take: their states live in state.model
+    // and state.claim alone.
+    const { model: keptModel = null, claim: keptClaim = null, ...pageView } = view ? cleanView(view) : {};
     store.update(
       {
         draft,
@@ -123,6 +126,7 @@ export function createSceneLoader({ store, recompute, savedWork, presets, previe
     );
     if (!result || isPreview) recompute.requestDraft();
     if (keptModel) restoreModel(keptModel);
+    if (keptClaim) restoreClaim(keptClaim);
   }
 
   /**

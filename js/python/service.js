@@ -96,6 +96,16 @@ export function createPythonService({
     },
     /** Part 7: the average top weight with and without ÷√d, for lengths `ds` and `nKeys` keys. */
     scalingExperiment: ({ ds, nKeys }) => page.request(REQUEST_KINDS.SCALING_EXPERIMENT, { ds, n_keys: nKeys }),
+    /** Part 8 on `scene`: the scene with its words in `order`, and whether each output just moved with its word. */
+    shuffleScene({ scene, order }) {
+      const { payload, matrices } = packScene(scene);
+      return page.request(REQUEST_KINDS.SHUFFLE_SCENE, { ...payload, order }, matrices);
+    },
+    /** `scene` with word `column` knocked out: each word's output change, beside head `head`'s weight on it. */
+    knockOutWord({ scene, column, head }) {
+      const { payload, matrices } = packScene(scene);
+      return page.request(REQUEST_KINDS.KNOCK_OUT_WORD, { ...payload, column, head }, matrices);
+    },
 
     /** The exercises (text, starter code, hints, solution, checks), as a RunOutcome. */
     exercises: async () => (await learner()).request(REQUEST_KINDS.EXERCISES, {}),

@@ -16,7 +16,7 @@
 import { createDraftStore, sameCanonicalJson, sceneIdentity } from "./saved-drafts.js";
 import { sceneShapeProblem } from "../scene/shape.js";
 import { sceneFromDraft } from "../scene/draft.js";
-import { modelViewOf } from "../layout/view.js";
+import { claimViewOf, modelViewOf } from "../layout/view.js";
 
 // Saving waits for a pause in typing.
 const SAVE_DELAY_MS = 300;
@@ -25,10 +25,11 @@ const EDIT_PARTS = ["values", "labels", "shape", "mode"];
 
 /**
  * What is saved and linked besides the scene: the focused token, the head, the page's view, and what the model
- * panel keeps (made from its state now: the panel keeps one state, state.model).
+ * panel and "Test a claim" keep (made from their states now: each keeps one, state.model and state.claim).
  */
 export function viewOf(state) {
-  return { focus: state.focusToken, head: state.activeHead, ...state.view, model: modelViewOf(state.model) };
+  const claim = claimViewOf(state.claim);
+  return { focus: state.focusToken, head: state.activeHead, ...state.view, model: modelViewOf(state.model), ...(claim ? { claim } : {}) };
 }
 
 /**
@@ -122,7 +123,7 @@ export function createSavedWork({ store, mode, onKept }) {
       return;
     }
     const edited = EDIT_PARTS.some((part) => changes.has(part)) && state.edited;
-    const looked = ["focus", "head", "view", "model"].some((part) => changes.has(part)) && (state.edited || !state.presetId);
+    const looked = ["focus", "head", "view", "model", "claim"].some((part) => changes.has(part)) && (state.edited || !state.presetId);
     if (edited || looked) scheduleSave(state);
   });
 

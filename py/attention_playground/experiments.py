@@ -4,17 +4,25 @@
   division the top weight creeps towards 1 as the vectors get longer; with it, it stays put.
 - `shuffle_check`: attention without positions ignores word order. Shuffle the tokens and each
   token's output just moves with it.
+
+And the page's two experiments on the scene a learner is editing (Part 8 and "weights are not explanations"):
+
+- `shuffle_scene`: the scene with its words in another order, and how far each word's output moved from
+  where its word took it;
+- `knock_out_word`: the scene computed again with one word that nobody may read, and how far each word's
+  output moved against the weight it had put on that word.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .attention import self_attention, softmax
+from .compute import ComputedScene, compute_scene
 
 #: The most random numbers one experiment may draw: keeps memory (8 bytes each) near 32 MB.
 MAX_DRAWS = 1 << 22
@@ -91,3 +99,115 @@ def shuffle_check(seed: int = 2, order: Sequence[int] = (4, 2, 0, 3, 1)) -> dict
         "output": output,  # arrays: wire.py writes them out for the page
         "shuffled_output": shuffled_output,
     }
+
+
+#: Differences this small come from adding the same numbers in another order, not from the scene.
+ROUNDING = 1e-12
+
+
+class ShuffledScene(NamedTuple):
+    """A scene with its words reordered, against the scene as it was."""
+
+    scene: dict[str, Any]  # the scene with its words in `order` (each keeps its row of X and of the mask)
+    order: list[int]  # order[i] = the old place of the word that now stands at place i
+    largest_difference: float | None  # largest |output now - output before, moved with its word|; None: a nan
+    reason: str  # why the outputs did not just move: "none" (they did), "positions", "mask" or "other"
+
+
+class KnockedOutWord(NamedTuple):
+    """What knocking word `column` out did, for each word, seen through head `head`."""
+
+    column: int
+    head: int
+    changes: np.ndarray  # (n_tokens,): the length of each word's output change (nan where an output is nan)
+    weights: np.ndarray  # (n_tokens,): head `head`'s weight on the word, row by row, before the knock-out
+    masked: np.ndarray  # (n_tokens,) bool: the row could not read the word even before
+    most_changed: int | None  # the row whose output moved most (None if no output could be compared)
+    most_weighted: int | None  # the row that put the most weight on the word (None if every row was masked)
+
+
+def _place(value: Any, name: str, count: int) -> int:
+    return _whole_number(value, name, 0, count - 1)
+
+
+def _order(order: Any, n_tokens: int) -> list[int]:
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or len(order) != n_tokens:
+        raise ValueError(f"order must list the {n_tokens} places of the scene's words; got {order!r}")
+    places = [_place(i, "each place in order", n_tokens) for i in order]
+    if sorted(places) != list(range(n_tokens)):
+        raise ValueError(f"order must list each place from 0 to {n_tokens - 1} once; got {places}")
+    return places
+
+
+def _rows_in(value: Any, order: list[int]) -> Any:
+    """The rows of a matrix (nested lists, or an array unpacked from the page) in `order`."""
+    return value[order] if isinstance(value, np.ndarray) else [value[i] for i in order]
+
+
+def _reordered(scene: Mapping[str, Any], order: list[int]) -> dict[str, Any]:
+    moved = dict(scene)
+    moved["tokens"] = _rows_in(scene["tokens"], order)
+    moved["X"] = _rows_in(scene["X"], order)
+    if not isinstance(scene["mask"], str):  # a named mask ("causal") stays what it says; a drawn one moves
+        moved["mask"] = [[scene["mask"][row][column] for column in order] for row in order]
+    return moved
+
+
+def _moved_row_difference(before: ComputedScene, after: ComputedScene, order: list[int]) -> float:
+    """The largest |difference| between each word's output now and its output before, taken to its new place.
+    A head with one-hot values (Wv null) hands over "where", so its output columns are places: they move too."""
+    largest = 0.0
+    for was, now in zip(before.heads, after.heads, strict=True):
+        expected = was.stages.output[order]  # (n_tokens, d_v): each word's output, at its new place
+        if was.head.Wv is None:
+            expected = expected[:, order]
+        largest = max(largest, float(np.abs(now.stages.output - expected).max()))  # nan stays nan
+    return largest
+
+
+def shuffle_scene(scene: Mapping[str, Any], order: Sequence[int]) -> ShuffledScene:
+    """`scene` with its words in `order`, and whether every word's output just moved with its word.
+
+    Raises `SceneError` for a scene the module refuses, ValueError for an order that is not one of its places.
+    """
+    before = compute_scene(scene)
+    places = _order(order, len(before.scene.tokens))
+    moved = _reordered(scene, places)
+    after = compute_scene(moved)
+    largest = _moved_row_difference(before, after, places)
+    if np.isnan(largest):
+        reason, largest_difference = "other", None
+    else:
+        largest_difference = largest
+        reason = (
+            "none" if largest <= ROUNDING
+            else "positions" if after.scene.positions != "none"
+            else "mask" if not np.array_equal(after.scene.mask, before.scene.mask[np.ix_(places, places)])
+            else "other"
+        )
+    return ShuffledScene(moved, places, largest_difference, reason)
+
+
+def knock_out_word(scene: Mapping[str, Any], column: int, head: int = 0) -> KnockedOutWord:
+    """`scene` computed again with word `column` knocked out (no word may read it, on top of the scene's own
+    mask), and how far each word's output moved, beside the weight head `head` had put on that word."""
+    before = compute_scene(scene)
+    column = _place(column, "column", len(before.scene.tokens))
+    head = _place(head, "head", len(before.heads))
+    knocked_mask = before.scene.mask.copy()  # (n_tokens, n_tokens), True = may not read
+    knocked_mask[:, column] = True
+    after = compute_scene({**scene, "mask": knocked_mask.tolist()})  # a scene's mask is nested lists
+    changes = np.linalg.norm(before.output - after.output, axis=1)  # (n_tokens,); nan where an output is nan
+    masked = before.scene.mask[:, column]  # (n_tokens,)
+    weights = before.heads[head].stages.weights[:, column]  # (n_tokens,)
+    finite = np.isfinite(changes)
+    readable = ~masked & np.isfinite(weights)
+    return KnockedOutWord(
+        column=column,
+        head=head,
+        changes=changes,
+        weights=weights,
+        masked=masked,
+        most_changed=int(np.argmax(np.where(finite, changes, -np.inf))) if finite.any() else None,
+        most_weighted=int(np.argmax(np.where(readable, weights, -np.inf))) if readable.any() else None,
+    )

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .compute import ComputedScene, compute_scene
-from .experiments import scaling_experiment, shuffle_check
+from .experiments import knock_out_word, scaling_experiment, shuffle_check, shuffle_scene
 from .presets import UnknownPresetError, list_presets, load_preset
+from .scene import SceneError
 from .wire import RequestError
 
 
@@ -56,6 +57,27 @@ def _experiment(function: Callable[..., Any]) -> Callable[[dict], Any]:
 
 scaling = _experiment(scaling_experiment)
 shuffle = _experiment(shuffle_check)
+
+
+def _scene_experiment(function: Callable[..., Any], *fields: str) -> Callable[[dict], Any]:
+    """Serve an experiment on the page's scene: the scene's mistakes are SceneErrors (field, row and column), and
+    a bad choice of `fields` (its message starts with the field's name) the request's."""
+
+    def run(payload: dict) -> Any:
+        try:
+            return function(**payload)
+        except SceneError:
+            raise
+        except ValueError as error:
+            field = next((name for name in fields if str(error).startswith(name)), None)
+            raise RequestError(str(error), field) from None
+
+    run.__name__ = function.__name__
+    return run
+
+
+shuffle_words = _scene_experiment(shuffle_scene, "order")
+knock_out = _scene_experiment(knock_out_word, "column", "head")
 
 
 def exercises(payload: dict) -> Any:

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from attention_playground.model import train
 from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs
-from page_helpers import copy_link, preset_scene, scene_link_hash, sel
+from page_helpers import copy_link, open_live, preset_scene, scene_link_hash, sel, type_into, wait_live
 
 #: Steps of the pair a link starts here: a few, so the test is quick (the claims are shown at their own
 #: settings in tests/native/test_model_claims.py).
@@ -100,6 +100,25 @@ def test_a_link_opens_a_claim_and_can_start_its_pair_with_the_native_numbers(liv
     asked = decoded_view(copy_link(page))
     assert asked["claim"] == {"id": "positions", "steps": STEPS, "seed": None, "start": True}
     page.locator(sel("link-starts-claim")).uncheck()
+
+
+def test_a_claim_chosen_last_with_its_steps_is_kept_by_saved_work_and_back_after_a_reload(page, site_url):
+    """The test's one state is state.claim: saved work makes its part from it (no copy in the page's view)."""
+    open_live(page, f"{site_url}/")
+    type_into(page, page.locator(sel("wq-cell", row=2, column=1)), "3")  # the learner's own edits are saved
+    claim_link(page, "mask", None).click()
+    expect(page.locator(sel("claim-picker"))).to_have_value("mask", timeout=60_000)
+    page.locator(sel("claim-picker")).select_option("separate-qk")
+    steps = page.locator(sel("claim-steps"))
+    steps.fill("9")
+    steps.dispatch_event("change")
+    expect(page.locator(sel("save-text"))).to_have_text("✓ Your edits, saved in this browser.")
+    page.reload()
+    wait_live(page)
+    page.locator(sel("model-open")).click()  # the test is under the model's panel
+    expect(page.locator(sel("claim-picker"))).to_have_value("separate-qk", timeout=60_000)
+    expect(page.locator(sel("claim-steps"))).to_have_value("9")
+    assert decoded_view(copy_link(page))["claim"] == {"id": "separate-qk", "steps": 9, "seed": None}
 
 
 def test_a_course_page_opens_a_claim_by_the_api_and_an_unknown_one_is_refused(live_page):

@@ -315,6 +315,9 @@ def test_knocking_a_word_out_measures_what_its_weight_did(live_page, artifacts):
     # With real values the weight is no measure of the effect: in the causal exercise, t3 gives t1 a
     # weight of about 0.02, yet knocking t1 out moves t3's output more than most full weights move theirs.
     pick(live_page, "causal-exercise")
+    # The table measured the scene before: it goes with it.
+    expect(rows).to_have_count(0)
+    expect(live_page.locator(sel("knockout-summary"))).to_have_text("")
     live_page.locator(sel("knockout-token")).select_option("1")
     live_page.locator(sel("knockout-run")).click()
     t3 = live_page.locator(sel("knockout-row", row=3))

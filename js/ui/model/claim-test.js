@@ -42,11 +42,11 @@ export function mountClaimTest(host, { store, actions }) {
   stepsInput.step = "1";
   stepsInput.dataset.testid = "claim-steps";
   stepsField.append(make("span", "", "steps for each model"), stepsInput);
-  // The steps the learner chose for this claim (kept in the view), else the claim's own.
+  // The steps the learner chose for this claim (a link and saved work keep them), else the claim's own.
   const fillSteps = () => {
     const chosen = store.state.claim.claims?.find((entry) => entry.id === picker.value);
-    const kept = store.state.view.claim;
-    if (chosen) stepsInput.value = String(kept?.id === chosen.id && kept.steps ? kept.steps : chosen.settings.steps);
+    const { id, chosenSteps } = store.state.claim;
+    if (chosen) stepsInput.value = String(id === chosen.id && chosenSteps ? chosenSteps : chosen.settings.steps);
   };
   const chosenSteps = () => {
     const chosen = store.state.claim.claims?.find((entry) => entry.id === picker.value);
@@ -132,8 +132,7 @@ export function mountClaimTest(host, { store, actions }) {
       picker.value = claim.id; // chosen here, at the claim's place, by a link or by a course page's script
     }
     // The steps follow the claim chosen, and the steps a link or saved work kept for it.
-    const kept = state.view.claim;
-    const stepsFor = `${picker.value} ${kept?.id === picker.value ? kept.steps ?? "" : ""}`;
+    const stepsFor = `${picker.value} ${claim.id === picker.value ? claim.chosenSteps ?? "" : ""}`;
     if (stepsFor !== filledFor) {
       fillSteps();
       filledFor = stepsFor;

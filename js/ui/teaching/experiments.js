@@ -7,11 +7,11 @@
  *   word order   shuffle the words; with and without positions added to X
  *   knock out    block one word and measure how much each output really moved, next to its weight
  *
- * One panel with tabs; every section reads the shared state and changes it only through `actions`.
+ * One panel with tabs; every section reads the shared state and changes it only through `actions`. The shuffle and
+ * the knock-out are run by the controller (page/experiments.js) and measured in Python; this view draws their
+ * outcome from `state.experiments`.
  */
 
-import { knockOutScene, movedRowDifference, outputChanges, reorderScene, shuffledOrder } from "../../scene/experiments.js";
-import { sceneFromDraft } from "../../scene/draft.js";
 import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
 import { make } from "../shared/dom.js";
 import { namedToken, wordAt } from "../shared/positions.js";
@@ -29,8 +29,6 @@ export const VARIATIONS = [
 ];
 
 const DEFAULT_DS = "4, 64, 512";
-/** Differences this small come from adding the same numbers in another order, not from the scene. */
-const ROUNDING = 1e-12;
 const DEFAULT_KEYS = 10;
 
 /** Where the "it" example keeps its question, or null if the scene is not that example. */
@@ -50,7 +48,7 @@ function itScene(draft) {
  * Mount the panel in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
- *   actions used: edit, setView, pickPreset, showScene(scene) -> Promise<result>, compute(scene) -> Promise<result>,
+ *   actions used: edit, setView, pickPreset, shuffleWords(), knockOutWord(column),
  *   scalingExperiment({ds, nKeys}) -> Promise<result>
  */
 export function mountExperiments(host, { store, actions }) {
@@ -279,40 +277,31 @@ function orderSection(panel, { store, actions }) {
 
   positions.addEventListener("change", () => {
     actions.edit({ kind: "positions", mode: positions.checked ? "sinusoidal" : "none" });
-    check.textContent = "";
   });
+  shuffle.addEventListener("click", () => actions.shuffleWords());
 
-  shuffle.addEventListener("click", async () => {
-    const { draft, result, error } = store.state;
-    if (!draft || !result || error) {
-      check.textContent = "Fix the scene first: the shuffle starts from a computed result.";
-      return;
+  /** Why the outputs changed, as experiments.py names it. */
+  const WHY = {
+    positions: "the positions added to X changed with the places, so queries, keys and values changed",
+    mask: "the mask depends on the places (a causal mask lets each word read only the words before it)",
+    other: "something else in the scene depends on the places",
+  };
+
+  /** The shuffle's outcome (page/experiments.js), in words. */
+  function shuffleText(outcome, withPositions) {
+    if (!outcome) return "";
+    if (outcome.busy) return "shuffling…";
+    if (outcome.problem) return outcome.problem;
+    const moved = `Now: “${outcome.tokens.join(" ")}”.`;
+    if (outcome.difference === null) return `${moved} Some outputs are not numbers (nan), so they cannot be compared.`;
+    const largest = "Largest |difference| between each word's output before and after:";
+    if (outcome.reason === "none") {
+      // Adding the same numbers in another order can change the last binary digit; that is not a real change.
+      const shown = outcome.difference === 0 ? "0" : `0 (${outcome.difference.toExponential(1)}, rounding in the last digit)`;
+      return `${moved} ${largest} ${shown}. Every output row just moved with its word${withPositions ? "" : ": without positions, order is invisible to attention"}.`;
     }
-    const before = result;
-    const order = shuffledOrder(draft.tokens.length);
-    shuffle.disabled = true;
-    try {
-      const after = await actions.showScene(reorderScene(sceneFromDraft(draft), order));
-      const difference = movedRowDifference(before, after, order);
-      check.dataset.difference = String(difference);
-      const moved = order.map((old) => before.tokens[old]).join(" ");
-      const withPositions = after.positions && after.positions !== "none";
-      if (Number.isNaN(difference)) {
-        check.textContent = `Now: “${moved}”. Some outputs are not numbers (nan), so they cannot be compared.`;
-      } else if (difference <= ROUNDING) {
-        // Adding the same numbers in another order can change the last binary digit; that is not a real change.
-        const shown = difference === 0 ? "0" : `0 (${difference.toExponential(1)}, rounding in the last digit)`;
-        check.textContent = `Now: “${moved}”. Largest |difference| between each word's output before and after: ${shown}. Every output row just moved with its word${withPositions ? "" : ": without positions, order is invisible to attention"}.`;
-      } else {
-        const why = withPositions ? "the positions added to X changed with the places, so queries, keys and values changed" : Array.isArray(after.mask) && after.mask.some((row, i) => row.some((blocked, j) => blocked !== before.mask[order[i]]?.[order[j]])) ? "the mask depends on the places (a causal mask lets each word read only the words before it)" : "something else in the scene depends on the places";
-        check.textContent = `Now: “${moved}”. Largest |difference| between each word's output before and after: ${formatScore(difference)}. The outputs changed: ${why}.`;
-      }
-    } catch (failure) {
-      check.textContent = `Could not shuffle: ${failure.message}`;
-    } finally {
-      shuffle.disabled = false;
-    }
-  });
+    return `${moved} ${largest} ${formatScore(outcome.difference)}. The outputs changed: ${WHY[outcome.reason]}.`;
+  }
 
   function update(state, changes) {
     if (!state.draft) return;
@@ -321,7 +310,13 @@ function orderSection(panel, { store, actions }) {
     positionsNote.textContent = on
       ? "Positions are on: place p adds sin(p / 10000^(2i/d)) and cos(p / 10000^(2i/d)) to feature pair i, so the same word at another place has other numbers. Shuffle now."
       : "Positions are off: a word has the same numbers wherever it stands.";
-    if (changes.has("scene") && !changes.has("result")) check.textContent = "";
+    if (changes.has("experiments")) {
+      const outcome = state.experiments.shuffle;
+      shuffle.disabled = Boolean(outcome?.busy);
+      check.textContent = shuffleText(outcome, on);
+      if (Number.isFinite(outcome?.difference)) check.dataset.difference = String(outcome.difference);
+      else delete check.dataset.difference;
+    }
   }
   return { update };
 }
@@ -348,61 +343,45 @@ function knockoutSection(panel, { store, actions }) {
   panel.append(controls, summary, table);
   let tokensShown = "";
 
-  run.addEventListener("click", async () => {
-    const { draft, result, error } = store.state;
-    if (!draft || !result || error) {
-      summary.textContent = "Fix the scene first: the knock-out starts from a computed result.";
+  run.addEventListener("click", () => actions.knockOutWord(Number(choice.value)));
+
+  /** The knock-out's outcome (page/experiments.js) as a table and a summary. */
+  function drawOutcome(outcome) {
+    run.disabled = Boolean(outcome?.busy);
+    if (!outcome || outcome.busy || outcome.problem) {
+      table.replaceChildren();
+      summary.textContent = outcome?.busy ? "computing without it…" : outcome?.problem ?? "";
       return;
     }
-    const column = Number(choice.value);
-    const headIndex = Math.min(store.state.activeHead, result.heads.length - 1);
-    run.disabled = true;
-    summary.textContent = "computing without it…";
-    try {
-      const knocked = await actions.compute(knockOutScene(sceneFromDraft(draft), result.mask, column));
-      drawTable(result, knocked, column, headIndex);
-    } catch (failure) {
-      summary.textContent = `Could not compute it: ${failure.message}`;
-    } finally {
-      run.disabled = false;
-    }
-  });
-
-  function drawTable(result, knocked, column, headIndex) {
-    const head = result.heads[headIndex];
-    const changes = outputChanges(result.output, knocked.output);
-    const header = make("tr");
-    for (const text of ["word", `weight on ${namedToken(result.tokens, column)} (${head.name})`, "‖Δ output‖ when it is knocked out"]) header.append(make("th", "", text));
-    const largest = Math.max(...changes.filter(Number.isFinite), 1e-12);
-    const rows = result.tokens.map((token, i) => {
-      const tr = make("tr");
-      tr.dataset.testid = "knockout-row";
-      tr.dataset.row = String(i);
-      const weight = head.weights[i][column];
-      const change = changes[i];
-      const bar = make("span", "knockout-bar");
-      bar.style.width = `${Number.isFinite(change) ? Math.round((change / largest) * 80) : 0}px`;
-      const changeCell = make("td", "knockout-change");
-      changeCell.dataset.testid = "knockout-change";
-      changeCell.append(bar, make("span", "", Number.isFinite(change) ? formatScore(Number(change.toFixed(4))) : "nan"));
-      const weightCell = make("td", "knockout-weight", result.mask[i][column] ? "masked" : formatWeight(weight));
-      weightCell.dataset.testid = "knockout-weight";
-      tr.append(make("th", "", namedToken(result.tokens, i)), weightCell, changeCell);
-      return tr;
-    });
-    table.replaceChildren(header, ...rows);
-    const finite = changes.map((change, i) => [change, i]).filter(([change]) => Number.isFinite(change));
-    const [mostChange, mostChanged] = finite.reduce((best, next) => (next[0] > best[0] ? next : best), [-1, -1]);
-    const weightsOn = result.tokens.map((_, i) => (result.mask[i][column] ? -1 : head.weights[i][column] ?? -1));
-    const mostWeighted = weightsOn.indexOf(Math.max(...weightsOn));
+    const { tokens, column, changes, weights, masked, mostChanged, mostWeighted } = outcome;
     // Every token is named in quotes, and the knocked-out one always by its name: in a sentence with "it" in
     // it, "the weight on it" would not say which word is meant. A word the sentence has twice also gets its
     // position ("fox" (word 2)): its text alone would not say which of the two.
-    const word = namedToken(result.tokens, column);
-    const named = (i) => namedToken(result.tokens, i);
-    summary.textContent = mostChanged < 0
+    const named = (i) => namedToken(tokens, i);
+    const header = make("tr");
+    for (const text of ["word", `weight on ${named(column)} (${outcome.headName})`, "‖Δ output‖ when it is knocked out"]) header.append(make("th", "", text));
+    const largest = Math.max(...changes.filter(Number.isFinite), 1e-12);
+    const rows = tokens.map((_, i) => {
+      const tr = make("tr");
+      tr.dataset.testid = "knockout-row";
+      tr.dataset.row = String(i);
+      const change = changes[i];
+      const known = Number.isFinite(change);
+      const bar = make("span", "knockout-bar");
+      bar.style.width = `${known ? Math.round((change / largest) * 80) : 0}px`;
+      const changeCell = make("td", "knockout-change");
+      changeCell.dataset.testid = "knockout-change";
+      changeCell.append(bar, make("span", "", known ? formatScore(Number(change.toFixed(4))) : "nan"));
+      const weightCell = make("td", "knockout-weight", masked[i] ? "masked" : formatWeight(weights[i]));
+      weightCell.dataset.testid = "knockout-weight";
+      tr.append(make("th", "", named(i)), weightCell, changeCell);
+      return tr;
+    });
+    table.replaceChildren(header, ...rows);
+    const word = named(column);
+    summary.textContent = mostChanged === null
       ? "No output could be compared."
-      : `With ${word} knocked out: the row that gave ${word} the most weight is the row of ${named(mostWeighted)} (${formatWeight(weightsOn[mostWeighted])}); the output that moved most is that of ${named(mostChanged)} (by ${formatScore(Number(mostChange.toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
+      : `With ${word} knocked out: ${mostWeighted === null ? `no row could read ${word}` : `the row that gave ${word} the most weight is the row of ${named(mostWeighted)} (${formatWeight(weights[mostWeighted])})`}; the output that moved most is that of ${named(mostChanged)} (by ${formatScore(Number(changes[mostChanged].toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
   }
 
   function update(state, changes) {
@@ -420,10 +399,7 @@ function knockoutSection(panel, { store, actions }) {
       choice.value = previous && Number(previous) < result.tokens.length ? previous : String(cat >= 0 ? cat : 0);
       tokensShown = key;
     }
-    if (changes.has("result") || changes.has("scene")) {
-      table.replaceChildren();
-      summary.textContent = "";
-    }
+    if (changes.has("experiments")) drawOutcome(state.experiments.knockOut);
   }
   return { update };
 }

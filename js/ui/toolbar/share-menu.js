@@ -46,11 +46,11 @@ export function mountShareMenu(host, { store = null, actions, places = {} }) {
   host.append(group);
   // Offered once a claim is chosen in "Test a claim": its title, as Python gave it, names it.
   store?.subscribe((state, changes) => {
-    if (!changes.has("view") && !changes.has("claim")) return;
-    const chosen = state.view.claim;
+    if (!changes.has("claim")) return;
+    const chosen = state.claim?.id ?? null;
     startsClaim.hidden = !chosen;
     if (!chosen) startBox.checked = false;
-    const title = state.claim?.claims?.find((entry) => entry.id === chosen?.id)?.title ?? chosen?.id ?? "";
+    const title = state.claim?.claims?.find((entry) => entry.id === chosen)?.title ?? chosen ?? "";
     const words = `and start the test “${title}”`;
     if (startWords.textContent !== words) startWords.textContent = words;
   });
