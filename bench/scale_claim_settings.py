@@ -4,9 +4,11 @@ README.md, "Test a claim", gives the figures).
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py                # every candidate, seeds 1-3
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py h1-d64-s400     # one candidate
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py --custom 1,64,400,16
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py --custom 1,64,300,16,lr=0.04 --seeds 1 2 3 4 5 --stop-on-fail
 
 A candidate is heads a layer, d_head, steps, batch size and (for some) the residual width d_model; the rest is
-the claim's settings (claims.CLAIMS["scale"]).
+the claim's settings (claims.CLAIMS["scale"]). A --custom candidate may also set Adam's step size (`lr=0.03`,
+TrainConfig's otherwise); --stop-on-fail moves on to the next candidate at a candidate's first failing seed.
 Each pair is judged by tests/native/test_model_claims.py's own criteria for this claim: the scaled model's
 repeated-part accuracy at least WITH_AT_LEAST and the verdict "Shown", the unscaled model's loss (means of 20 steps)
 ending more than 1 nat above its best, the scaled one's less than 0.5. Prints one JSON line per candidate and seed
@@ -62,10 +64,12 @@ def multiply_adds_per_step(config: TrainConfig) -> int:
     return config.batch_size * (config.n_layers * per_layer + T * d * len(VOCABULARY))
 
 
-def run(name: str, n_heads: int, d_head: int, steps: int, batch_size: int, seed: int, d_model: int = 32) -> dict:
+def run(name: str, n_heads: int, d_head: int, steps: int, batch_size: int, seed: int, d_model: int = 32,
+        lr: float | None = None) -> dict:
     claim = CLAIMS["scale"]
+    extra = {} if lr is None else {"lr": lr}
     with_config, without_config = pair_configs(claim, seed=seed, n_heads=n_heads, d_head=d_head, steps=steps,
-                                               batch_size=batch_size, d_model=d_model)
+                                               batch_size=batch_size, d_model=d_model, **extra)
     started = time.perf_counter()
     scaled, unscaled = train(with_config), train(without_config)
     seconds = time.perf_counter() - started
@@ -75,7 +79,7 @@ def run(name: str, n_heads: int, d_head: int, steps: int, batch_size: int, seed:
               and unscaled_climb > UNSCALED_CLIMB_ABOVE and scaled_climb < SCALED_CLIMB_BELOW)
     return {
         "candidate": name, "seed": seed, "n_heads": n_heads, "d_head": d_head, "steps": steps,
-        "batch_size": batch_size, "d_model": d_model,
+        "batch_size": batch_size, "d_model": d_model, "lr": with_config.lr,
         "pair_multiply_adds": 2 * steps * multiply_adds_per_step(with_config),
         "scaled_accuracy": round(verdict.with_accuracy, 3), "unscaled_accuracy": round(verdict.without_accuracy, 3),
         "scaled_climb": round(scaled_climb, 2), "unscaled_climb": round(unscaled_climb, 2),
@@ -87,21 +91,35 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("candidates", nargs="*", metavar="CANDIDATE",
                         help=f"any of {', '.join(CANDIDATES)} (default: all, unless --custom)")
-    parser.add_argument("--custom", action="append", default=[], metavar="HEADS,D_HEAD,STEPS,BATCH[,D_MODEL]")
+    parser.add_argument("--custom", action="append", default=[], metavar="HEADS,D_HEAD,STEPS,BATCH[,D_MODEL][,lr=LR]")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--stop-on-fail", action="store_true",
+                        help="skip a candidate's remaining seeds once one of its seeds fails")
     args = parser.parse_args(argv)
     unknown = [name for name in args.candidates if name not in CANDIDATES]
     if unknown:
         parser.error(f"unknown candidate {', '.join(unknown)}; the candidates are {', '.join(CANDIDATES)}")
     names = args.candidates or ([] if args.custom else list(CANDIDATES))
-    chosen = {name: CANDIDATES[name] for name in names}
+    chosen: dict[str, tuple[tuple[int, ...], dict[str, float]]] = {name: (CANDIDATES[name], {}) for name in names}
     for custom in args.custom:
-        settings = tuple(int(part) for part in custom.split(","))
-        chosen["custom-" + "-".join(map(str, settings))] = settings
-    for name, settings in chosen.items():
+        parts = custom.split(",")
+        try:
+            settings = tuple(int(part) for part in parts if "=" not in part)
+            keywords = dict(part.split("=", 1) for part in parts if "=" in part)
+            options = {"lr": float(keywords.pop("lr"))} if "lr" in keywords else {}
+        except ValueError as error:
+            parser.error(f"--custom {custom}: {error}")
+        if keywords or not 4 <= len(settings) <= 5:
+            parser.error(f"--custom {custom}: expected HEADS,D_HEAD,STEPS,BATCH[,D_MODEL][,lr=LR]")
+        name = "custom-" + "-".join(map(str, settings)) + "".join(f"-lr{value:g}" for value in options.values())
+        chosen[name] = (settings, options)
+    for name, (settings, options) in chosen.items():
         for seed in args.seeds:
             n_heads, d_head, steps, batch_size, *d_model = settings
-            print(json.dumps(run(name, n_heads, d_head, steps, batch_size, seed, *d_model)), flush=True)
+            result = run(name, n_heads, d_head, steps, batch_size, seed, *d_model, **options)
+            print(json.dumps(result), flush=True)
+            if args.stop_on_fail and not result["passed"]:
+                break
     return 0
 
 
