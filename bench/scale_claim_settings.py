@@ -5,10 +5,12 @@ README.md, "Test a claim", gives the figures).
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py h1-d64-s400     # one candidate
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py --custom 1,64,400,16
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py --custom 1,64,300,16,lr=0.04 --seeds 1 2 3 4 5 --stop-on-fail
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py --custom 1,64,450,16,max_words=24
 
 A candidate is heads a layer, d_head, steps, batch size and (for some) the residual width d_model; the rest is
 the claim's settings (claims.CLAIMS["scale"]). A --custom candidate may also set Adam's step size (`lr=0.03`,
-TrainConfig's otherwise); --stop-on-fail moves on to the next candidate at a candidate's first failing seed.
+TrainConfig's otherwise) and the sequence length (`max_words=24`: T = max_words + 1 positions, TrainConfig's
+otherwise); --stop-on-fail moves on to the next candidate at a candidate's first failing seed.
 Each pair is judged by tests/native/test_model_claims.py's own criteria for this claim: the scaled model's
 repeated-part accuracy at least WITH_AT_LEAST and the verdict "Shown", the unscaled model's loss (means of 20 steps)
 ending more than 1 nat above its best, the scaled one's less than 0.5. Prints one JSON line per candidate and seed
@@ -57,7 +59,8 @@ CANDIDATES: dict[str, tuple[int, ...]] = {
 def multiply_adds_per_step(config: TrainConfig) -> int:
     """Multiply-adds of one forward pass over a batch: every head's projections and attention, and the unembedding.
 
-    The backward pass costs about twice as much again, in the same proportion, so this orders settings by cost.
+    Every size is the config's own, the sequence length T (n_ctx = max_words + 1) included. The backward pass
+    costs about twice as much again, in the same proportion, so this orders settings by cost.
     """
     T, d, H, dh = config.n_ctx, config.d_model, config.n_heads, config.d_head
     per_layer = 4 * T * d * H * dh + 2 * H * T * T * dh  # Q, K, V and W_O; scores and the weighted sum of values
@@ -65,9 +68,9 @@ def multiply_adds_per_step(config: TrainConfig) -> int:
 
 
 def run(name: str, n_heads: int, d_head: int, steps: int, batch_size: int, seed: int, d_model: int = 32,
-        lr: float | None = None) -> dict:
+        lr: float | None = None, max_words: int | None = None) -> dict:
     claim = CLAIMS["scale"]
-    extra = {} if lr is None else {"lr": lr}
+    extra = {key: value for key, value in (("lr", lr), ("max_words", max_words)) if value is not None}
     with_config, without_config = pair_configs(claim, seed=seed, n_heads=n_heads, d_head=d_head, steps=steps,
                                                batch_size=batch_size, d_model=d_model, **extra)
     started = time.perf_counter()
@@ -80,6 +83,7 @@ def run(name: str, n_heads: int, d_head: int, steps: int, batch_size: int, seed:
     return {
         "candidate": name, "seed": seed, "n_heads": n_heads, "d_head": d_head, "steps": steps,
         "batch_size": batch_size, "d_model": d_model, "lr": with_config.lr,
+        "max_words": with_config.max_words,
         "pair_multiply_adds": 2 * steps * multiply_adds_per_step(with_config),
         "scaled_accuracy": round(verdict.with_accuracy, 3), "unscaled_accuracy": round(verdict.without_accuracy, 3),
         "scaled_climb": round(scaled_climb, 2), "unscaled_climb": round(unscaled_climb, 2),
@@ -91,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("candidates", nargs="*", metavar="CANDIDATE",
                         help=f"any of {', '.join(CANDIDATES)} (default: all, unless --custom)")
-    parser.add_argument("--custom", action="append", default=[], metavar="HEADS,D_HEAD,STEPS,BATCH[,D_MODEL][,lr=LR]")
+    parser.add_argument("--custom", action="append", default=[],
+                        metavar="HEADS,D_HEAD,STEPS,BATCH[,D_MODEL][,lr=LR][,max_words=N]")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--stop-on-fail", action="store_true",
                         help="skip a candidate's remaining seeds once one of its seeds fails")
@@ -100,18 +105,23 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown candidate {', '.join(unknown)}; the candidates are {', '.join(CANDIDATES)}")
     names = args.candidates or ([] if args.custom else list(CANDIDATES))
-    chosen: dict[str, tuple[tuple[int, ...], dict[str, float]]] = {name: (CANDIDATES[name], {}) for name in names}
+    chosen: dict[str, tuple[tuple[int, ...], dict[str, float | int]]] = {name: (CANDIDATES[name], {}) for name in names}
     for custom in args.custom:
         parts = custom.split(",")
         try:
             settings = tuple(int(part) for part in parts if "=" not in part)
             keywords = dict(part.split("=", 1) for part in parts if "=" in part)
-            options = {"lr": float(keywords.pop("lr"))} if "lr" in keywords else {}
+            options: dict[str, float | int] = {}
+            if "lr" in keywords:
+                options["lr"] = float(keywords.pop("lr"))
+            if "max_words" in keywords:
+                options["max_words"] = int(keywords.pop("max_words"))
         except ValueError as error:
             parser.error(f"--custom {custom}: {error}")
         if keywords or not 4 <= len(settings) <= 5:
-            parser.error(f"--custom {custom}: expected HEADS,D_HEAD,STEPS,BATCH[,D_MODEL][,lr=LR]")
-        name = "custom-" + "-".join(map(str, settings)) + "".join(f"-lr{value:g}" for value in options.values())
+            parser.error(f"--custom {custom}: expected HEADS,D_HEAD,STEPS,BATCH[,D_MODEL][,lr=LR][,max_words=N]")
+        name = "custom-" + "-".join(map(str, settings))
+        name += "".join(f"-{'lr' if key == 'lr' else 'mw'}{value:g}" for key, value in options.items())
         chosen[name] = (settings, options)
     for name, (settings, options) in chosen.items():
         for seed in args.seeds:
