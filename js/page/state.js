@@ -25,6 +25,10 @@
  *             (learner-drawing.js)
  *   "reveal"  the page should take the learner to a place (`state.reveal`): what just changed is there, or a
  *             link opens there (playground.js scrolls)
+ *   "model"   the trained model's panel changed (`state.model`, page/model.js); "training" a training run
+ *             progressed (`state.training`); "claim" "Test a claim" changed (`state.claim`, page/claims.js)
+ *   "experiments" an experiment on the scene (the shuffle, the knock-out) started, ended or was cleared
+ *             (`state.experiments`, page/experiments.js)
  */
 
 import { DEFAULT_VIEW } from "./view.js";
