@@ -314,8 +314,10 @@ def test_knocking_a_word_out_measures_what_its_weight_did(live_page, artifacts):
 
     # With real values the weight is no measure of the effect: in the causal exercise, t3 gives t1 a
     # weight of about 0.02, yet knocking t1 out moves t3's output more than most full weights move theirs.
+    live_page.locator(sel("experiment-tab-order")).click()
     pick(live_page, "causal-exercise")
-    # The table measured the scene before: it goes with it.
+    # The table measured the scene before: it goes with it, also when its tab was not open at the time.
+    live_page.locator(sel("experiment-tab-knockout")).click()
     expect(rows).to_have_count(0)
     expect(live_page.locator(sel("knockout-summary"))).to_have_text("")
     live_page.locator(sel("knockout-token")).select_option("1")

@@ -83,7 +83,8 @@ export function mountExperiments(host, { store, actions }) {
       const chosen = other === id;
       tab.setAttribute("aria-selected", String(chosen));
       panel.hidden = !chosen;
-      if (chosen) section.update(store.state, new Set(["result", "scene"]));
+      // A hidden section did not follow the page: shown again, it redraws everything it shows.
+      if (chosen) section.update(store.state, new Set(["result", "scene", "experiments"]));
     }
   }
   // The tab chosen is the view's `experiment` (page/view.js): a link or saved work opens the same one.
@@ -311,7 +312,7 @@ function orderSection(panel, { store, actions }) {
       ? "Positions are on: place p adds sin(p / 10000^(2i/d)) and cos(p / 10000^(2i/d)) to feature pair i, so the same word at another place has other numbers. Shuffle now."
       : "Positions are off: a word has the same numbers wherever it stands.";
     if (changes.has("experiments")) {
-      const outcome = state.experiments.shuffle;
+      const outcome = state.experiments?.shuffle;
       shuffle.disabled = Boolean(outcome?.busy);
       check.textContent = shuffleText(outcome, on);
       if (Number.isFinite(outcome?.difference)) check.dataset.difference = String(outcome.difference);
@@ -399,7 +400,7 @@ function knockoutSection(panel, { store, actions }) {
       choice.value = previous && Number(previous) < result.tokens.length ? previous : String(cat >= 0 ? cat : 0);
       tokensShown = key;
     }
-    if (changes.has("experiments")) drawOutcome(state.experiments.knockOut);
+    if (changes.has("experiments")) drawOutcome(state.experiments?.knockOut);
   }
   return { update };
 }
