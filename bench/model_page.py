@@ -186,11 +186,12 @@ COMPARE = """async (claim) => {
 
 
 def claim_rows(browser, base_url, claim_ids):
-    """Each claim's pair in one page (the worker booted first), then natively; seconds and verdicts."""
+    """Each claim's pair in one page (its two workers booted first, as choosing a claim in the page starts them
+    while the learner reads it), then natively; seconds and verdicts."""
     from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs  # noqa: PLC0415
 
     page = open_page(browser, base_url)
-    train_in_page(page, {"steps": 10})  # the training worker boots first
+    page.evaluate("window.attentionPlayground.model.compare('mask', {steps: 2})")  # both training workers boot
     rows = []
     for claim_id in claim_ids:
         run = page.evaluate(COMPARE, claim_id)

@@ -58,6 +58,8 @@ export function createClaimController({ store, python, reveal, notify, panelShow
   const update = (patch) => store.update({ claim: { ...store.state.claim, ...patch } }, "claim");
   store.update({ claim: { ...CLAIM_STATE } }, "claim");
   const running = () => ["starting", "training"].includes(store.state.claim.status);
+  /** A claim was chosen: its pair's workers start booting while the learner reads what it claims. */
+  const prepare = () => python.prepareClaimTest().catch(() => {}); // a worker that cannot start says so when asked
   /** The claim chosen, and the steps and seed chosen for it (null: the claim's own). */
   const choice = ({ id, steps = null, seed = null }) =>
     ({ id, chosenSteps: Number.isInteger(steps) ? steps : null, chosenSeed: Number.isInteger(seed) ? seed : null });
@@ -125,6 +127,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
     chooseClaim(id, { steps = null } = {}) {
       if (running()) return;
       update(choice({ id, steps }));
+      prepare();
     },
     /**
      * "Test this claim by training": choose claim `id`, bring its test into view (its panel loads the claims
@@ -140,6 +143,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
         throw new Error(`no claim ${JSON.stringify(id)}; the claims are ${claims.map((entry) => entry.id).join(", ")}`);
       }
       if (!running()) update(choice({ id, steps, seed }));
+      if (!start) prepare();
       if (show) reveal("claim");
       if (!start) return claim;
       return actions.testClaim(id, { steps: steps ?? undefined, seed: seed ?? undefined });

@@ -220,6 +220,14 @@ export function createModelTrainer({ createClient = createDefaultClient, pairSid
   return {
     train,
     compare,
+    /**
+     * Start the workers a claim's test trains in, without training: a learner who chose a claim reads its
+     * statement first, and the pair then starts without waiting for a second Python to boot.
+     */
+    prepareCompare() {
+      worker();
+      if (pairSideBySide) pairWorker();
+    },
     /** End the run in progress after the batch of steps it is taking (a fraction of a second). */
     stop() {
       if (current) current.stopped = true;

@@ -138,6 +138,10 @@ export function createPythonService({
     claims: () => page.request(REQUEST_KINDS.MODEL_CLAIMS, {}),
     /** Test a claim: two models trained side by side in the training worker; see model-training.js. */
     compareClaim: async (run) => (await training()).compare(run),
+    /** Start the workers a claim's test trains in (once a learner chose a claim), so its pair starts at once. */
+    async prepareClaimTest() {
+      (await training()).prepareCompare();
+    },
     /** End the training run in progress, keeping the model as far as it got. */
     stopTraining() {
       trainer?.then((started) => started.stop());

@@ -26,7 +26,10 @@ def open_claims(page, url):
 def test_a_learner_trains_a_pair_and_reads_the_verdict_the_native_run_gives(page, site_url):
     open_claims(page, f"{site_url}/")
     assert page.locator(f"{sel('claim-picker')} option").evaluate_all("os => os.map((o) => o.value)") == list(CLAIMS)
+    assert training_workers(page) == []  # nothing trains, nor boots to, before a claim is chosen
     page.locator(sel("claim-picker")).select_option("positions")
+    # Chosen, the claim's two workers start booting while the learner reads it: the pair need not wait for them.
+    wait_for_training_workers(page, ["training", "training-pair"])
     expect(page.locator(sel("claim-statement"))).to_contain_text(CLAIMS["positions"].statement)
     assert page.locator(sel("claim-steps")).input_value() == str(CLAIMS["positions"].settings["steps"])
     page.locator(sel("claim-steps")).fill(str(STEPS))
@@ -75,6 +78,15 @@ def test_a_course_pages_pair_equals_native_training_step_by_step(page, site_url)
 def training_workers(page) -> list[str]:
     """What each of the page's training workers is for (the `for` of its script's URL), sorted."""
     return sorted(url.split("for=")[1] for url in (worker.url for worker in page.workers) if "for=" in url)
+
+
+def wait_for_training_workers(page, expected, seconds=10):
+    """Wait until the page's training workers are `expected` (a worker starts a moment after it is asked for)."""
+    for _ in range(seconds * 10):
+        if training_workers(page) == expected:
+            return
+        page.wait_for_timeout(100)
+    assert training_workers(page) == expected
 
 
 def test_on_one_core_the_pair_takes_turns_in_one_worker_with_the_same_numbers(page, site_url):
