@@ -81,9 +81,7 @@ def shuffle_check(seed: int = 2, order: Sequence[int] = (4, 2, 0, 3, 1)) -> dict
     seed = _whole_number(seed, "seed", 0, 2**63 - 1)
     if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or not 1 <= len(order) <= 64:
         raise ValueError(f"order must be a list of 1 to 64 positions; got {order!r}")
-    order = [_whole_number(i, "each position in order", 0, len(order) - 1) for i in order]
-    if sorted(order) != list(range(len(order))):
-        raise ValueError(f"order must list each position from 0 to {len(order) - 1} once; got {order}")
+    order = _order(order, len(order))
 
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(len(order), 8))  # (n_tokens, n_features)
