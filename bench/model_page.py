@@ -194,6 +194,10 @@ def claim_rows(browser, base_url, claim_ids):
     page.evaluate("window.attentionPlayground.model.compare('mask', {steps: 2})")  # both training workers boot
     rows = []
     for claim_id in claim_ids:
+        # A finished pair's head cards are measured in its workers after the verdict; a learner reads the verdict
+        # meanwhile, so the next pair is timed once they are drawn, not while the workers still describe them.
+        for side in ("with", "without"):
+            page.locator(f'[data-testid="claim-heads-{side}"] [data-testid="model-head-card"]').first.wait_for()
         run = page.evaluate(COMPARE, claim_id)
         claim = CLAIMS[claim_id]
         started = time.perf_counter()
