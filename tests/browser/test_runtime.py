@@ -448,14 +448,18 @@ MAX_RENDERER_GROWTH = 96e6
 
 
 # Send `count` compute requests one after another, alternating the small and the large scene, each with one
-# edited cell (as a learner's edit would be), and check every reply's weights are rows of probabilities.
+# edited cell (as a learner's edit would be), and check every reply's weights are rows of probabilities. The
+# small scene travels as JSON, the large one packed (its matrices in one Float64Array), as the page sends a scene
+# of numbers: both ways in and out of the worker are soaked.
 SOAK_CHUNK_JS = """async ([small, large, start, count]) => {
   const { client } = window.runtimeTest;
+  const { packScene } = await import("/js/runtime/protocol.js");
   let last = {};
   for (let i = start; i < start + count; i++) {
     const scene = i % 2 === 0 ? small : large;
     scene.X[i % scene.X.length][0] = ((i * 7) % 11) - 5;
-    const result = await client.request("compute", { scene });
+    const { payload, matrices } = scene === large ? packScene(scene) : { payload: { scene }, matrices: null };
+    const result = await client.request("compute", payload, matrices);
     for (const row of result.heads[0].weights) {
       const total = row.reduce((sum, weight) => sum + weight, 0);
       if (!(Math.abs(total - 1) < 1e-9)) throw new Error(`request ${i}: a weights row sums to ${total}`);
