@@ -294,6 +294,19 @@ def test_on_a_phone_the_panels_line_up_and_what_is_in_them_fits(phone, site_url)
     rights = {name: (lambda box: box["x"] + box["width"])(phone.locator(sel(name)).bounding_box()) for name in lefts}
     assert len({round(x) for x in lefts.values()}) == 1, lefts
     assert len({round(x) for x in rights.values()}) == 1, rights
+    # A knock-out's table: each word's change is a bar with its number beside it on the same line (the largest
+    # bar pushed its number below it), and the table ends inside the panel.
+    phone.locator(sel("experiment-tab-knockout")).click()
+    phone.locator(sel("knockout-run")).click()
+    expect(phone.locator(sel("knockout-row")).first).to_be_visible()
+    lines = phone.eval_on_selector_all(sel("knockout-change"), """cells => cells.map((cell) => {
+      const [bar, number] = [cell.querySelector(".knockout-bar"), cell.lastElementChild].map((e) => e.getBoundingClientRect());
+      return [bar.width, Math.abs((bar.top + bar.bottom) / 2 - (number.top + number.bottom) / 2) < number.height / 2];
+    })""")
+    assert max(width for width, _ in lines) > 0 and all(same_line for _, same_line in lines), lines
+    panel = phone.locator(sel("experiments")).bounding_box()
+    table = phone.locator(".knockout-table").bounding_box()
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
     # A sentence of the learner's own: the notice's offer is read across the bar, under its text, not squeezed
     # beside it into a column a word wide.
     type_into(phone, phone.locator(sel("sentence-input")), REPEATED_NOUN)

@@ -369,7 +369,7 @@ function knockoutSection(panel, { store, actions }) {
       const change = changes[i];
       const known = Number.isFinite(change);
       const bar = make("span", "knockout-bar");
-      bar.style.width = `${known ? Math.round((change / largest) * 80) : 0}px`;
+      bar.style.setProperty("--share", known ? (change / largest).toFixed(4) : "0"); // its length: teaching.css
       const changeCell = make("td", "knockout-change");
       changeCell.dataset.testid = "knockout-change";
       changeCell.append(bar, make("span", "", known ? formatScore(Number(change.toFixed(4))) : "nan"));
