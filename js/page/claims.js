@@ -67,7 +67,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
   /** Each model's description and its heads on the example sentence (asked of the training worker). */
   async function headsOf(side) {
     const model = `claim-${side}`;
-    const info = await python.modelInfo({ model });
+    const info = await python.modelInfo({ model, headsOnly: true }); // what the cards show, and no more
     const words = info.examples.find((example) => example.id === HEADS_EXAMPLE)?.words ?? info.examples[0].words;
     const run = await python.modelRun({ model, words, metrics: false });
     return { info, tokens: run.tokens, weights: run.weights };

@@ -124,8 +124,10 @@ export function createPythonService({
       return (await learner()).onStatus(listener);
     },
 
-    /** The trained model `model` ("shipped" or "trained"): config, vocabulary, heads and roles, examples. */
-    modelInfo: ({ model = "shipped" } = {}) => askModel(REQUEST_KINDS.MODEL_INFO, { model }),
+    /** The trained model `model` ("shipped", "trained" or a claim's "claim-with"/"claim-without"): config,
+     * vocabulary, heads and roles, examples; `headsOnly`, for a claim's model: only what its head cards show. */
+    modelInfo: ({ model = "shipped", headsOnly = false } = {}) =>
+      askModel(REQUEST_KINDS.MODEL_INFO, headsOnly ? { model, heads_only: true } : { model }),
     /** The model on `words`, with heads knocked out and one head edited: weights, predictions, effects, metrics. */
     modelRun: ({ model = "shipped", words, knockedOut = [], editedHead = null, metrics = true }) =>
       askModel(REQUEST_KINDS.MODEL_RUN, { model, words, knocked_out: knockedOut, metrics, ...(editedHead ? { edited_head: editedHead } : {}) }),

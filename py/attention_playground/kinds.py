@@ -53,7 +53,7 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
                 "the learner's code run against the exercise's checks"),
     RequestKind("learner_compute", handlers.learner_compute, ("exercise_id", "code", "scene"), (), "exercises",
                 "{result, error}: the scene drawn with the learner's function"),
-    RequestKind("model_info", handlers.model_info, (), _MODEL, "model",
+    RequestKind("model_info", handlers.model_info, (), (*_MODEL, "heads_only"), "model",
                 "the trained model: config, vocabulary, heads and their roles, examples, the hand-set Part 6 head",
                 also_needs=("presets",)),  # the hand-set head it is compared with is a preset
     RequestKind("model_run", handlers.model_run, ("words",), (*_MODEL, "knocked_out", "edited_head", "metrics"),

@@ -170,6 +170,11 @@ def test_the_pages_requests_train_the_same_pair_and_give_the_verdict():
     assert len(tied["weights"]) == with_config.n_layers
     described = ask("model_info", {"model": "claim-without"})
     assert described["config"]["tied_qk"] is True and len(described["heads"]) == with_config.n_layers * with_config.n_heads
+    # What the pair's head cards ask for: the same heads, roles and scores, without what only the panel shows.
+    cards = ask("model_info", {"model": "claim-without", "heads_only": True})
+    assert cards["heads"] == described["heads"] and cards["config"] == described["config"]
+    assert "knock_outs" in described and "metrics" in described and "pronoun" in described
+    assert not {"knock_outs", "metrics", "pronoun"} & set(cards)
 
 
 def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the_same_verdict():
@@ -212,6 +217,12 @@ def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the
 def test_a_verdict_asked_with_bad_metrics_names_what_is_wrong(payload, field, words):
     response = respond("model_claim_verdict", payload)
     assert not response["ok"] and response["error"]["field"] == field and words in response["error"]["message"]
+
+
+def test_heads_only_must_be_true_or_false():
+    refused = respond("model_info", {"model": "shipped", "heads_only": "yes"})
+    assert refused["ok"] is False and refused["error"]["field"] == "heads_only", refused
+    assert "true or false" in refused["error"]["message"] and "'yes'" in refused["error"]["message"]
 
 
 def test_a_pair_started_for_an_unknown_side_is_refused():

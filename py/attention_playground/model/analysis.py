@@ -323,20 +323,15 @@ def top_predictions(model: Model, words, position: int, k: int = 3, knocked_out=
     return [(model.vocabulary[i], float(probabilities[i])) for i in best]
 
 
-def summary(model: Model) -> dict:
-    """What the page says of the model, as measured: config, vocabulary, training, metrics, every head's scores,
-    role and knock-out effect, and the facts measured on sentences (`_sentence_summary`). Scores come as they
-    are measured, (n_layers, n_heads) arrays and NumPy numbers; `describe` writes them out as plain data."""
+def head_summary(model: Model) -> dict:
+    """What a card per head shows of the model: config, vocabulary, training steps, the role thresholds and every
+    head's scores and role. (A third of `summary`'s time in Pyodide: the knock-outs and the sentences are the rest.)"""
     scores = head_scores(model)
     roles = head_roles(model, scores)
-    metrics = evaluate(model)
-    knock_outs = knock_out_table(model, roles)
     return {
-        **_sentence_summary(model),
         "config": model.config.to_dict(),
         "vocabulary": list(model.vocabulary),
         "steps": model.steps,
-        "metrics": metrics.to_dict(),
         "role_thresholds": {name: {"score": score, "at_least": threshold}
                             for name, (score, threshold) in ROLE_THRESHOLDS.items()},
         "heads": [
@@ -344,6 +339,24 @@ def summary(model: Model) -> dict:
              "scores": scores.of(layer, head)}
             for layer, head in model.heads
         ],
+    }
+
+
+def summary(model: Model) -> dict:
+    """What the page says of the model, as measured: `head_summary`, and the metrics, every head's knock-out
+    effect and the facts measured on sentences (`_sentence_summary`). Scores come as they are measured,
+    (n_layers, n_heads) arrays and NumPy numbers; `describe` writes them out as plain data."""
+    heads = head_summary(model)
+    roles = {(entry["layer"], entry["head"]): entry["role"] for entry in heads["heads"]}
+    knock_outs = knock_out_table(model, roles)
+    return {
+        **_sentence_summary(model),
+        "config": heads["config"],
+        "vocabulary": heads["vocabulary"],
+        "steps": heads["steps"],
+        "metrics": evaluate(model).to_dict(),
+        "role_thresholds": heads["role_thresholds"],
+        "heads": heads["heads"],
         "knock_outs": [
             {"label": entry.label, "heads": entry.heads, "metrics": entry.metrics.to_dict(),
              "change": entry.change.to_dict()}
@@ -352,10 +365,11 @@ def summary(model: Model) -> dict:
     }
 
 
-def describe(model: Model) -> dict:
-    """A JSON-ready summary for the page (the checkpoint stores it too): `summary(model)` written out by the
-    module's one boundary, wire.plain (arrays as lists, NumPy numbers as Python ones)."""
-    return plain(summary(model))
+def describe(model: Model, heads_only: bool = False) -> dict:
+    """A JSON-ready summary for the page (the checkpoint stores it too): `summary(model)` (or, with
+    `heads_only`, `head_summary(model)`) written out by the module's one boundary, wire.plain (arrays as lists,
+    NumPy numbers as Python ones)."""
+    return plain(head_summary(model) if heads_only else summary(model))
 
 
 #: The tutorial's sentence: "it" should find "cat", not "mat".

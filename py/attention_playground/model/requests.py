@@ -127,15 +127,23 @@ def _shipped_description() -> dict[str, Any]:
 def model_info(payload: dict) -> dict[str, Any]:
     """The model as the panel introduces it: config, vocabulary, metrics, every head's scores and role, the
     knock-out table, the example sentences, the hand-set Part 6 head to compare with, and its training loss
-    curve with the sudden drop in it (loss_drop.py)."""
+    curve with the sudden drop in it (loss_drop.py).
+
+    With `heads_only` true, a claim's model is described as its head cards need it (analysis.head_summary:
+    config, vocabulary, steps, every head's scores and role; no metrics, knock-outs or facts on sentences,
+    which took two thirds of the time); the shipped and the trained model are always described whole.
+    """
     name = payload.get("model", "shipped")
+    heads_only = payload.get("heads_only", False)
+    if not isinstance(heads_only, bool):
+        raise ModelInputError(f"heads_only must be true or false; got {heads_only!r}", "heads_only")
     _model(payload)  # refuses an unknown name, or "trained" before training
     if name == "shipped":
         summary = _shipped_description()
     elif name == "trained":
         summary = _trained_description()
     else:  # one of a claim's pair, described once its test is done (the view asks once)
-        summary = describe(_model(payload))
+        summary = describe(_model(payload), heads_only=heads_only)
     designed = designed_reads()
     compared = {"words": TUTORIAL_SENTENCE, "cat": designed["cat"], "mat": designed["mat"]}
     if "pronoun" in summary:
