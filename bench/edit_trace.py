@@ -1,0 +1,96 @@
+"""Where a 64-token edit's frame goes: the renderer's main thread traced over edits typed into a Wq cell, summed
+by the phase of Chromium's rendering (a measurement, not a test).
+
+    .venv/bin/python bench/edit_trace.py                     # 20 edits of the 64x64x64 scene, step view open
+    .venv/bin/python bench/edit_trace.py --edits 40
+    .venv/bin/python bench/edit_trace.py --css ".matrix { content-visibility: auto; }"   # try a style first
+
+The page is served as `python3 build.py serve` serves the sources, set up as bench/page.py's large_edit series
+sets it up (the step view open, a random 64 tokens x 64 features x 64 dims scene, the same cell edited back and
+forth by bench/instruments/update-latency.js). Tracing slows the page, so the latencies printed with the table
+are higher than bench/page.py's; compare the phases between runs, in one sitting. `--css` adds a style sheet
+(the page's Content-Security-Policy is bypassed for it) to see what a change of style would save before making it.
+"""
+
+import argparse
+import collections
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from attention_playground.presets import random_scene  # noqa: E402
+from page import CHROMIUM_FLAGS, LARGE_EDIT, LARGE_SIZE, VIEWPORT, with_cell  # noqa: E402
+from page_probes import UPDATE_LATENCY_FUNCTION, percentile  # noqa: E402
+from sitebuild import server as dev_server  # noqa: E402
+
+#: The phases of a rendered frame on the main thread (Chromium's trace event names), and the page's own code
+#: (FunctionCall; it runs inside TimerFire and EventDispatch, which count it too).
+PHASES = ("UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "HitTest", "FunctionCall",
+          "TimerFire", "EventDispatch", "FireAnimationFrame")
+#: Untimed edits at the start of the traced run (the trace holds them too, so each phase is shared out over them).
+TRACED_WARMUP = 2
+CATEGORIES = ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"]
+
+
+def traced_edits(edits, css):
+    """Edit the large scene `edits` times while tracing; returns (the samples, the trace's events)."""
+    trace_path = Path(tempfile.mkdtemp()) / "edit-trace.json"
+    with dev_server.serving(dev_server.SiteRequestHandler) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        page = browser.new_context(viewport=VIEWPORT, bypass_csp=bool(css)).new_page()
+        page.goto(f"{url}/")
+        page.evaluate("window.attentionPlayground.ready")
+        page.locator('[data-testid="step-toggle"]').check()
+        if css:
+            page.add_style_tag(content=css)
+        large = random_scene(LARGE_SIZE, digits=2)
+        page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", large)
+        scenes = [with_cell(large, LARGE_EDIT, value) for value in LARGE_EDIT["values"]]
+        options = {"mode": "edit", "count": 5, "warmup": 5, "edit": LARGE_EDIT, "scenes": scenes}
+        page.evaluate(UPDATE_LATENCY_FUNCTION, options)  # warm: every view drawn at this size once
+        browser.start_tracing(page=page, path=str(trace_path), categories=CATEGORIES)
+        run = page.evaluate(UPDATE_LATENCY_FUNCTION, {**options, "count": edits, "warmup": TRACED_WARMUP})
+        browser.stop_tracing()
+        browser.close()
+    events = json.loads(trace_path.read_text())
+    return run["samples"], events["traceEvents"] if isinstance(events, dict) else events
+
+
+def main_thread_phases(events):
+    """Milliseconds and counts of each phase on the renderer's main thread."""
+    main = {(event["pid"], event["tid"]) for event in events
+            if event.get("name") == "thread_name" and event["args"].get("name") == "CrRendererMain"}
+    total, count = collections.Counter(), collections.Counter()
+    for event in events:
+        if event.get("ph") == "X" and event.get("name") in PHASES and (event.get("pid"), event.get("tid")) in main:
+            total[event["name"]] += event.get("dur", 0) / 1000
+            count[event["name"]] += 1
+    return total, count
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edits", type=int, default=20, help="timed edits while tracing (default 20)")
+    parser.add_argument("--css", default="", help="a style sheet added to the page first")
+    args = parser.parse_args(argv)
+    samples, events = traced_edits(args.edits, args.css)
+    painted = [sample["paintedMs"] for sample in samples]
+    print(f"{len(samples)} edits of the {LARGE_SIZE}x{LARGE_SIZE}x{LARGE_SIZE} scene, traced: painted p50 "
+          f"{percentile(painted, 0.5):.1f} ms, p95 {percentile(painted, 0.95):.1f} ms")
+    total, count = main_thread_phases(events)
+    print("\n| phase | ms in all | ms an edit | events |\n|---|---|---|---|")
+    traced = len(samples) + TRACED_WARMUP
+    for name, ms in total.most_common():
+        print(f"| {name} | {ms:.1f} | {ms / traced:.1f} | {count[name]} |")
+
+
+if __name__ == "__main__":
+    main()
