@@ -349,6 +349,7 @@ def summary(model: Model) -> dict:
     heads = head_summary(model)
     roles = {(entry["layer"], entry["head"]): entry["role"] for entry in heads["heads"]}
     knock_outs = knock_out_table(model, roles)
+    # Key by key, in the order the shipped checkpoint's summary was written in (a retrained one then reads the same).
     return {
         **_sentence_summary(model),
         "config": heads["config"],
