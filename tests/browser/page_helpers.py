@@ -70,6 +70,14 @@ SUMMARY_DELAY_MS = page_constant("ui/heatmap/weights-table.js", "ANNOUNCE_AFTER_
 FRESH_VIEWPORT = {"width": 1280, "height": 720}
 FRESH_COLOR_SCHEME = "light"
 
+#: A line of JavaScript, for an async function run in the page: wait until no animation runs. An animation that a
+#: newer one replaces is cancelled and its `finished` promise rejects (AbortError); it has ended all the same, so
+#: each is awaited settled, and the page asked again (replacing one may have started another).
+ANIMATIONS_ENDED = """  for (let running; (running = document.getAnimations().filter((animation) => animation.playState === "running")).length;) {
+    await Promise.allSettled(running.map((animation) => animation.finished));
+  }
+"""
+
 # Put the page back through what the page offers anyone: links in its address (it opens a link pasted into an
 # open page) and the browser's own storage. A first link to another example makes the page write what the last
 # test left pending (a half-saved edit) on its way out; then saved work is cleared, so the link to the default
@@ -96,8 +104,7 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
   localStorage.clear();
   sessionStorage.clear();
   while (JSON.stringify(api.result()?.tokens) !== JSON.stringify(tokens)) await settled();
-  await Promise.all(document.getAnimations().map((animation) => animation.finished));
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
+""" + ANIMATIONS_ENDED + """  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
   window.scrollTo(0, 0);
   // The spoken summary of a change waits 600 ms (weights-table.js); a page that has just opened says nothing,
   // so what it says about the reset's own change, or left from the last test, is taken back.
@@ -136,8 +143,7 @@ def shown_bar_shares(page, row_test_id):
     """How much of its track each bar's fill covers on screen, once every animation has ended: a list of
     (the row's data attributes, share), in the rows' order on the page."""
     return page.evaluate("""async (testId) => {
-      await Promise.all(document.getAnimations().map((animation) => animation.finished));
-      return [...document.querySelectorAll(`[data-testid="${testId}"]`)].map((row) => {
+""" + ANIMATIONS_ENDED + """      return [...document.querySelectorAll(`[data-testid="${testId}"]`)].map((row) => {
         const track = row.querySelector(".bar-track").getBoundingClientRect();
         const fill = row.querySelector(".bar-fill").getBoundingClientRect();
         const covered = Math.max(0, Math.min(fill.right, track.right) - Math.max(fill.left, track.left));

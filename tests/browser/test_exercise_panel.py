@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from attention_playground import compute
 from attention_playground.attention import attention as module_attention
 from attention_playground.exercises.catalogue import EXERCISES
-from page_helpers import editor_text, paste_code, sel
+from page_helpers import ANIMATIONS_ENDED, editor_text, paste_code, sel
 
 
 # Seconds: booting the exercise worker's Python, or restarting it, on a busy 2-core machine.
@@ -67,8 +67,7 @@ def check_item(page, check_id):
 
 # What a learner can see or a script can read of the exercise panel and what it drew, once nothing is moving.
 EXERCISE_PANEL_STATE = """async () => {
-  await Promise.all(document.getAnimations().map((animation) => animation.finished));
-  const panel = document.querySelector('[data-panel="exercise"]');
+""" + ANIMATIONS_ENDED + """  const panel = document.querySelector('[data-panel="exercise"]');
   const visible = (element) => element.checkVisibility();
   const status = panel.querySelector('[data-testid="exercise-status"]');
   return {

@@ -19,7 +19,7 @@ from attention_playground.model import requests as model_requests
 from attention_playground.model.checkpoint import shipped_checkpoint
 from attention_playground.model.errors import ModelInputError
 from attention_playground.model.loss_drop import find_loss_drop
-from page_helpers import copy_link, open_live, preset_scene, sel, shown_bar_shares, type_into
+from page_helpers import ANIMATIONS_ENDED, copy_link, open_live, preset_scene, sel, shown_bar_shares, type_into
 
 EXAMPLES = {example["id"]: example["words"] for example in model_requests.EXAMPLES}
 REPEATED_RUN = EXAMPLES["repeated-run"]
@@ -87,8 +87,7 @@ def put_the_model_panel_back(page):
 
 # What a learner can see or a script can read of the model's panel, once nothing is moving any more.
 MODEL_PANEL_STATE = """async () => {
-  await Promise.all(document.getAnimations().map((animation) => animation.finished));
-  const panel = document.querySelector('[data-panel="model"]');
+""" + ANIMATIONS_ENDED + """  const panel = document.querySelector('[data-panel="model"]');
   const visible = (element) => element.checkVisibility();
   return {
     text: panel.innerText,

@@ -9,7 +9,7 @@ in a context of its own (pytest runs a module's tests in the order they are writ
 
 from playwright.sync_api import expect
 
-from page_helpers import open_live, preset_scene, sel, type_into, wait_live
+from page_helpers import ANIMATIONS_ENDED, open_live, preset_scene, sel, type_into, wait_live
 
 CAT = 1  # in "the cat sat on the mat because it was tired"
 
@@ -17,8 +17,7 @@ CAT = 1  # in "the cat sat on the mat because it was tired"
 PAGE_STATE = """async () => {
   const api = window.attentionPlayground;
   await api.ready;
-  await Promise.all(document.getAnimations().map((animation) => animation.finished));
-  await new Promise((resolve) => setTimeout(resolve, 1000));  // a scene is saved once it has stayed a moment
+""" + ANIMATIONS_ENDED + """  await new Promise((resolve) => setTimeout(resolve, 1000));  // a scene is saved once it has stayed a moment
   const visible = (element) => element.checkVisibility();
   const controls = [...document.querySelectorAll("input, select, textarea, button")].filter(visible).map((control) => ({
     testid: control.closest("[data-testid]")?.dataset.testid ?? null,
