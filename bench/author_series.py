@@ -16,6 +16,11 @@ with a pause before each call. A course page's script meets other conditions, an
            large      (warm) 64 x 64 x 64 with values given, two states that differ in one Wq cell, alternated
                       (20 calls): every call is a new scene, nothing can be skipped
            unchanged  (warm) the default scene set again, unchanged, 20 times
+  edits    (warm, last) the 64 x 64 x 64 scene with the step view open, a value typed into one Wq cell and back
+           (instruments/update-latency.js, 20 edits): until the frame showing it is painted
+  training (last) `model.train({steps: 600, seed: 5})`, what the model panel's Train button calls, in this
+           load's page (the training worker's start included, and apart: the seconds the worker reports), and
+           the same 600 steps natively right after, in this process: the ratio of the two
   FCP      each load's first contentful paint (the Performance API's paint entry)
 
 The calls follow one another with nothing in between (instruments/await-series.js), as `for (...) await
@@ -25,16 +30,34 @@ loads of each host, and the plain host's p95 against the isolated one's.
 
 import json
 import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
 
-from page_probes import AWAIT_SERIES_FUNCTION, percentile
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+from attention_playground.model import TrainConfig, train  # noqa: E402  (the module lives in py/)
+from page_probes import AWAIT_SERIES_FUNCTION, UPDATE_LATENCY_FUNCTION, percentile  # noqa: E402
 
 HOSTS = ("plain", "isolated")
-#: Targets of the issue's table (p95 of `await setScene`, first contentful paint).
-TARGETS = {"small": 8, "wv_null": 50, "fcp": 200}
+#: Targets of the issue's table (p95 of `await setScene`, a big edit painted, first contentful paint, and
+#: training in the page as a multiple of training natively).
+TARGETS = {"small": 8, "wv_null": 50, "large_edit": 33, "fcp": 200, "training_ratio": 2.5}
 SMALL_CELL = (2, 1)  # Wq row "pronoun", column "noun": the tutorial's Part 6 edit
 SMALL_VALUES = (4.0, 0.0)
 LARGE_SIZE = 64
+#: The big edit: Wq's first cell typed back and forth (bench/page.py's large_edit series).
+LARGE_EDIT = {"matrix": "wq-cell", "row": 0, "column": 0, "values": ["0.5", "-0.5"]}
+EDITS = 20
+#: The issue's training figure: 600 steps of the shipped shape, seed 5 (0 skips it).
+TRAINING = {"steps": 600, "seed": 5}
 LOAD_TIMEOUT_MS = 180_000
+# From the call until model.train resolves, and the seconds its worker reports having trained.
+TRAIN_FUNCTION = """async (settings) => {
+  const started = performance.now();
+  const outcome = await window.attentionPlayground.model.train(settings);
+  return { ms: performance.now() - started, seconds: outcome.seconds };
+}"""
 
 #: (key, label, target key or None), in the table's order.
 SERIES = [
@@ -44,6 +67,7 @@ SERIES = [
     ("wv_null_warm", "64x64x64 Wv null causal, same scene x20, warm", "wv_null"),
     ("large_warm", "64x64x64 values given, two scenes alternated, warm", None),
     ("unchanged_warm", "10 tokens, the same scene set again x20, warm", None),
+    ("large_edit_painted", "64x64x64 edit typed into Wq, step view open, until painted, warm", "large_edit"),
 ]
 
 
@@ -74,7 +98,28 @@ def timed(page, scenes, count):
     return page.evaluate(AWAIT_SERIES_FUNCTION, {"scenes": scenes, "count": count})
 
 
-def one_load(browser, url, viewport, warm_after_s, random_scene):
+def edited_until_painted(page, scene):
+    """The big edit typed EDITS times with every view open, each until painted (ms)."""
+    page.locator('[data-testid="step-toggle"]').check()
+    page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene)
+    cell = LARGE_EDIT["row"], LARGE_EDIT["column"]
+    states = [with_cell(scene, "Wq", *cell, float(value)) for value in LARGE_EDIT["values"]]
+    run = page.evaluate(UPDATE_LATENCY_FUNCTION, {"mode": "edit", "count": EDITS, "warmup": 4, "edit": LARGE_EDIT,
+                                                  "scenes": states})
+    return [sample["paintedMs"] for sample in run["samples"]]
+
+
+def trained_against_native(page, steps, seed):
+    """`steps` training steps in the page, then natively: {page_ms, page_seconds, native_seconds, ratio}."""
+    in_page = page.evaluate(TRAIN_FUNCTION, {"steps": steps, "seed": seed})
+    started = time.perf_counter()
+    train(replace(TrainConfig(), steps=steps, seed=seed))
+    native = time.perf_counter() - started
+    return {"steps": steps, "page_ms": in_page["ms"], "page_seconds": in_page["seconds"], "native_seconds": native,
+            "ratio": in_page["seconds"] / native}
+
+
+def one_load(browser, url, viewport, warm_after_s, random_scene, training=TRAINING):
     """Load the page once in a fresh context; time every series after ready and warm. Returns their samples."""
     context = browser.new_context(viewport=viewport)
     try:
@@ -94,6 +139,8 @@ def one_load(browser, url, viewport, warm_after_s, random_scene):
         samples["large_warm"] = timed(page, *scenes["large"])
         timed(page, scenes["unchanged"][0], 1)  # shown once, then set again unchanged
         samples["unchanged_warm"] = timed(page, *scenes["unchanged"])
+        samples["large_edit_painted"] = edited_until_painted(page, scenes["large"][0][0])
+        trained = trained_against_native(page, **training) if training["steps"] else None
         return {
             "isolated": page.evaluate("self.crossOriginIsolated"),
             "service_worker_at_end": page.evaluate(
@@ -102,20 +149,27 @@ def one_load(browser, url, viewport, warm_after_s, random_scene):
             "first_contentful_paint_ms": page.evaluate(
                 "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"),
             "samples": samples,
+            "training": trained,
         }
     finally:
         context.close()
 
 
-def author_series(browser, urls, site_path, rounds, warm_after_s, viewport, random_scene, report=print):
+def author_series(browser, urls, site_path, rounds, warm_after_s, viewport, random_scene, report=print,
+                  training_steps=TRAINING["steps"]):
     """`rounds` loads of each host, alternating which goes first; {host: [load, ...]}."""
     loads = {host: [] for host in HOSTS}
+    training = {**TRAINING, "steps": training_steps}
     for index in range(rounds):
         for host in HOSTS if index % 2 == 0 else tuple(reversed(HOSTS)):
-            load = one_load(browser, urls[host] + site_path, viewport, warm_after_s, random_scene)
+            load = one_load(browser, urls[host] + site_path, viewport, warm_after_s, random_scene, training)
             loads[host].append(load)
             p95s = ", ".join(f"{key} {percentile(values, 0.95):.0f}" for key, values in load["samples"].items())
-            report(f"  {index + 1} {host:8} FCP {load['first_contentful_paint_ms'] or 0:4.0f} ms; p95 ms: {p95s}")
+            trained = load["training"]
+            steps = (f"; {training_steps} steps {trained['page_seconds']:.1f} s in the page "
+                     f"({trained['page_ms'] / 1000:.1f} s from the call), {trained['native_seconds']:.1f} s natively"
+                     if trained else "")
+            report(f"  {index + 1} {host:8} FCP {load['first_contentful_paint_ms'] or 0:4.0f} ms; p95 ms: {p95s}{steps}")
     return loads
 
 
@@ -132,6 +186,13 @@ def summarise(loads):
         paints = [load["first_contentful_paint_ms"] for load in host_loads if load["first_contentful_paint_ms"]]
         rows["fcp"] = {"ms": statistics.median(paints) if paints else None,
                        "range_ms": [min(paints), max(paints)] if paints else None}
+        trained = [load["training"] for load in host_loads if load.get("training")]
+        rows["training"] = {"ratio": statistics.median(run["ratio"] for run in trained),
+                            "ratio_range": [min(run["ratio"] for run in trained), max(run["ratio"] for run in trained)],
+                            "page_seconds": statistics.median(run["page_seconds"] for run in trained),
+                            "page_ms": statistics.median(run["page_ms"] for run in trained),
+                            "native_seconds": statistics.median(run["native_seconds"] for run in trained),
+                            "steps": trained[0]["steps"]} if trained else None
         rows["isolated"] = sorted({load["isolated"] for load in host_loads})
         summary[host] = rows
     return summary
@@ -156,6 +217,12 @@ def print_author_table(summary):
         lines.append(("first contentful paint", "", f"{plain_fcp:.1f}", "", f"{isolated_fcp:.1f}",
                       f"{plain_fcp / isolated_fcp:.2f}", f"<= {TARGETS['fcp']} ms",
                       "pass" if plain_fcp <= TARGETS["fcp"] else "FAIL"))
+    plain_steps, isolated_steps = summary["plain"]["training"], summary["isolated"]["training"]
+    if plain_steps and isolated_steps:
+        lines.append((f"{plain_steps['steps']} training steps, seed 5: page / native (x)", "",
+                      f"{plain_steps['ratio']:.2f}", "", f"{isolated_steps['ratio']:.2f}",
+                      f"{plain_steps['ratio'] / isolated_steps['ratio']:.2f}", f"<= {TARGETS['training_ratio']}x",
+                      "pass" if plain_steps["ratio"] <= TARGETS["training_ratio"] else "FAIL"))
     widths = [max(len(line[i]) for line in [header, *lines]) for i in range(len(header))]
     aligns = ["<", ">", ">", ">", ">", ">", "<", "<"]
     for line in [header, tuple("-" * width for width in widths), *lines]:
@@ -164,3 +231,8 @@ def print_author_table(summary):
         ranges = ", ".join(f"{key} {summary[host][key]['p95_range_ms'][0]:.0f}-{summary[host][key]['p95_range_ms'][1]:.0f}"
                            for key, _, _ in SERIES)
         print(f"  {host} (crossOriginIsolated {summary[host]['isolated']}): p95 over loads, ms: {ranges}")
+        if trained := summary[host]["training"]:
+            print(f"  {host}: {trained['steps']} steps in the page {trained['page_seconds']:.1f} s of training "
+                  f"({trained['page_ms'] / 1000:.1f} s from the call, the training worker's start included), natively "
+                  f"{trained['native_seconds']:.1f} s; page / native {trained['ratio_range'][0]:.2f}-"
+                  f"{trained['ratio_range'][1]:.2f} over loads")

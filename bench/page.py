@@ -27,8 +27,9 @@ browser context, so the HTTP cache is cold. Medians over the runs are reported n
                   worker's WebAssembly memory, and the renderer process (page_probes.py says how)
   author series   `await setScene(...)` as a course page's script waits for it, on a plain static host (no
                   isolation headers) and an isolated one side by side: right after `ready` and warm, a
-                  64x64x64 scene with Wv null set again and again, an unchanged scene set again, and each
-                  load's first contentful paint (author_series.py says how)
+                  64x64x64 scene with Wv null set again and again, an unchanged scene set again, a big edit
+                  typed until painted, 600 training steps against the same steps natively, and each load's
+                  first contentful paint (author_series.py says how)
 
 Not a test: nothing here asserts. The machine is shared and noisy, so read ratios and medians, and the load
 average printed with them.
@@ -416,6 +417,8 @@ def parse_arguments(argv):
                         help="loads of each host for the course author's series, alternating (default 3; 0 skips it)")
     parser.add_argument("--warm-after", type=float, default=15,
                         help="seconds after the author's first series before the warm ones (default 15)")
+    parser.add_argument("--training-steps", type=int, default=600,
+                        help="steps trained in each author's load and natively beside it (default 600; 0 skips it)")
     parser.add_argument("--no-build", action="store_true", help="measure the site as last built")
     parser.add_argument("--site", choices=sorted(SITE_PATHS), default="dist",
                         help="the built site learners get (dist, the default) or the sources as served for editing")
@@ -470,7 +473,8 @@ def main(argv=None):
                       f"host, alternating (warm = {arguments.warm_after:g} s after the first series):", flush=True)
                 authors = author_series(browser, {"plain": plain_url, "isolated": base_url}, SITE_PATHS[arguments.site],
                                         arguments.author_runs, arguments.warm_after, VIEWPORT, random_scene,
-                                        report=lambda line: print(line, flush=True))
+                                        report=lambda line: print(line, flush=True),
+                                        training_steps=arguments.training_steps)
             browser.close()
     finally:
         server.shutdown()
