@@ -20,8 +20,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
@@ -31,13 +29,7 @@ from attention_playground.presets import random_scene  # noqa: E402
 from edit_trace import CATEGORIES, main_thread_phases  # noqa: E402
 from page import CHROMIUM_FLAGS, VIEWPORT  # noqa: E402
 from page_probes import AWAIT_SERIES_FUNCTION, percentile  # noqa: E402
-from sitebuild import server as dev_server  # noqa: E402
-
-
-class PlainHostHandler(dev_server.SiteRequestHandler):
-    """No cross-origin isolation headers, as most static hosts and every course platform."""
-
-    isolated = False
+from page_server import ByteLedger, start_server  # noqa: E402
 
 
 # Installed before the page's scripts: the time of every request posted to Python and of every reply heard.
@@ -87,7 +79,8 @@ def main(argv=None):
     parser.add_argument("--warm-after", type=float, default=15, help="seconds after ready before the calls")
     args = parser.parse_args(argv)
     trace_path = Path(tempfile.mkdtemp()) / "await-trace.json"
-    with dev_server.serving(PlainHostHandler) as url, sync_playwright() as playwright:
+    server, url = start_server(ByteLedger(), isolated=False)  # a plain static host: no isolation headers
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
         page = browser.new_context(viewport=VIEWPORT).new_page()
         page.add_init_script(MESSAGE_LOG)
@@ -100,6 +93,7 @@ def main(argv=None):
         traced = page.evaluate(AWAIT_SERIES_FUNCTION, {"scenes": scenes, "count": args.calls})
         browser.stop_tracing()
         browser.close()
+    server.shutdown()
 
     totals = [call[0] for call in calls]
     print(f"{args.calls} calls, untraced: p50 {percentile(totals, 0.5):.1f} ms, p95 {percentile(totals, 0.95):.1f} ms")

@@ -93,7 +93,7 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
   }
   document.activeElement?.blur();
   await open(away, (scene) => scene?.tokens.length !== tokens.length);
-  // It follows a new scene into saved work when idle (at most saveDelayMs later); a page being hidden writes
+  // It follows a new scene into saved work when idle (at most SAVE_DELAY_MS later); a page being hidden writes
   // what it owes at once (saved-work.js), so the test does not wait the delay out.
   window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
   localStorage.clear();

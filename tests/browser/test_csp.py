@@ -62,6 +62,7 @@ def test_the_worker_script_is_served_with_the_policy(site_url):
 OPENED = """(opener) => !opener.isConnected || !opener.checkVisibility()
   || (opener.tagName === "SUMMARY" ? opener.parentElement.open : opener.getAttribute("aria-expanded") !== "false")"""
 
+
 def test_the_page_boots_and_works_without_a_violation(page, site_url):
     page.add_init_script(RECORD_VIOLATIONS)
     page.goto(f"{site_url}/")
