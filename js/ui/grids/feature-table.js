@@ -11,7 +11,7 @@
 import { lexiconOf, wordsOf } from "../../scene/edits.js";
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
 import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
-import { make } from "../shared/dom.js";
+import { make, setPropertyIfChanged } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 
 const MESSAGE_ID = "x-error";
@@ -90,7 +90,7 @@ function mountSentenceBox({ store, actions }) {
     element: form,
     /** Show the tokens as a sentence, unless the learner is typing one. */
     show(tokens) {
-      if (document.activeElement !== sentence) sentence.value = tokens.join(" ");
+      if (document.activeElement !== sentence) setPropertyIfChanged(sentence, "value", tokens.join(" "));
     },
   };
 }

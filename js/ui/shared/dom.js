@@ -20,6 +20,15 @@ export function setAttributeIfChanged(node, name, value) {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
+/**
+ * Set a form control's `property` (value, checked, disabled…) to `value` unless it already is. Chromium's autofill
+ * counts every write to a control as the form changing, even of the same value, and answers it with a task that
+ * lays the page out: redrawing a toolbar on every setScene of a course page's script cost each call that task.
+ */
+export function setPropertyIfChanged(control, property, value) {
+  if (control[property] !== value) control[property] = value;
+}
+
 /** Create an element with a class and optional text. */
 export function make(tag, className = "", text = "") {
   const node = document.createElement(tag);

@@ -4,7 +4,7 @@
  * softmax (turn it off to see the overflow trap).
  */
 
-import { make } from "../shared/dom.js";
+import { make, setPropertyIfChanged } from "../shared/dom.js";
 import { markEdit } from "../grids/grid-input.js";
 import { mountClaimLink } from "../shared/claim-link.js";
 
@@ -68,8 +68,8 @@ export function mountMaskControls(host, { store, actions }) {
   store.subscribe((state, changes) => {
     if (!state.draft || !(changes.has("mode") || changes.has("scene"))) return;
     const mode = Array.isArray(state.draft.mask) ? "custom" : state.draft.mask ?? "none";
-    for (const radio of radios) radio.checked = radio.value === mode;
-    scale.input.checked = state.draft.scale !== false;
-    shift.input.checked = state.draft.shift !== false;
+    for (const radio of radios) setPropertyIfChanged(radio, "checked", radio.value === mode);
+    setPropertyIfChanged(scale.input, "checked", state.draft.scale !== false);
+    setPropertyIfChanged(shift.input, "checked", state.draft.shift !== false);
   });
 }

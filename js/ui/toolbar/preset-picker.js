@@ -3,7 +3,7 @@
  * painted, each scene when it is picked), and a button that restores the chosen example after edits.
  */
 
-import { make } from "../shared/dom.js";
+import { make, setPropertyIfChanged } from "../shared/dom.js";
 
 const OWN_SCENE = "";
 
@@ -57,9 +57,9 @@ export function mountPresetPicker(host, { store, actions }) {
       }));
       optionsShown = key;
     }
-    select.value = state.presetId ?? OWN_SCENE;
+    setPropertyIfChanged(select, "value", state.presetId ?? OWN_SCENE);
     // Another example can only be drawn by Python: until it is live the preview stays the only one.
-    select.disabled = !state.boot.live;
+    setPropertyIfChanged(select, "disabled", !state.boot.live);
     select.title = state.boot.live ? "" : "The other examples become available as soon as Python is live.";
     reset.hidden = !state.presetId || !state.edited;
     // The example's own description until the list arrives, so the line is there from the first view. Once the
