@@ -43,10 +43,20 @@ def test_a_learner_trains_a_pair_and_reads_the_verdict_the_native_run_gives(page
     expect(page.locator(sel("claim-status"))).to_contain_text(f"Both trained step {STEPS} of {STEPS}")
     assert page.locator(sel("claim-curves")).get_attribute("data-points") == str(STEPS)
     assert page.locator(f"{sel('claim-curves')} polyline").count() == 2
-    # Each model's heads, as cards.
+    # Each model's heads, as cards to read: these models are not the panel's, so nothing there knocks a head out
+    # or opens one large (a switch that did nothing would tell the learner it had).
     for side in ("with", "without"):
         expect(page.locator(f"{sel('claim-heads-' + side)} {sel('model-head-card')}")).to_have_count(
             with_config.n_layers * with_config.n_heads, timeout=60_000)
+        expect(page.locator(f"{sel('claim-heads-' + side)} {sel('model-knock-out')}")).to_have_count(0)
+        expect(page.locator(f"{sel('claim-heads-' + side)} button")).to_have_count(0)
+    # On a phone the chart shrinks with its panel: both legends and the last step stay on screen.
+    page.set_viewport_size({"width": 360, "height": 740})
+    curves = page.locator(sel("claim-curves"))
+    curves.scroll_into_view_if_needed()
+    box = curves.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
 
 def test_a_course_pages_pair_equals_native_training_step_by_step(page, site_url):

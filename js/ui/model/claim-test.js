@@ -95,7 +95,7 @@ export function mountClaimTest(host, { store, actions }) {
     const box = make("div", "claim-side");
     box.dataset.testid = `claim-heads-${side}`;
     const title = make("h4", "");
-    const cards = createHeadCards({ onChoose: () => {}, onToggle: () => {} });
+    const cards = createHeadCards(); // to read: a claim's models are not the one the panel knocks heads out of
     box.append(title, cards.element);
     heads.append(box);
     return [side, { box, title, cards }];

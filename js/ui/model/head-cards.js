@@ -1,6 +1,7 @@
 /**
  * Every head of the trained model as a card: its weights on the sentence as a small heatmap, its role and
  * scores as the analysis measured them, and a switch that knocks it out. Layer by layer, one row each.
+ * Cards given no handlers only show (a claim's two models, say): no switch, and the heatmap is not a button.
  */
 
 import { createHeatmap } from "../heatmap/heatmap.js";
@@ -38,30 +39,38 @@ function card({ layer, head, onChoose, onToggle }) {
   element.dataset.testid = "model-head-card";
   element.dataset.layer = String(layer);
   element.dataset.head = String(head);
-  const choose = make("button", "model-head-choose");
-  choose.type = "button";
-  choose.dataset.testid = "model-head-choose";
   const heatmap = createHeatmap({ compact: true, testId: "model-thumb" });
   const name = make("span", "model-head-name");
   const role = make("span", "model-head-role");
-  choose.append(heatmap.element, name, role);
-  choose.addEventListener("click", () => onChoose(layer, head));
   const scores = make("p", "model-head-scores");
-  const toggle = make("label", "choice model-knock-out");
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.dataset.testid = "model-knock-out";
-  box.addEventListener("change", () => onToggle(layer, head));
-  toggle.append(box, document.createTextNode(" knock out"));
-  element.append(choose, scores, toggle);
-  return { element, heatmap, name, role, scores, box, choose };
+  // A button only where choosing does something; otherwise the same face, for reading.
+  const choose = make(onChoose ? "button" : "div", "model-head-choose");
+  choose.append(heatmap.element, name, role);
+  element.append(choose, scores);
+  let box = null;
+  if (onChoose) {
+    choose.type = "button";
+    choose.dataset.testid = "model-head-choose";
+    choose.addEventListener("click", () => onChoose(layer, head));
+  }
+  if (onToggle) {
+    const toggle = make("label", "choice model-knock-out");
+    box = document.createElement("input");
+    box.type = "checkbox";
+    box.dataset.testid = "model-knock-out";
+    box.addEventListener("change", () => onToggle(layer, head));
+    toggle.append(box, document.createTextNode(" knock out"));
+    element.append(toggle);
+  }
+  return { element, heatmap, name, role, scores, box, choose: onChoose ? choose : null };
 }
 
 /**
- * @param {{onChoose: (layer: number, head: number) => void, onToggle: (layer: number, head: number) => void}} handlers
+ * @param {{onChoose?: (layer: number, head: number) => void, onToggle?: (layer: number, head: number) => void}} [handlers]
+ *   without onChoose a card's heatmap is not a button; without onToggle it has no knock-out switch
  * @returns {{element: HTMLElement, update: (view: object) => void}}
  */
-export function createHeadCards({ onChoose, onToggle }) {
+export function createHeadCards({ onChoose, onToggle } = {}) {
   const element = make("div", "model-head-cards");
   element.dataset.testid = "model-head-cards";
   let cards = [];
@@ -106,14 +115,18 @@ export function createHeadCards({ onChoose, onToggle }) {
       // at the end of one line and 0.93 on the next read as two things.
       made.scores.textContent = training || !described ? "" :
         SCORES.map(([key, word]) => `${word}\u00a0${formatWeight(described.scores[key], 2)}`).join(" · ");
-      made.box.checked = knocked;
-      made.box.disabled = Boolean(training);
-      made.box.setAttribute("aria-label", `Knock out ${label}`);
+      if (made.box) {
+        made.box.checked = knocked;
+        made.box.disabled = Boolean(training);
+        made.box.setAttribute("aria-label", `Knock out ${label}`);
+      }
       made.element.classList.toggle("knocked-out", knocked);
       const isChosen = chosen.layer === layer && chosen.head === head;
       made.element.classList.toggle("chosen", isChosen);
-      made.choose.setAttribute("aria-pressed", String(isChosen));
-      made.choose.setAttribute("aria-label", `Show ${label} large${described && !training ? `: ${made.role.textContent}` : ""}`);
+      if (made.choose) {
+        made.choose.setAttribute("aria-pressed", String(isChosen));
+        made.choose.setAttribute("aria-label", `Show ${label} large${described && !training ? `: ${made.role.textContent}` : ""}`);
+      }
       if (weights?.[layer]?.[head]) {
         made.heatmap.update({ tokens, head: { name: label, weights: weights[layer][head] }, mask, focusRow: null, hover: null });
       }
