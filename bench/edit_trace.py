@@ -5,6 +5,10 @@ by the phase of Chromium's rendering (a measurement, not a test).
     .venv/bin/python bench/edit_trace.py --edits 40
     .venv/bin/python bench/edit_trace.py --css ".matrix { content-visibility: auto; }"   # try a style first
 
+Besides the phases summed over the edits, it prints the median of each phase in the two frames an edit makes:
+the keystroke's (the frame after the input event: the typed digit) and the result's (the frame after the reply
+from Python is dispatched), so that what a change saves can be put on the frame it saves it in.
+
 The page is served as `python3 build.py serve` serves the sources, set up as bench/page.py's large_edit series
 sets it up (the step view open, a random 64 tokens x 64 features x 64 dims scene, the same cell edited back and
 forth by bench/instruments/update-latency.js). Tracing slows the page, so the latencies printed with the table
@@ -15,6 +19,7 @@ are higher than bench/page.py's; compare the phases between runs, in one sitting
 import argparse
 import collections
 import json
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -76,6 +81,42 @@ def main_thread_phases(events):
     return total, count
 
 
+#: The phases of a frame shown by kind of frame.
+FRAME_PHASES = ("UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit")
+
+
+def frames_by_kind(events):
+    """The rendering phases of each frame on the main thread, by what came before it: {"keystroke"|"result": [..]}.
+
+    A frame runs from its first phase to its Commit. It is the keystroke's if the last thing before it was an
+    input event, the result's if it was the page hearing a message (Python's reply); other frames are left out.
+    """
+    main = {(event["pid"], event["tid"]) for event in events
+            if event.get("name") == "thread_name" and event["args"].get("name") == "CrRendererMain"}
+    timeline = sorted((event for event in events if event.get("ph") == "X" and (event.get("pid"), event.get("tid")) in main
+                       and event.get("name") in (*FRAME_PHASES, "EventDispatch", "HandlePostMessage")),
+                      key=lambda event: event["ts"])
+    frames = {"keystroke": [], "result": []}
+    after, frame = None, None
+    for event in timeline:
+        name = event["name"]
+        if name == "EventDispatch":
+            if event["args"].get("data", {}).get("type") == "input":
+                after = "keystroke"
+            continue
+        if name == "HandlePostMessage":
+            after = "result"
+            continue
+        if frame is None:
+            frame = {"after": after, **{phase: 0.0 for phase in FRAME_PHASES}}
+        frame[name] += event.get("dur", 0) / 1000
+        if name == "Commit":
+            if frame["after"] in frames:
+                frames[frame["after"]].append(frame)
+            frame, after = None, None
+    return frames
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edits", type=int, default=20, help="timed edits while tracing (default 20)")
@@ -90,6 +131,11 @@ def main(argv=None):
     traced = len(samples) + TRACED_WARMUP
     for name, ms in total.most_common():
         print(f"| {name} | {ms:.1f} | {ms / traced:.1f} | {count[name]} |")
+    print("\n| frame | frames | " + " | ".join(FRAME_PHASES) + " |\n|---|---|" + "---|" * len(FRAME_PHASES))
+    for kind, frames in frames_by_kind(events).items():
+        if frames:
+            medians = [statistics.median(frame[phase] for frame in frames) for phase in FRAME_PHASES]
+            print(f"| the {kind}'s | {len(frames)} | " + " | ".join(f"{ms:.1f}" for ms in medians) + " |")
 
 
 if __name__ == "__main__":
