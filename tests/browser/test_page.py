@@ -350,6 +350,8 @@ CONTROL_WRITES = """async (scenes) => {
   }
   try {
     for (const scene of scenes) await window.attentionPlayground.setScene(scene);
+    // Views far from the screen catch up once the calls pause (deferred-views.js: FAR_VIEW_STILL_MS, 250 ms).
+    await new Promise((resolve) => setTimeout(resolve, 600));
   } finally {
     for (const [prototype, name, original] of originals) Object.defineProperty(prototype, name, original);
   }

@@ -6,7 +6,7 @@
 
 import { createHeatmap } from "../heatmap/heatmap.js";
 import { formatWeight } from "../shared/format.js";
-import { make } from "../shared/dom.js";
+import { make, setPropertyIfChanged } from "../shared/dom.js";
 
 /** How the page names each role (model/analysis.py decides which a head has): on the cards and in the big view. */
 const ROLE_NAMES = {
@@ -116,8 +116,8 @@ export function createHeadCards({ onChoose, onToggle } = {}) {
       made.scores.textContent = training || !described ? "" :
         SCORES.map(([key, word]) => `${word}\u00a0${formatWeight(described.scores[key], 2)}`).join(" · ");
       if (made.box) {
-        made.box.checked = knocked;
-        made.box.disabled = Boolean(training);
+        setPropertyIfChanged(made.box, "checked", knocked);
+        setPropertyIfChanged(made.box, "disabled", Boolean(training));
         made.box.setAttribute("aria-label", `Knock out ${label}`);
       }
       made.element.classList.toggle("knocked-out", knocked);

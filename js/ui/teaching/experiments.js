@@ -13,7 +13,7 @@
  */
 
 import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
-import { make } from "../shared/dom.js";
+import { make, setPropertyIfChanged } from "../shared/dom.js";
 import { namedToken, wordAt } from "../shared/positions.js";
 import { markEdit } from "../grids/grid-input.js";
 import { mountClaimLink } from "../shared/claim-link.js";
@@ -306,7 +306,7 @@ function orderSection(panel, { store, actions }) {
 
   function update(state, changes) {
     if (!state.draft) return;
-    if (changes.has("scene") || changes.has("mode")) positions.checked = (state.draft.extra?.positions ?? "none") === "sinusoidal";
+    if (changes.has("scene") || changes.has("mode")) setPropertyIfChanged(positions, "checked", (state.draft.extra?.positions ?? "none") === "sinusoidal");
     const on = state.result?.positions === "sinusoidal";
     positionsNote.textContent = on
       ? "Positions are on: place p adds sin(p / 10000^(2i/d)) and cos(p / 10000^(2i/d)) to feature pair i, so the same word at another place has other numbers. Shuffle now."
