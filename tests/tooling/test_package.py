@@ -6,6 +6,7 @@ package forgot to declare shows up here, not in a learner's notebook.
 """
 
 import json
+import shutil
 import subprocess
 import sys
 import venv
@@ -53,8 +54,14 @@ def use_it(python):
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    # Built from a copy of what the wheel is made of: setuptools builds in its source's build/ folder, and with the
+    # tests spread over workers one by one (pytest -n 2, not test.sh's by file) two workers would build there at once.
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(ROOT / "py", source / "py", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     out = tmp_path_factory.mktemp("wheel")
-    pip(sys.executable, "wheel", "--no-deps", "--wheel-dir", str(out), str(ROOT))
+    pip(sys.executable, "wheel", "--no-deps", "--wheel-dir", str(out), str(source))
     (built,) = out.glob("*.whl")
     return built
 
