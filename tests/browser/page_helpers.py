@@ -100,8 +100,10 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
   sessionStorage.clear();
   await open(home, (scene) => JSON.stringify(scene?.tokens) === JSON.stringify(tokens));
   // Leaving the scene shown "away" saves it at once if it is edited (a link to the example the last test
-  // left edited keeps the edits): forget that too, or the next test to pick the example would find them.
-  localStorage.clear();
+  // left edited keeps the edits): forget that too, or the next test to pick the example would find them. The
+  // pointer to the scene on show stays, as on a fresh visitor's page: it is written once the page has followed
+  // the scene, when idle (saved-work.js), which may be before this line or after it.
+  for (const key of Object.keys(localStorage)) if (!key.endsWith("/page/current")) localStorage.removeItem(key);
   sessionStorage.clear();
   while (JSON.stringify(api.result()?.tokens) !== JSON.stringify(tokens)) await settled();
 """ + ANIMATIONS_ENDED + """  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
