@@ -29,7 +29,6 @@ setScene(...)` does. Each load gives a p50 and a p95 per series; the table shows
 loads of each host, and the plain host's p95 against the isolated one's.
 """
 
-import json
 import statistics
 import sys
 import time
@@ -38,17 +37,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 from attention_playground.model import TrainConfig, train  # noqa: E402  (the module lives in py/)
-from page_probes import AWAIT_SERIES_FUNCTION, UPDATE_LATENCY_FUNCTION, percentile  # noqa: E402
+from page_probes import (  # noqa: E402
+    AWAIT_SERIES_FUNCTION, LARGE_EDIT, LARGE_SIZE, SMALL_EDIT, UPDATE_LATENCY_FUNCTION, percentile, with_cell,
+)
 
 HOSTS = ("plain", "isolated")
 #: Targets of the issue's table (p95 of `await setScene`, a big edit painted, first contentful paint, and
 #: training in the page as a multiple of training natively).
 TARGETS = {"small": 8, "wv_null": 50, "large_edit": 33, "fcp": 200, "training_ratio": 2.5}
-SMALL_CELL = (2, 1)  # Wq row "pronoun", column "noun": the tutorial's Part 6 edit
-SMALL_VALUES = (4.0, 0.0)
-LARGE_SIZE = 64
-#: The big edit: Wq's first cell typed back and forth (bench/page.py's large_edit series).
-LARGE_EDIT = {"matrix": "wq-cell", "row": 0, "column": 0, "values": ["0.5", "-0.5"]}
+#: Times the big edit (page_probes.LARGE_EDIT, Wq's first cell) is typed, back and forth.
 EDITS = 60
 #: The issue's training figure: 600 steps of the shipped shape, seed 5 (0 skips it).
 TRAINING = {"steps": 600, "seed": 5}
@@ -72,17 +69,9 @@ SERIES = [
 ]
 
 
-def with_cell(scene, key, row, column, value):
-    """A copy of `scene` with head 1's matrix `key` holding `value` at (row, column)."""
-    copy = json.loads(json.dumps(scene))
-    copy["heads"][0][key][row][column] = value
-    return copy
-
-
 def author_scenes(default_scene, random_scene):
     """The scenes of each series (lists the calls cycle through), from the page's default scene."""
-    row, column = SMALL_CELL
-    small = [with_cell(default_scene, "Wq", row, column, value) for value in SMALL_VALUES]
+    small = [with_cell(default_scene, SMALL_EDIT, value) for value in SMALL_EDIT["values"]]
     wv_null = random_scene(LARGE_SIZE, seed=5, digits=2, mask="causal")
     wv_null["heads"][0]["Wv"] = None
     wv_null["title"] = f"{LARGE_SIZE} tokens x {LARGE_SIZE} features x {LARGE_SIZE} dims, one-hot values"
@@ -90,7 +79,7 @@ def author_scenes(default_scene, random_scene):
     return {
         "small": (small, 60),
         "wv_null": ([wv_null], 20),
-        "large": ([with_cell(large, "Wq", 0, 0, value) for value in (0.5, -0.5)], 20),
+        "large": ([with_cell(large, LARGE_EDIT, value) for value in LARGE_EDIT["values"]], 20),
         "unchanged": ([default_scene], 20),
     }
 
@@ -103,8 +92,7 @@ def edited_until_painted(page, scene):
     """The big edit typed EDITS times with every view open, each until painted (ms)."""
     page.locator('[data-testid="step-toggle"]').check()
     page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", scene)
-    cell = LARGE_EDIT["row"], LARGE_EDIT["column"]
-    states = [with_cell(scene, "Wq", *cell, float(value)) for value in LARGE_EDIT["values"]]
+    states = [with_cell(scene, LARGE_EDIT, value) for value in LARGE_EDIT["values"]]
     run = page.evaluate(UPDATE_LATENCY_FUNCTION, {"mode": "edit", "count": EDITS, "warmup": 4, "edit": LARGE_EDIT,
                                                   "scenes": states})
     return [sample["paintedMs"] for sample in run["samples"]]

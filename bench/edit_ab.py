@@ -30,13 +30,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from attention_playground.presets import random_scene  # noqa: E402
 from await_trace import MESSAGE_LOG  # noqa: E402
-from page import CHROMIUM_FLAGS, LARGE_EDIT, LARGE_SIZE, VIEWPORT, with_cell  # noqa: E402
-from page_probes import UPDATE_LATENCY_FUNCTION, percentile  # noqa: E402
-from sitebuild import server as dev_server  # noqa: E402
+from edit_trace import STYLE_SHEET_ID, large_edit_page  # noqa: E402
+from page_probes import LARGE_SIZE, UPDATE_LATENCY_FUNCTION, percentile  # noqa: E402
 
 VARIANTS = {
     "as shipped": "",
@@ -63,30 +59,17 @@ def measure(variants, rounds, edits):
     """Per variant, every timed edit's sample; and the request-to-reply gaps of all of them."""
     samples = {name: [] for name in variants}
     gaps = []
-    with dev_server.serving(dev_server.SiteRequestHandler) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
-        page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
-        page.add_init_script(MESSAGE_LOG)
-        page.goto(f"{url}/")
-        page.evaluate("window.attentionPlayground.ready")
-        page.locator('[data-testid="step-toggle"]').check()
-        large = random_scene(LARGE_SIZE, digits=2)
-        page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", large)
-        scenes = [with_cell(large, LARGE_EDIT, value) for value in LARGE_EDIT["values"]]
-        options = {"mode": "edit", "count": 5, "warmup": 5, "edit": LARGE_EDIT, "scenes": scenes}
-        page.evaluate(UPDATE_LATENCY_FUNCTION, options)  # warm: every view drawn at this size once
-        page.evaluate("() => { const sheet = document.createElement('style'); sheet.id = 'variant'; document.head.append(sheet); }")
+    with large_edit_page(init_script=MESSAGE_LOG) as (_, page, options):
         names = list(variants)
         for turn in range(rounds):
             # Each round starts with the next variant, so that none always follows the same one.
             for name in names[turn % len(names):] + names[:turn % len(names)]:
-                css = variants[name]
-                page.evaluate("(css) => { document.getElementById('variant').textContent = css; }", css)
+                page.evaluate("([id, css]) => { document.getElementById(id).textContent = css; }",
+                              [STYLE_SHEET_ID, variants[name]])
                 page.evaluate("window.__messages = []")
                 run = page.evaluate(UPDATE_LATENCY_FUNCTION, {**options, "count": edits, "warmup": WARMUP})
                 samples[name] += run["samples"]
                 gaps += request_gaps(page.evaluate("window.__messages"))
-        browser.close()
     return samples, gaps
 
 

@@ -18,6 +18,7 @@ are higher than bench/page.py's; compare the phases between runs, in one sitting
 
 import argparse
 import collections
+import contextlib
 import json
 import statistics
 import sys
@@ -32,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from attention_playground.presets import random_scene  # noqa: E402
-from page import CHROMIUM_FLAGS, LARGE_EDIT, LARGE_SIZE, VIEWPORT, with_cell  # noqa: E402
-from page_probes import UPDATE_LATENCY_FUNCTION, percentile  # noqa: E402
+from page import CHROMIUM_FLAGS, VIEWPORT  # noqa: E402
+from page_probes import LARGE_EDIT, LARGE_SIZE, UPDATE_LATENCY_FUNCTION, percentile, with_cell  # noqa: E402
 from sitebuild import server as dev_server  # noqa: E402
 
 #: The phases of a rendered frame on the main thread (Chromium's trace event names), and the page's own code
@@ -45,26 +46,43 @@ TRACED_WARMUP = 2
 CATEGORIES = ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"]
 
 
+#: The style sheet the page is given first: its text is the variant of the page's style being measured.
+STYLE_SHEET_ID = "bench-variant"
+
+
+@contextlib.contextmanager
+def large_edit_page(css="", init_script=None):
+    """The page set up for edits of the large scene, as bench/page.py's large_edit series sets it up, with a style
+    sheet of `css` added first (the page's Content-Security-Policy bypassed for it; its id is STYLE_SHEET_ID).
+    Yields (the browser, the page, the options for update-latency.js's edits), every view drawn at this size once."""
+    with dev_server.serving(dev_server.SiteRequestHandler) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
+            if init_script:
+                page.add_init_script(init_script)
+            page.goto(f"{url}/")
+            page.evaluate("window.attentionPlayground.ready")
+            page.locator('[data-testid="step-toggle"]').check()
+            page.evaluate("([id, css]) => { const sheet = document.createElement('style'); sheet.id = id; "
+                          "sheet.textContent = css; document.head.append(sheet); }", [STYLE_SHEET_ID, css])
+            large = random_scene(LARGE_SIZE, digits=2)
+            page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", large)
+            scenes = [with_cell(large, LARGE_EDIT, value) for value in LARGE_EDIT["values"]]
+            options = {"mode": "edit", "count": 5, "warmup": 5, "edit": LARGE_EDIT, "scenes": scenes}
+            page.evaluate(UPDATE_LATENCY_FUNCTION, options)
+            yield browser, page, options
+        finally:
+            browser.close()
+
+
 def traced_edits(edits, css):
     """Edit the large scene `edits` times while tracing; returns (the samples, the trace's events)."""
     trace_path = Path(tempfile.mkdtemp()) / "edit-trace.json"
-    with dev_server.serving(dev_server.SiteRequestHandler) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
-        page = browser.new_context(viewport=VIEWPORT, bypass_csp=bool(css)).new_page()
-        page.goto(f"{url}/")
-        page.evaluate("window.attentionPlayground.ready")
-        page.locator('[data-testid="step-toggle"]').check()
-        if css:
-            page.add_style_tag(content=css)
-        large = random_scene(LARGE_SIZE, digits=2)
-        page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", large)
-        scenes = [with_cell(large, LARGE_EDIT, value) for value in LARGE_EDIT["values"]]
-        options = {"mode": "edit", "count": 5, "warmup": 5, "edit": LARGE_EDIT, "scenes": scenes}
-        page.evaluate(UPDATE_LATENCY_FUNCTION, options)  # warm: every view drawn at this size once
+    with large_edit_page(css) as (browser, page, options):
         browser.start_tracing(page=page, path=str(trace_path), categories=CATEGORIES)
         run = page.evaluate(UPDATE_LATENCY_FUNCTION, {**options, "count": edits, "warmup": TRACED_WARMUP})
         browser.stop_tracing()
-        browser.close()
     events = json.loads(trace_path.read_text())
     return run["samples"], events["traceEvents"] if isinstance(events, dict) else events
 

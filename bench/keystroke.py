@@ -20,9 +20,9 @@ import os
 import statistics
 import sys
 
-from page_probes import UPDATE_LATENCY_FUNCTION
+from page_probes import LARGE_SIZE, UPDATE_LATENCY_FUNCTION
 from page_server import ByteLedger, start_server
-from page import CHROMIUM, CHROMIUM_FLAGS, LARGE_SIZE, LIVE_TIMEOUT_MS, ROOT, SITE_PATHS, VIEWPORT
+from page import CHROMIUM, CHROMIUM_FLAGS, LIVE_TIMEOUT_MS, ROOT, SITE_PATHS, VIEWPORT
 from attention_playground.presets import random_scene  # page.py put py/ on the path
 
 

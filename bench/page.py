@@ -48,8 +48,11 @@ from pathlib import Path
 
 from page_probes import (
     BARE_PAGE_SETTLED,
+    LARGE_EDIT,
+    LARGE_SIZE,
     OUR_PAGE_SETTLED,
     PAGE_MARKS_SCRIPT,
+    SMALL_EDIT,
     UPDATE_LATENCY_FUNCTION,
     WorkerProbe,
     busiest_renderer,
@@ -59,6 +62,7 @@ from page_probes import (
     renderer_cpu_times,
     wait_for_json,
     waterfall,
+    with_cell,
 )
 from page_server import ByteLedger, start_server
 from author_series import author_series, print_author_table, summarise
@@ -81,10 +85,6 @@ RUNTIME_FOLDER = "/vendor/pyodide/"
 LIVE_TIMEOUT_MS = 180_000
 VIEWPORT = {"width": 1280, "height": 900}
 
-# The default scene's Part 6 edit: the pronoun's query stops asking for a noun (92.0% -> 65.3% on "cat").
-SMALL_EDIT = {"matrix": "wq-cell", "row": 2, "column": 1, "values": ["4", "0"]}
-LARGE_SIZE = 64  # tokens, features and dims of the large scene
-LARGE_EDIT = {"matrix": "wq-cell", "row": 0, "column": 0, "values": ["0.5", "-0.5"]}
 
 #: The targets of the table the page is held to; latencies are judged at p95, as painted where a frame counts.
 TARGETS = {
@@ -190,14 +190,6 @@ def cold_load(browser, browser_session, base_url, our_path, kind, ledger, settle
 
 
 # --- update latency -----------------------------------------------------------------------------------------
-
-
-def with_cell(scene, edit, value):
-    """A copy of `scene` with one cell of head 1's matrix set to `value`: the edit, done as data."""
-    copy = json.loads(json.dumps(scene))
-    key = {"wq-cell": "Wq", "wk-cell": "Wk", "wv-cell": "Wv"}[edit["matrix"]]
-    copy["heads"][0][key][edit["row"]][edit["column"]] = float(value)
-    return copy
 
 
 def summarise_samples(run):
