@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.presets import random_scene
-from page_helpers import PRESETS, module_error, preset_scene, sel, shown_bar_shares, type_into
+from page_helpers import PRESETS, module_error, page_constant, preset_scene, sel, shown_bar_shares, type_into
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PRESET = "it-animal-noun"
@@ -325,9 +325,12 @@ def test_a_scene_set_again_unchanged_gives_the_same_result_and_puts_back_what_wa
     assert live_page.evaluate("window.attentionPlayground.getScene()") == scene
 
 
+#: How long a view far from the screen waits for the updates to pause before it catches up.
+FAR_VIEW_STILL_MS = page_constant("page/deferred-views.js", "FAR_VIEW_STILL_MS")
+
 # Every write to a form control's value, checked, disabled or selectedIndex while the calls run, with whether it
 # wrote what the control already held; the controls' own setters are put back at the end.
-CONTROL_WRITES = """async (scenes) => {
+CONTROL_WRITES = """async ({ scenes, catchUpMs }) => {
   const hooked = [
     [HTMLInputElement.prototype, ["value", "checked", "disabled"]],
     [HTMLSelectElement.prototype, ["value", "disabled", "selectedIndex"]],
@@ -350,8 +353,8 @@ CONTROL_WRITES = """async (scenes) => {
   }
   try {
     for (const scene of scenes) await window.attentionPlayground.setScene(scene);
-    // Views far from the screen catch up once the calls pause (deferred-views.js: FAR_VIEW_STILL_MS, 250 ms).
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Views far from the screen catch up once the calls pause (deferred-views.js): their writes count too.
+    await new Promise((resolve) => setTimeout(resolve, catchUpMs));
   } finally {
     for (const [prototype, name, original] of originals) Object.defineProperty(prototype, name, original);
   }
@@ -368,7 +371,8 @@ def test_scenes_set_one_after_another_write_no_control_with_what_it_already_hold
     other["heads"][0]["Wq"][PRONOUN][NOUN_DIM] = 0
     causal = {**copy.deepcopy(scene), "mask": "causal"}
     live_page.evaluate("scene => window.attentionPlayground.setScene(scene)", scene)
-    writes = live_page.evaluate(CONTROL_WRITES, [other, scene, other, causal, scene])
+    writes = live_page.evaluate(CONTROL_WRITES, {"scenes": [other, scene, other, causal, scene],
+                                                 "catchUpMs": 2 * FAR_VIEW_STILL_MS})
     assert [write for write in writes if write["same"]] == []
     # The mask's change is written (to the radios), and written back: the hook sees the writes that matter.
     changed = {write["control"] for write in writes}
