@@ -15,10 +15,10 @@ from .presets import DEFAULT_PRESET_ID
 
 #: The parts besides the core, and the files each holds (path prefixes inside the package). A file is in the
 #: first part that claims it. "scripts" are the programs run from the command line (the ones that wrote the
-#: presets, the README's model section (model/report.py) and the checkpoint (model/train.py)): no request needs
-#: them and the page never fetches them; only the test suite run inside Pyodide does.
+#: presets and the checkpoint (model/train.py)) and what only they read (model/repeated_noun.py): no request
+#: needs them and the page never fetches them; only the test suite run inside Pyodide does.
 PART_FILES: dict[str, tuple[str, ...]] = {
-    "scripts": ("presets/make_", "model/report.py", "model/train.py"),
+    "scripts": ("presets/make_", "model/repeated_noun.py", "model/train.py"),
     "exercises": ("exercises/", "learner_code.py", "learner_compute.py"),
     "model": ("model/",),
     "presets": ("presets/",),

@@ -1,6 +1,7 @@
 """The shipped checkpoint: small, in the documented format, loaded as a package resource (also from a zip
-and with nothing but NumPy), and described in the README by the generator's current output."""
+and with nothing but NumPy), and described in docs/model.md by the report generator's current output."""
 
+import importlib.util
 import json
 import sys
 import zipfile
@@ -24,7 +25,10 @@ from attention_playground.model.checkpoint import (
 from attention_playground.model.transformer import PARAM_NAMES, param_shapes
 
 PACKAGE_DIR = Path(attention_playground.__file__).parent
-README = PACKAGE_DIR.parents[1] / "README.md"
+ROOT = PACKAGE_DIR.parents[1]
+#: The page that describes the model, and the tool that writes the part of it measured on the checkpoint.
+MODEL_PAGE = ROOT / "docs" / "model.md"
+REPORT_TOOL = ROOT / "tools" / "model_report.py"
 MAX_BYTES = 300_000
 
 
@@ -117,14 +121,24 @@ def test_loading_running_analysing_and_training_need_nothing_but_numpy(shipped_m
     assert trained.steps == 3 and np.isfinite(trained.loss_curve).all()
 
 
-def test_the_readme_section_is_the_generators_current_output():
-    from attention_playground.model.report import readme_section
+def model_report_tool():
+    """tools/model_report.py, imported from its file (tools/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("model_report", REPORT_TOOL)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import does: its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
 
-    text = README.read_text(encoding="utf-8")
-    start = text.index("## The trained model\n")
-    end = text.index("\n## ", start + 1) + 1
-    assert text[start:end] == readme_section() + "\n"
-    assert text.index("## Presets") < start  # placed after the presets
+
+def test_the_model_page_holds_the_report_generators_current_output():
+    tool = model_report_tool()
+    text = MODEL_PAGE.read_text(encoding="utf-8")
+    report = tool.model_report()  # measured on a freshly loaded checkpoint
+    assert text.count(tool.START_MARKER) == 1 and text.count(tool.END_MARKER) == 1
+    assert tool.report_in_page(text) == report
+    # Written in place: the page around the report is kept as it is.
+    assert tool.with_report(text, report) == text
+    assert text.index("# The trained model") < text.index(tool.START_MARKER)  # under the page's title
 
 
 def test_load_model_returns_a_fresh_model_each_time():

@@ -68,7 +68,7 @@ def test_the_presets_weights_are_the_models(shipped_model):
 
 
 def test_the_presets_description_quotes_the_measured_numbers(shipped_model):
-    from attention_playground.model.report import sentence_facts
+    from attention_playground.model.repeated_noun import sentence_facts
 
     description = load_preset(PRESET_ID)["description"]
     from attention_playground.model.analysis import head_label

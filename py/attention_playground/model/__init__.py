@@ -14,7 +14,8 @@ One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transforme
 forward pass), `gradients` (the training pass and its gradient, written out), `training` (Adam, the runs),
 `evaluation` (the fixed evaluation set), `analysis` (head scores, roles, knock-outs), `head_scene`, `stage_rows`
 (one word's row through a head's stages), `loss_drop` (the sudden drop in a loss curve), `checkpoint`, `errors`,
-`report` (the README section), and `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
+`repeated_noun` (what the model does on the tutorial's sentence with a repeated noun, for the preset's
+description), and `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
 
 Everything, training included, needs nothing but NumPy.
 """

@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a script: make the package importable fr
 
 from attention_playground.model import head_roles, layer_scene, load_model, run  # noqa: E402
 from attention_playground.model.analysis import head_label  # noqa: E402
-from attention_playground.model.report import SENTENCE, sentence_sentences  # noqa: E402
+from attention_playground.model.repeated_noun import SENTENCE, sentence_sentences  # noqa: E402
 
 
 def _scene_json():
