@@ -64,8 +64,10 @@ def ensure_numpy():
 
 
 def write_deployables(runtime_files, zip_site=False, cdn_site=False):
-    """Make dist/ work offline (service worker manifest); with `zip_site` pack it into ZIP_PATH, with
-    `cdn_site` write CDN_DIR. Returns the extra parts of the summary line."""
+    """Give dist/ the course authors' guide and example lesson and make it work offline (service worker
+    manifest); with `zip_site` pack it into ZIP_PATH, with `cdn_site` write CDN_DIR. Returns the extra parts of
+    the summary line."""
+    variants.write_author_files(DIST_DIR)
     variants.prepare_offline_site(DIST_DIR, runtime.PYODIDE_VERSION)
     notes = []
     if zip_site:

@@ -4,6 +4,9 @@
   whether the page should install its service worker (sw.js);
 - dist/ (vendored runtime) and the CDN site get an offline manifest: the files sw.js keeps, and a cache
   version made from the runtime's version and a hash of those files, so each build gets a cache of its own;
+- dist/ carries what a course author needs beside the site: their guide as plain text (course-authors.txt, from
+  docs/course-authors.md) and the example lesson (examples/course-page.html with its stylesheet and script, whose
+  paths to the playground resolve from there);
 - `--zip` packs dist/ into one zip for a course platform or a machine with no network;
 - `--cdn` copies dist/ without the vendored runtime, pointing the worker (and the Content-Security-Policy,
   if the page has one) at the official Pyodide CDN instead.
@@ -19,6 +22,7 @@ import zipfile
 from pathlib import Path
 
 from .csp import add_host_to_page_csp
+from .paths import ROOT
 
 RUNTIME_CONFIG = Path("generated") / "runtime.json"
 OFFLINE_MANIFEST = Path("generated") / "offline-manifest.js"
@@ -32,15 +36,34 @@ ZIP_NAME = "attention-playground.zip"
 # Fixed timestamps keep the zip byte-stable for the same files.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
-ZIP_README = """Attention Playground, offline copy
+#: The course authors' guide, shipped as plain text (the build has no Markdown renderer: it runs on the standard
+#: library alone), and where it comes from.
+AUTHOR_GUIDE = "course-authors.txt"
+AUTHOR_GUIDE_SOURCE = Path("docs") / "course-authors.md"
+#: The example lesson, shipped at the same path as in the project, so that its `../index.html` and
+#: `../js/embed-host.js` reach the site's own files.
+EXAMPLE_LESSON = ("examples/course-page.html", "examples/course-page.css", "examples/course-page.js")
+AUTHOR_GUIDE_HEADER = """This is the Attention Playground's guide for course authors (docs/course-authors.md in the project's source),
+as plain Markdown text. Links to other .md pages point to the project's docs/ folder, which is not part of the
+built site; everything about embedding, options and hosting is on this page.
+
+"""
+
+ZIP_README = f"""Attention Playground, offline copy
 ===================================
 
 Everything the playground needs is in this folder, Python runtime included: it asks no other host for
-anything.
+anything. For course authors, beside the site:
+
+- {AUTHOR_GUIDE}: the guide for course authors: how to embed a playground in a lesson
+  (index.html?embed in an <iframe>), every option (panels, locks, origins, theme), links, driving a frame
+  from the lesson's script, and hosting.
+- examples/course-page.html: a complete lesson with two playgrounds, to copy from.
+
+To use it:
 
 - On a course platform (LMS): upload the folder (or this zip, if the platform unpacks it) and link to
-  index.html. To put it inside a lesson, use index.html?embed in an <iframe>; the README of the project
-  lists the options.
+  index.html, or to a page of yours that embeds it as examples/course-page.html does.
 - On your own machine, with no network: serve the folder from a local web server, e.g.
 
       python3 -m http.server 8000 --bind 127.0.0.1
@@ -51,6 +74,20 @@ anything.
 After the first visit, a service worker keeps a copy of the site in the browser, so the next visit starts
 without the network.
 """
+
+
+def write_author_files(site_dir, project_dir=ROOT):
+    """Put into `site_dir` what a course author needs beside the site: the guide (AUTHOR_GUIDE, from the project's
+    docs/course-authors.md, as text) and the example lesson (EXAMPLE_LESSON), at the paths they have in the project.
+    Returns the paths written, relative to `site_dir`."""
+    site_dir, project_dir = Path(site_dir), Path(project_dir)
+    guide = (project_dir / AUTHOR_GUIDE_SOURCE).read_text(encoding="utf-8")
+    (site_dir / AUTHOR_GUIDE).write_text(AUTHOR_GUIDE_HEADER + guide, encoding="utf-8")
+    for name in EXAMPLE_LESSON:
+        (site_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(project_dir / name, site_dir / name)
+    return [AUTHOR_GUIDE, *EXAMPLE_LESSON]
+
 
 def write_runtime_config(site_dir, index_url, service_worker):
     """generated/runtime.json: where the worker loads Pyodide from (relative to the site root, or a full

@@ -8,6 +8,7 @@ address answered locally.
 
 import hashlib
 import json
+import posixpath
 import re
 import shutil
 import subprocess
@@ -98,6 +99,36 @@ def test_zip_holds_the_whole_site_and_the_verified_runtime(built_variants):
         # Every file the site's files name is in the zip (the manifest is the site's own file list).
         listed = json.loads(re.search(r"= (\{.*\});", archive.read(f"{folder}/generated/offline-manifest.js").decode(), re.S).group(1))
         assert {f"{folder}/{path}" for path in listed["files"] if path != "./"} <= names
+
+
+def test_zip_carries_the_course_authors_guide_and_the_example_lesson_and_its_readme_names_them(built_variants):
+    folder = variants.ZIP_FOLDER
+    with zipfile.ZipFile(built_variants.zip) as archive:
+        names = set(archive.namelist())
+        for needed in (variants.AUTHOR_GUIDE, *variants.EXAMPLE_LESSON):
+            assert f"{folder}/{needed}" in names, needed
+        # The guide is the project's docs/course-authors.md, whole, as text.
+        guide = archive.read(f"{folder}/{variants.AUTHOR_GUIDE}").decode("utf-8")
+        assert guide.endswith((ROOT / variants.AUTHOR_GUIDE_SOURCE).read_text(encoding="utf-8"))
+        assert "## Options" in guide and "?embed" in guide
+        # The example lesson is the project's own, byte for byte.
+        for name in variants.EXAMPLE_LESSON:
+            assert archive.read(f"{folder}/{name}") == (ROOT / name).read_bytes(), name
+        # README.txt sends the author to both by name, and no longer to a README that is not in the zip.
+        readme = archive.read(f"{folder}/README.txt").decode("utf-8")
+        assert variants.AUTHOR_GUIDE in readme and "examples/course-page.html" in readme
+        assert "README of the project" not in readme
+        # Everything the example lesson links to (the playground's page, its script, its icon, its own files)
+        # is in the zip, where its relative paths lead from examples/.
+        lesson = archive.read(f"{folder}/examples/course-page.html").decode("utf-8")
+        linked = re.findall(r'(?:src|href)="([^"#?]+)', lesson)
+        assert {"../index.html", "../js/embed-host.js", "course-page.css", "course-page.js"} <= set(linked)
+        for target in linked:
+            resolved = posixpath.normpath(posixpath.join(f"{folder}/examples", target))
+            assert resolved in names, target
+    # The service worker keeps them for offline use, like every file of the site.
+    listed = manifest(built_variants.dist)["files"]
+    assert {variants.AUTHOR_GUIDE, *variants.EXAMPLE_LESSON} <= set(listed)
 
 
 def test_zip_is_byte_stable(built_variants, tmp_path):
