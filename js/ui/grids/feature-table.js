@@ -80,7 +80,7 @@ function mountSentenceBox({ store, actions }) {
   });
   sentence.addEventListener("input", () => {
     const words = wordsOf(sentence.value);
-    if (words.length) actions.edit({ kind: "sentence", words, lexicon: lexicon ?? lexiconOf(store.state.draft) });
+    if (words.length) actions.typeSentence(words, lexicon ?? lexiconOf(store.state.draft));
   });
   sentence.addEventListener("blur", () => {
     lexicon = null;
@@ -122,8 +122,7 @@ export function mountFeatureTable(host, { store, actions }) {
   const marks = createInvalidMarks(MESSAGE_ID, table);
   cells.attach(table);
   let builtShape = "";
-  let shownTokens = [];
-  let shownFeatures = [];
+  let drawn = null; // the draft the table shows (a draft is never changed in place: this one stays as drawn)
 
   table.addEventListener("input", (event) => {
     const input = event.target;
@@ -168,8 +167,7 @@ export function mountFeatureTable(host, { store, actions }) {
 
   function build(draft) {
     drawTable(table, draft, { cells, tokenNames, featureNames });
-    shownTokens = [...draft.tokens];
-    shownFeatures = [...draft.features];
+    drawn = draft;
   }
 
   /** Put the draft's text into the inputs, touching only what changed. */
@@ -180,11 +178,10 @@ export function mountFeatureTable(host, { store, actions }) {
     // Spoken names of cells ("animal of “cat”") follow renamed tokens and features.
     draft.tokens.forEach((token, i) => {
       draft.features.forEach((feature, j) => {
-        if (token !== shownTokens[i] || feature !== shownFeatures[j]) cells.inputs[i]?.[j]?.setAttribute("aria-label", `${feature} of ${quoted(token)}`);
+        if (token !== drawn.tokens[i] || feature !== drawn.features[j]) cells.inputs[i]?.[j]?.setAttribute("aria-label", `${feature} of ${quoted(token)}`);
       });
     });
-    shownTokens = [...draft.tokens];
-    shownFeatures = [...draft.features];
+    drawn = draft;
     sentence.show(draft.tokens);
   }
 
