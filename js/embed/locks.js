@@ -24,7 +24,7 @@ const FIELD_NAMES = {
 };
 
 /** The accessible name's ending, and the tooltip, of a control a locked field makes read-only. */
-export const LOCKED_LABEL = "locked by this page";
+const LOCKED_LABEL = "locked by this page";
 
 /** The locks a URL asks for (`lock=X,Wq` or `lock=all`); unknown names are left out. */
 export function locksFromOption(asked) {

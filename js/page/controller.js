@@ -13,6 +13,7 @@ import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { PANEL_NAMES } from "../layout/panels.js";
 import { errorDetail } from "../scene/errors.js";
+import { combineActions } from "./actions.js";
 import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
 import { downloadActions } from "./downloads.js";
@@ -26,24 +27,6 @@ import { createPresetLibrary } from "./presets.js";
 import { followPythonBoot } from "./python-boot.js";
 import { createSceneLoader } from "./scene-loader.js";
 import { createSceneSession } from "./session.js";
-
-/**
- * One object of every group's actions; a name two groups both give is a mistake, refused at once (one would
- * silently replace the other).
- * @param {Record<string, object>} groups
- */
-export function combineActions(groups) {
-  const actions = {};
-  const from = {};
-  for (const [group, members] of Object.entries(groups)) {
-    for (const [name, action] of Object.entries(members)) {
-      if (Object.hasOwn(actions, name)) throw new Error(`the action "${name}" is both ${from[name]}'s and ${group}'s`);
-      actions[name] = action;
-      from[name] = group;
-    }
-  }
-  return Object.freeze(actions);
-}
 
 /**
  * @param {object} options

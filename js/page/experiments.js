@@ -26,7 +26,7 @@ const SCENE_CHANGES = ["scene", "shape", "labels", "values", "mode", "result"];
  * @param {() => number} [random] a source of numbers in [0, 1)
  * @returns {number[]} order[i] = the old place of the word that now stands at place i
  */
-export function shuffledOrder(n, random = Math.random) {
+function shuffledOrder(n, random = Math.random) {
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i -= 1) {
     const k = Math.floor(random() * (i + 1));

@@ -6,7 +6,7 @@
 import { BOOTING } from "./state.js";
 
 /** The sentence for a boot that failed, whichever way the failure was worded. */
-export function bootFailureMessage(error) {
+function bootFailureMessage(error) {
   const message = error?.message ?? String(error);
   return message.startsWith("Python could not start") ? message : `Python could not start: ${message}`;
 }

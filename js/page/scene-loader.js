@@ -18,6 +18,34 @@ import { cleanView } from "../layout/panels.js";
 
 
 /**
+ * The view that comes with a scene, split: the page's own part goes into the same notification as the scene
+ * (`also`); the model panel's and "Test a claim"'s parts are theirs to take (`kept`: state.model and state.claim
+ * hold them).
+ */
+function splitView(view) {
+  if (!view) return { also: undefined, kept: {} };
+  const { model = null, claim = null, ...pageView } = cleanView(view);
+  return { also: { patch: { view: pageView }, changes: ["view"] }, kept: { model, claim } };
+}
+
+/**
+ * What draws example `id` while Python starts: its result as the build computed it (generated/previews/), as
+ * showScene's `{result, isPreview}`. Nothing once Python is `live` (it computes the scene at once), when `scene` is
+ * given and is not the example as shipped (a link made before the example changed), or when the file cannot be
+ * read: the grid then waits for Python.
+ */
+async function shippedPreview({ presets, live, id, scene }) {
+  if (!id || live) return {};
+  try {
+    const [result, shipped] = await Promise.all([presets.preview(id), scene && presets.scene(id)]);
+    if (scene && !sameSceneData(asThePageReadsIt(scene), asThePageReadsIt(shipped))) return {};
+    return { result, isPreview: true };
+  } catch {
+    return {};
+  }
+}
+
+/**
  * @param {object} options
  * @param {ReturnType<import("./session.js").createSceneSession>} options.session
  * @param {ReturnType<import("../sharing/saved-work.js").createSavedWork>} options.savedWork
@@ -44,16 +72,6 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     const reason = lockedBy(scene, what);
     if (reason) notify(reason, { tone: "error" });
     return Boolean(reason);
-  }
-
-  /**
-   * The view that comes with a scene, split: the page's own part goes into the same notification as the scene;
-   * the model panel's and "Test a claim"'s parts are theirs to take (state.model and state.claim hold them).
-   */
-  function splitView(view) {
-    if (!view) return { also: undefined, kept: {} };
-    const { model = null, claim = null, ...pageView } = cleanView(view);
-    return { also: { patch: { view: pageView }, changes: ["view"] }, kept: { model, claim } };
   }
 
   function handOver({ model, claim }) {
@@ -97,27 +115,13 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     return result;
   }
 
-  /**
-   * What draws example `id` while Python starts: its result as the build computed it (generated/previews/), as
-   * showScene's `{result, isPreview}`. Nothing once Python is live (it computes the scene at once), when `scene` is
-   * given and is not the example as shipped (a link made before the example changed), or when the file cannot be
-   * read: the grid then waits for Python.
-   */
-  async function shippedPreview(id, scene = null) {
-    if (!id || state.boot.live) return {};
-    try {
-      const [result, shipped] = await Promise.all([presets.preview(id), scene && presets.scene(id)]);
-      if (scene && !sameSceneData(asThePageReadsIt(scene), asThePageReadsIt(shipped))) return {};
-      return { result, isPreview: true };
-    } catch {
-      return {};
-    }
-  }
+  /** Example `id` as the build computed it, while Python starts (see shippedPreview). */
+  const previewOf = (id, scene = null) => shippedPreview({ presets, live: state.boot.live, id, scene });
 
   /** Example `id`: the learner's saved edits of it if there are, else as shipped (drawn at once if it can be). */
   async function openPreset(id, { by = "learner" } = {}) {
     const saved = savedWork.record(id);
-    const preview = saved ? null : shippedPreview(id); // fetched beside the scene, not after it
+    const preview = saved ? null : previewOf(id); // fetched beside the scene, not after it
     const scene = await presets.scene(id);
     const what = `the example ${quoted(scene.title ?? id)}`;
     if (saved) await showRecord(saved, { by, what });
@@ -161,5 +165,5 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     if (had) notify("The example is back as it was. Your edits are kept in this browser.", { action: { label: "bring my edits back", run: () => restoreKept() } });
   }
 
-  return { showScene, shippedPreview, openPreset, showRecord, restoreKept, resetToPreset, refusedByLocks };
+  return { showScene, shippedPreview: previewOf, openPreset, showRecord, restoreKept, resetToPreset, refusedByLocks };
 }

@@ -25,7 +25,7 @@ import { withErrorDetail } from "../scene/errors.js";
 import { sameSceneData } from "../scene/sameness.js";
 
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
-export function defaultFocus(tokens) {
+function defaultFocus(tokens) {
   const it = tokens.indexOf("it");
   return it >= 0 ? it : tokens.length ? tokens.length - 1 : null;
 }
@@ -43,6 +43,82 @@ const WHOLE_SCENE_CHANGES = ["scene", "shape", "labels", "values", "mode", "pres
 /** The changes after which a scene checked and shown is no longer on the page as it was checked. */
 const DRAFT_CHANGES = ["scene", "shape", "labels", "values", "mode"];
 
+/** The scene slices a whole new scene sets (see the session's `show`), and the changes that makes. */
+function wholeScene(state, { draft, presetId = null, edited = false, savedAs = null, result = null, isPreview = false, error = null, focus = null, head = 0 }) {
+  const tokens = draft.tokens.length;
+  return {
+    patch: {
+      draft,
+      sceneCount: state.sceneCount + 1,
+      presetId,
+      edited,
+      savedAs,
+      activeHead: Math.min(Math.max(0, head), Math.max(0, draft.heads.length - 1)),
+      focusToken: Number.isInteger(focus) && focus >= 0 && focus < tokens ? focus : defaultFocus(draft.tokens),
+      hover: null,
+      error,
+      ...(result ? { result, resultIsPreview: isPreview } : {}),
+    },
+    changes: [...WHOLE_SCENE_CHANGES, ...(result ? ["result"] : [])],
+  };
+}
+
+/**
+ * What `edit` makes of the scene slices: the new draft, and where the focus and the head go when its shape changed
+ * ({patch, changes}), or null when the edit touches a locked field.
+ */
+function editedScene(state, edit, lockedFields) {
+  const { draft, activeHead, result, focusToken } = state;
+  if (!draft || fieldsEditedBy(edit).some((field) => lockedFields.has(field))) return null;
+  const { draft: next, changes } = applyEdit(draft, edit, { activeHead, result });
+  const patch = { draft: next };
+  if (!state.edited) {
+    patch.edited = true; // the picker offers to put the example back
+    changes.add("presets");
+  }
+  if (shapeKey(next) !== shapeKey(draft)) {
+    patch.focusToken = clampFocus(focusToken, next.tokens.length, edit);
+    patch.activeHead = Math.max(0, Math.min(edit.kind === "add-head" ? next.heads.length - 1 : activeHead, next.heads.length - 1));
+    patch.hover = null;
+    changes.add("shape").add("focus").add("head").add("hover");
+  }
+  return { patch, changes };
+}
+
+/**
+ * The last scene checked and shown, for as long as neither its draft nor its result changed: a course page's script
+ * setting it again is answered from here, without asking Python or drawing anything again (at 64 tokens that cost
+ * 50 to 100 ms each time).
+ */
+function createShownAgain({ store, write, computing }) {
+  const { state } = store;
+  let checkedShown = null; // {scene, draft, result}
+  store.subscribe((now, changes) => {
+    if (checkedShown && (now.draft !== checkedShown.draft || now.result !== checkedShown.result ||
+        DRAFT_CHANGES.some((change) => changes.has(change)))) checkedShown = null;
+  });
+  return {
+    remember(scene) {
+      checkedShown = { scene, draft: state.draft, result: state.result };
+    },
+    /**
+     * `scene` set again, unchanged, while the page still shows it as it was checked: the result it already has.
+     * The page ends as showing it anew would leave it: no example chosen, the default token focused, nothing
+     * hovered. Null when the scene must go the usual way (anything changed, or anything is still to come).
+     */
+    answer(scene) {
+      if (!checkedShown || state.error || !computing.settled() || !sameSceneData(scene, checkedShown.scene)) return null;
+      const focus = defaultFocus(state.draft.tokens);
+      const changes = [];
+      if (state.presetId !== null || state.edited) changes.push("presets");
+      if (state.focusToken !== focus) changes.push("focus");
+      if (state.hover !== null) changes.push("hover");
+      if (changes.length) write({ presetId: null, edited: false, focusToken: focus, hover: null }, ...changes);
+      return checkedShown.result;
+    },
+  };
+}
+
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store the session takes its scene writer
@@ -59,56 +135,14 @@ export function createSceneSession({ store, compute, lockedFields = new Set(), i
   const write = store.takeSceneWriter();
   const { state } = store;
   const computing = createComputeLoop({ compute, isLost, onLost, write, state });
-
-  /**
-   * The last scene checked and shown ({scene, draft, result}) while neither the draft nor the result has changed
-   * since: a course page's script setting it again is answered from here (`check`).
-   */
-  let checkedShown = null;
-  store.subscribe((now, changes) => {
-    if (checkedShown && (now.draft !== checkedShown.draft || now.result !== checkedShown.result ||
-        DRAFT_CHANGES.some((change) => changes.has(change)))) checkedShown = null;
-  });
+  const shownAgain = createShownAgain({ store, write, computing });
 
   /** Put a whole new scene on the page, with `also` (other slices, and their `changes`) in the same notification. */
-  function putOnPage({ draft, presetId = null, edited = false, savedAs = null, result = null, isPreview = false, error = null, focus = null, head = 0 }, also = {}) {
+  function putOnPage(shown, { patch = {}, changes = [] } = {}) {
     beforeNewScene();
-    const tokens = draft.tokens.length;
-    const { patch = {}, changes = [] } = also;
-    write(
-      {
-        ...patch,
-        draft,
-        sceneCount: state.sceneCount + 1,
-        presetId,
-        edited,
-        savedAs,
-        activeHead: Math.min(Math.max(0, head), Math.max(0, draft.heads.length - 1)),
-        focusToken: Number.isInteger(focus) && focus >= 0 && focus < tokens ? focus : defaultFocus(draft.tokens),
-        hover: null,
-        error,
-        ...(result ? { result, resultIsPreview: isPreview } : {}),
-      },
-      ...WHOLE_SCENE_CHANGES, ...(result ? ["result"] : []), ...changes,
-    );
-    if (!result || isPreview) computing.draftChanged(draft);
-  }
-
-  /**
-   * `scene` set again, unchanged, while the page still shows it as it was checked: the result it already has,
-   * without asking Python or drawing anything again (at 64 tokens that cost 50 to 100 ms each time). The page
-   * ends as showing it anew would leave it: no example chosen, the default token focused, nothing hovered. Null
-   * when the scene must go the usual way (anything changed, or anything is still to come).
-   */
-  function shownAgain(scene) {
-    if (!checkedShown || state.error || !computing.settled() || !sameSceneData(scene, checkedShown.scene)) return null;
-    const focus = defaultFocus(state.draft.tokens);
-    const changes = [];
-    if (state.presetId !== null || state.edited) changes.push("presets");
-    if (state.focusToken !== focus) changes.push("focus");
-    if (state.hover !== null) changes.push("hover");
-    if (changes.length) write({ presetId: null, edited: false, focusToken: focus, hover: null }, ...changes);
-    return checkedShown.result;
+    const scene = wholeScene(state, shown);
+    write({ ...patch, ...scene.patch }, ...scene.changes, ...changes);
+    if (!shown.result || shown.isPreview) computing.draftChanged(shown.draft);
   }
 
   /**
@@ -117,25 +151,12 @@ export function createSceneSession({ store, compute, lockedFields = new Set(), i
    * @param {{patch?: object, changes?: string[]}} [also] other slices changed in the same notification
    * @returns {boolean} whether the edit was made
    */
-  function edit(change, also = {}) {
-    const { draft, activeHead, result, focusToken } = state;
-    if (!draft || fieldsEditedBy(change).some((field) => lockedFields.has(field))) return false;
-    const { draft: next, changes } = applyEdit(draft, change, { activeHead, result });
-    const patch = { ...also.patch, draft: next };
-    for (const change of also.changes ?? []) changes.add(change);
-    if (!state.edited) {
-      patch.edited = true; // the picker offers to put the example back
-      changes.add("presets");
-    }
-    if (shapeKey(next) !== shapeKey(draft)) {
-      patch.focusToken = clampFocus(focusToken, next.tokens.length, change);
-      patch.activeHead = Math.max(0, Math.min(change.kind === "add-head" ? next.heads.length - 1 : activeHead, next.heads.length - 1));
-      patch.hover = null;
-      changes.add("shape").add("focus").add("head").add("hover");
-    }
+  function edit(change, { patch = {}, changes = [] } = {}) {
+    const edited = editedScene(state, change, lockedFields);
+    if (!edited) return false;
     // Python starts on the new draft before the views redraw, so the two overlap.
-    computing.draftChanged(next);
-    write(patch, ...changes);
+    computing.draftChanged(edited.patch.draft);
+    write({ ...patch, ...edited.patch }, ...edited.changes, ...changes);
     return true;
   }
 
@@ -173,17 +194,17 @@ export function createSceneSession({ store, compute, lockedFields = new Set(), i
     /**
      * Compute `scene` first; if the module accepts it, show it (no example, not edited, the head being edited
      * kept where it can be, unless `shown` says otherwise) and resolve to its result; if not, reject with the
-     * module's error, the page as it was. A scene set again unchanged resolves at once (see shownAgain).
+     * module's error, the page as it was. A scene set again unchanged resolves at once (createShownAgain).
      * @param {object} scene
      * @param {{shown?: object, also?: {patch?: object, changes?: string[]}}} [options]
      */
     check(scene, { shown = {}, also } = {}) {
       const plain = Object.keys(shown).length === 0 && !also;
-      const again = plain ? shownAgain(scene) : null;
+      const again = plain ? shownAgain.answer(scene) : null;
       if (again) return Promise.resolve(again);
       return computing.check(scene, (result) => {
         putOnPage({ presetId: null, edited: false, head: state.activeHead, ...shown, draft: draftFromScene(scene, result), result }, also);
-        checkedShown = { scene, draft: state.draft, result };
+        shownAgain.remember(scene);
       });
     },
 

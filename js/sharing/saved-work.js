@@ -33,6 +33,25 @@ export function viewOf(state) {
   return { focus: state.focusToken, head: state.activeHead, ...state.view, model: modelViewOf(state.model), ...(claim ? { claim } : {}) };
 }
 
+/** A saved record, checked: its draft must make a scene the page can draw (else null). */
+function usable(record) {
+  if (!record) return null;
+  try {
+    return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Call `callback` once the page is idle (at most SAVE_DELAY_MS later): naming a 64 × 64 scene and comparing it
+ * with what is saved takes some 5 ms, and a new scene should be drawn (and a course page's setScene settle) first.
+ * In a stream of setScene calls the page is idle while Python computes, so the work happens then instead of
+ * between two updates.
+ */
+const whenIdle = (callback) =>
+  window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
+
 /**
  * @param {object} options
  * @param {{state: object, update: Function, subscribe: Function}} options.store
@@ -95,15 +114,8 @@ export function createSavedWork({ store, mode, onKept }) {
     if (kept) onKept({ title: state.draft.title ?? "" });
   }
 
-  /**
-   * Following a new draft waits until the page is idle (at most SAVE_DELAY_MS): naming a 64 × 64 scene and
-   * comparing it with what is saved takes some 5 ms, and the new scene should be drawn (and a course page's
-   * setScene settle) first. In a stream of setScene calls the page is idle while Python computes, so the
-   * following happens then instead of between two updates. Until then nothing is lost: whatever waits is
-   * followed before anything is written, and the newest draft of the scene is saved as it is when it is followed.
-   */
-  const whenIdle = (callback) =>
-    window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
+  // Following a new scene waits until the page is idle (whenIdle). Until then nothing is lost: whatever waits is
+  // followed before anything is written, and the newest draft of the scene is saved as it is when it is followed.
   let waiting = null; // {sceneCount, restoredId} of the newest scene not yet followed
   function followWaiting() {
     if (!waiting) return;
@@ -133,16 +145,6 @@ export function createSavedWork({ store, mode, onKept }) {
   };
   window.addEventListener("pagehide", writePending);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && writePending());
-
-  /** A saved record, checked: its draft must make a scene the page can draw. */
-  function usable(record) {
-    if (!record) return null;
-    try {
-      return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
-    } catch {
-      return null;
-    }
-  }
 
   return {
     /**

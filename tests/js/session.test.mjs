@@ -131,3 +131,11 @@ test("a derived slice changes in the notification that made it stale, not in one
   session.edit({ kind: "cell", matrix: "X", row: 1, column: 1, text: "2" });
   assert.deepEqual(heard, [["experiments", "presets", "values"]]);
 });
+
+test("the controller's actions name each action once: a name two groups give is refused, not silently replaced", async () => {
+  const { combineActions } = await import("../../js/page/actions.js");
+  const actions = combineActions({ scene: { edit: () => 1 }, model: { openModel: () => 2 } });
+  assert.deepEqual(Object.keys(actions), ["edit", "openModel"]);
+  assert.throws(() => combineActions({ model: { openHeadInPlayground: () => 1 }, page: { openHeadInPlayground: () => 2 } }),
+    /"openHeadInPlayground" is both model's and page's/);
+});

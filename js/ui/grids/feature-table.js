@@ -96,34 +96,10 @@ function mountSentenceBox({ store, actions }) {
 }
 
 /**
- * Mount the feature table in `host`.
- * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * The table's edits, told to the actions: a cell, a token's or a feature's name typed (the grid remembers what
+ * was typed, so the next draft does not move the caret), a token or a feature added or removed.
  */
-export function mountFeatureTable(host, { store, actions }) {
-  const sentence = mountSentenceBox({ store, actions });
-
-  const scroller = make("div", "grid-scroll");
-  const table = make("table", "grid feature-grid");
-  table.dataset.testid = "feature-table";
-  scroller.append(table);
-  const gridActions = make("div", "grid-actions");
-  gridActions.append(
-    iconButton({ testId: "add-token", edit: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
-    iconButton({ testId: "add-feature", edit: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
-  );
-  const errorLine = createErrorLine("x-error");
-  errorLine.element.id = MESSAGE_ID;
-  host.append(sentence.element, scroller, gridActions, errorLine.element);
-
-  const cells = new CellGrid({ lazy: true });
-  const tokenNames = new CellGrid(); // one row: the token-name inputs
-  const featureNames = new CellGrid(); // one row: the feature-name inputs
-  const marks = createInvalidMarks(MESSAGE_ID, table);
-  cells.attach(table);
-  let builtShape = "";
-  let drawn = null; // the draft the table shows (a draft is never changed in place: this one stays as drawn)
-
+function listenForEdits({ table, gridActions, actions, cells, tokenNames, featureNames }) {
   table.addEventListener("input", (event) => {
     const input = event.target;
     markNonZero(input);
@@ -157,13 +133,46 @@ export function mountFeatureTable(host, { store, actions }) {
   };
   table.addEventListener("click", onButton);
   gridActions.addEventListener("click", onButton);
+}
 
-  function focusInput(input) {
-    if (input) {
-      input.focus();
-      input.select();
-    }
+/** Put the focus in `input` with its text selected, so typing replaces it. */
+function focusInput(input) {
+  if (input) {
+    input.focus();
+    input.select();
   }
+}
+
+/**
+ * Mount the feature table in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ */
+export function mountFeatureTable(host, { store, actions }) {
+  const sentence = mountSentenceBox({ store, actions });
+
+  const scroller = make("div", "grid-scroll");
+  const table = make("table", "grid feature-grid");
+  table.dataset.testid = "feature-table";
+  scroller.append(table);
+  const gridActions = make("div", "grid-actions");
+  gridActions.append(
+    iconButton({ testId: "add-token", edit: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
+    iconButton({ testId: "add-feature", edit: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
+  );
+  const errorLine = createErrorLine("x-error");
+  errorLine.element.id = MESSAGE_ID;
+  host.append(sentence.element, scroller, gridActions, errorLine.element);
+
+  const cells = new CellGrid({ lazy: true });
+  const tokenNames = new CellGrid(); // one row: the token-name inputs
+  const featureNames = new CellGrid(); // one row: the feature-name inputs
+  const marks = createInvalidMarks(MESSAGE_ID, table);
+  cells.attach(table);
+  let builtShape = "";
+  let drawn = null; // the draft the table shows (a draft is never changed in place: this one stays as drawn)
+
+  listenForEdits({ table, gridActions, actions, cells, tokenNames, featureNames });
 
   function build(draft) {
     drawTable(table, draft, { cells, tokenNames, featureNames });
