@@ -6,9 +6,9 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { host } from "./page/view.js";
+import { host } from "./layout/panels.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
-import { LOCKABLE_FIELDS, isEditAllowed, lockedFieldsChangedBy } from "./embed/locks.js";
+import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { installPostMessageApi } from "./embed/post-message-api.js";
 import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
@@ -21,7 +21,7 @@ const playground = Promise.resolve(startPlayground({
   // so the first heatmap is drawn as it runs. Fetched beside it, the preview resolved a task later: the first
   // heatmap came 75-85 ms later (medians of 10 cold loads, two runs).
   preview: Promise.resolve(PREVIEW),
-  canEdit: (edit) => isEditAllowed(edit, embed.locks),
+  lockedFields: embed.locks,
   lockedChanges: (before, after) => lockedFieldsChangedBy(before, after, embed.locks),
   storageMode: embed.embedded ? "embed" : "page",
   // A course page's frame leaves out the panels its author did not choose, whatever a link shows.

@@ -28,11 +28,11 @@
  * and sends it again whenever the parent asks with {type: "attention-playground:measure"}.
  */
 
-import { PANEL_SELECTORS, host } from "../layout/view.js";
+import { PANEL_SELECTORS, host } from "../layout/panels.js";
 import { isEmbedded } from "./embedded.js";
 import { keepLocked, locksFromOption } from "./locks.js";
 
-/** The panels an author can choose, by name (page/view.js). */
+/** The panels an author can choose, by name (layout/panels.js). */
 export const PANELS = PANEL_SELECTORS;
 
 /** The panels shown when the URL names none: the playground itself, without the longer teaching views. */

@@ -3,8 +3,8 @@
  *
  * A locked field is enforced twice. The controls that would change it are made read-only or disabled, and say
  * so (a note in their panel, an accessible name ending in "locked by this page"), so the learner sees why
- * nothing happens. And the page refuses any edit that touches it (`isEditAllowed`, checked where edits are
- * applied) and any whole new scene a learner brings in that would change it (`lockedFieldsChangedBy`: an
+ * nothing happens. And the page refuses any edit that touches it (the scene session, page/session.js, is given
+ * the locked fields and checks every edit against the fields it changes) and any whole new scene a learner brings in that would change it (`lockedFieldsChangedBy`: an
  * example, reset, a scene file, a shuffle, a link), so no way around the controls changes it either. A scene
  * set by the course page itself (setScene) is not the learner's doing: the author may always change it.
  *
@@ -13,6 +13,7 @@
  */
 
 import { LOCKABLE_FIELDS, fieldsEditedBy } from "../scene/edits.js";
+import { sameSceneData } from "../scene/sameness.js";
 
 export { LOCKABLE_FIELDS };
 
@@ -23,16 +24,11 @@ const FIELD_NAMES = {
 };
 
 /** The accessible name's ending, and the tooltip, of a control a locked field makes read-only. */
-export const LOCKED_LABEL = "locked by this page";
+const LOCKED_LABEL = "locked by this page";
 
 /** The locks a URL asks for (`lock=X,Wq` or `lock=all`); unknown names are left out. */
 export function locksFromOption(asked) {
   return new Set(asked.includes("all") ? LOCKABLE_FIELDS : LOCKABLE_FIELDS.filter((field) => asked.includes(field)));
-}
-
-/** False when `edit` would change a locked field. */
-export function isEditAllowed(edit, locks) {
-  return !fieldsEditedBy(edit).some((field) => locks.has(field));
 }
 
 /**
@@ -58,8 +54,7 @@ const FIELD_IN_SCENE = {
  * as numbers: a cell typed as "1" and a 1 are the same). Empty when the new scene keeps every locked field.
  */
 export function lockedFieldsChangedBy(before, after, locks) {
-  const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  return LOCKABLE_FIELDS.filter((field) => locks.has(field) && !same(FIELD_IN_SCENE[field](before), FIELD_IN_SCENE[field](after)));
+  return LOCKABLE_FIELDS.filter((field) => locks.has(field) && !sameSceneData(FIELD_IN_SCENE[field](before) ?? null, FIELD_IN_SCENE[field](after) ?? null));
 }
 
 /** The sentence refusing a scene that would change locked `fields`; `what` names the scene ("this example"). */

@@ -7,7 +7,7 @@
 const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
 
 /** "light" or "dark", as the notebook shows itself now. */
-export function notebookTheme() {
+function notebookTheme() {
   const body = document.body;
   if (body.dataset.jpThemeLight === "true") return "light";
   if (body.dataset.jpThemeLight === "false") return "dark";

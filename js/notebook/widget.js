@@ -10,13 +10,9 @@
  * updates pause, for `export_svg()` and `export_png()` in Python).
  */
 
-import { clampFocus } from "../page/controller.js";
 import { deferredStore, unlessResult, viewChanges } from "../page/deferred-views.js";
-import { createRecompute } from "../page/recompute.js";
-import { defaultFocus } from "../page/scenes.js";
+import { createSceneSession } from "../page/session.js";
 import { createStore } from "../page/state.js";
-import { applyEdit } from "../scene/edits.js";
-import { draftFromScene, shapeKey } from "../scene/draft.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
@@ -29,8 +25,6 @@ import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
 import { createKernelService } from "./kernel-service.js";
 import { followNotebookTheme } from "./notebook-theme.js";
 
-/** The parts of the state a whole new scene changes (as page/scenes.js puts one on the page). */
-const SCENE_PARTS = ["scene", "shape", "labels", "values", "mode", "focus", "head", "hover", "error", "result"];
 /** How long the updates must pause before the picture for export_svg() is made again. */
 const PICTURE_PAUSE_MS = 400;
 
@@ -89,28 +83,10 @@ function render({ model, el }) {
   const stopTheme = followNotebookTheme(root);
   const store = createStore();
   const kernel = createKernelService(model);
-  const recompute = createRecompute({ python: kernel, store, onLost: () => {} });
-
-  // What the views may do: the page's actions (page/controller.js) that make sense in a notebook.
+  // The page's own scene session, computing in the kernel: the learner's edits, focus and hover are the page's.
+  const session = createSceneSession({ store, compute: (scene) => kernel.compute(scene) });
   const actions = {
-    edit(edit) {
-      const { draft } = store.state;
-      if (!draft) return;
-      const before = shapeKey(draft);
-      const changes = applyEdit(draft, edit, { activeHead: store.state.activeHead, result: store.state.result });
-      const patch = {};
-      if (shapeKey(draft) !== before) {
-        changes.add("shape").add("focus").add("head").add("hover");
-        patch.focusToken = clampFocus(store.state.focusToken, draft.tokens.length, edit);
-        patch.activeHead = Math.max(0, Math.min(edit.kind === "add-head" ? draft.heads.length - 1 : store.state.activeHead, draft.heads.length - 1));
-        patch.hover = null;
-      }
-      recompute.requestDraft();
-      store.update(patch, ...changes);
-    },
-    focusToken: (row) => store.update({ focusToken: row }, "focus"),
-    hover: (cell) => store.update({ hover: cell }, "hover"),
-    selectHead: (index) => store.update({ activeHead: index, hover: null }, "head", "hover"),
+    ...session.viewActions,
     setView: (patch) => store.update({ view: { ...store.state.view, ...patch } }, "view"),
     notify: () => {},
   };
@@ -141,19 +117,8 @@ function render({ model, el }) {
   function showModelScene() {
     const scene = model.get("scene");
     if (!scene || !Array.isArray(scene.tokens)) return;
-    const result = model.get("result");
-    const draft = draftFromScene(scene, result ?? undefined);
-    const focus = model.get("focused_row");
-    store.update({
-      draft,
-      result: result ?? null,
-      resultIsPreview: false,
-      error: model.get("error") ?? null,
-      activeHead: 0,
-      hover: null,
-      focusToken: Number.isInteger(focus) && focus >= 0 && focus < draft.tokens.length ? focus : defaultFocus(draft.tokens),
-      boot: { stage: "live", detail: "", live: true, failed: false, message: "" },
-    }, ...SCENE_PARTS, "boot");
+    // The kernel computed it already: its result (or its error, with the last good result) is shown as it is.
+    session.show({ scene, result: model.get("result") ?? undefined, error: model.get("error") ?? null, focus: model.get("focused_row") });
   }
 
   function showPanels() {
@@ -164,7 +129,7 @@ function render({ model, el }) {
   function followFocusFromKernel() {
     const row = model.get("focused_row");
     if (row !== store.state.focusToken && (row === null || (Number.isInteger(row) && row >= 0 && row < (store.state.draft?.tokens.length ?? 0)))) {
-      store.update({ focusToken: row }, "focus");
+      session.focus(row);
     }
   }
 
@@ -202,7 +167,8 @@ function render({ model, el }) {
   model.on("change:panels", showPanels);
   showPanels();
   showModelScene();
-  recompute.setLive(true); // the kernel is there: edits compute from now on
+  store.update({ boot: { stage: "ready", detail: "", live: true, failed: false, message: "" } }, "boot");
+  session.setLive(true); // the kernel is there: edits compute from now on
 
   return () => {
     clearTimeout(pictureTimer);

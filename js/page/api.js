@@ -40,7 +40,6 @@
 
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../python/service.js";
 import { copyPlainData } from "./plain-data.js";
-import { sceneFromDraft } from "../scene/draft.js";
 
 /**
  * Install the API on `window`. It exists before the page has finished loading; calls that need the
@@ -65,7 +64,7 @@ export function installApi({ python, playground }) {
   const api = {
     ready: liveReady,
     getScene() {
-      return page?.store.state.draft ? sceneFromDraft(page.store.state.draft) : null;
+      return page ? page.controller.session.scene() : null;
     },
     setScene(scene) {
       if (scene === null || typeof scene !== "object" || Array.isArray(scene)) {

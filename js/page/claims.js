@@ -2,15 +2,18 @@
  * "Test a claim" as the controller runs it: which claim, its two training runs (one with the design choice,
  * one without, same seed and data) in the training worker, and what they measured.
  *
- * State: `state.claim` (part "claim"); see CLAIM_STATE. The claims, the runs, the measurements and the verdict
+ * State: `state.claim` (change "claim"); see CLAIM_STATE in state.js. The claims, the runs, the measurements and the verdict
  * all come from Python (model/claims.py, model/requests.py): this module only decides what to ask and when.
  * The claim chosen (and the steps and seed, if other than the claim's own) is what a link and saved work keep of
- * it (layout/view.js claimViewOf makes their part from this state); one that arrives comes back through
- * `restore`, and a link may ask for its pair to start as it opens (scenes.js hands that over).
+ * it (layout/panels.js claimViewOf makes their part from this state); one that arrives comes back through
+ * `restore`, and a link may ask for its pair to start as it opens (first-scene.js hands that over).
  *
  * Each claim is made somewhere in the page (CLAIM_PLACES): that place offers "Test this claim by training"
  * (`openClaim`), and the test offers the way back (`showClaimPlace`).
  */
+
+import { CLAIM_STATE } from "./state.js";
+import { reportProgress } from "./progress.js";
 
 /**
  * Where the page makes each claim, by its id (model/claims.py): the words that name the place, the panel it is
@@ -22,25 +25,6 @@ export const CLAIM_PLACES = Object.freeze({
   mask: { words: "the mask switches above the heatmap", panel: "controls", view: {}, reveal: "mask-switch" },
   positions: { words: "the shuffle experiment, “Word order” (tutorial Part 8)", panel: "experiments", view: { experiment: "order" }, reveal: "experiments" },
   "separate-qk": { words: "the “it” and “cat” experiment (tutorial Part 6)", panel: "experiments", view: { experiment: "one-thing" }, reveal: "experiments" },
-});
-
-/** The state of a page that has not tested a claim. */
-export const CLAIM_STATE = Object.freeze({
-  claims: null, // the claims (model_claims), once asked for
-  id: null, // the claim chosen (in the picker, by a place's link or a link), being or last tested
-  chosenSteps: null, // the steps chosen for it, when not the claim's own (a link and saved work keep them)
-  chosenSeed: null, // the seed chosen for it, likewise
-  status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
-  detail: "",
-  claim: null, // the claim tested (model_claims' entry)
-  step: 0,
-  steps: 0,
-  losses: { with: [], without: [] },
-  seconds: 0,
-  metrics: null, // {with, without}: repeated-part accuracy and loss, as the claim measures them
-  verdict: null, // {with_accuracy, without_accuracy, shown, sentence, shown_gap}
-  heads: null, // {with, without}: each model's model_info and its heads' weights on `words`
-  message: "",
 });
 
 /** The sentence both models' heads are shown on: the panel's repeated run, where copying is what matters. */
@@ -56,7 +40,6 @@ const HEADS_EXAMPLE = "repeated-run";
  */
 export function createClaimController({ store, python, reveal, notify, panelShown }) {
   const update = (patch) => store.update({ claim: { ...store.state.claim, ...patch } }, "claim");
-  store.update({ claim: { ...CLAIM_STATE } }, "claim");
   const running = () => ["starting", "training"].includes(store.state.claim.status);
   /** A claim was chosen: its pair's workers start booting while the learner reads what it claims. */
   const prepare = () => python.prepareClaimTest().catch(() => {}); // a worker that cannot start says so when asked
@@ -98,11 +81,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
             losses.without.push(...progress.losses.without);
             update({ status: "training", step: progress.step, steps: progress.steps, seconds: progress.seconds,
               losses: { with: [...losses.with], without: [...losses.without] } });
-            try {
-              listener({ step: progress.step, steps: progress.steps, losses: progress.losses, seconds: progress.seconds });
-            } catch {
-              // a course page's listener that throws does not stop the learner's test
-            }
+            reportProgress(listener, { step: progress.step, steps: progress.steps, losses: progress.losses, seconds: progress.seconds });
           },
         });
         update({ status: outcome.status, claim: outcome.claim, step: outcome.step, steps: outcome.configs.with.steps,
@@ -162,7 +141,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
     },
   };
 
-  /** The claim a link or saved work chose (its view's `claim` part, cleaned by layout/view.js); what starts
+  /** The claim a link or saved work chose (its view's `claim` part, cleaned by layout/panels.js); what starts
    * its pair is the link's alone (openClaim). A test in progress keeps its claim. */
   function restore(kept) {
     if (kept && !running()) update(choice(kept));

@@ -1,7 +1,7 @@
 /**
  * The experiments on the learner's scene as the controller runs them: shuffle its words (Part 8) and knock one
  * word out ("weights are not explanations"). Python does each experiment and measures it
- * (py/attention_playground/experiments.py); this module asks, shows a shuffled scene through scenes.js, and
+ * (py/attention_playground/experiments.py); this module asks, shows a shuffled scene through scene-loader.js, and
  * keeps the outcome in `state.experiments` for the experiments view to draw.
  *
  * An outcome belongs to the scene it was measured on: any change to the scene or its result clears it.
@@ -15,11 +15,10 @@
  */
 
 import { sceneFromDraft } from "../scene/draft.js";
-
-const NOTHING = Object.freeze({ shuffle: null, knockOut: null });
+import { NO_EXPERIMENTS } from "./state.js";
 
 /** What changes a scene or its result: an outcome measured before it no longer holds. */
-const SCENE_PARTS = ["scene", "shape", "labels", "values", "mode", "result"];
+const SCENE_CHANGES = ["scene", "shape", "labels", "values", "mode", "result"];
 
 /**
  * A random order of `n` places that is not the identity (for n ≥ 2).
@@ -27,7 +26,7 @@ const SCENE_PARTS = ["scene", "shape", "labels", "values", "mode", "result"];
  * @param {() => number} [random] a source of numbers in [0, 1)
  * @returns {number[]} order[i] = the old place of the word that now stands at place i
  */
-export function shuffledOrder(n, random = Math.random) {
+function shuffledOrder(n, random = Math.random) {
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i -= 1) {
     const k = Math.floor(random() * (i + 1));
@@ -41,15 +40,15 @@ export function shuffledOrder(n, random = Math.random) {
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
  * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
- * @param {(scene: object) => Promise<object>} options.showScene puts a whole new scene on the page (scenes.js)
+ * @param {(scene: object) => Promise<object>} options.showScene puts a whole new scene on the page (scene-loader.js)
  */
 export function createExperiments({ store, python, showScene }) {
   let measuring = false; // while an experiment puts its own scene on the page, its outcome is not cleared
   const set = (part, outcome) => store.update({ experiments: { ...store.state.experiments, [part]: outcome } }, "experiments");
-  store.update({ experiments: NOTHING }, "experiments");
-  store.subscribe((state, changes) => {
-    if (measuring || state.experiments === NOTHING || !SCENE_PARTS.some((part) => changes.has(part))) return;
-    store.update({ experiments: NOTHING }, "experiments");
+  // Cleared in the same notification as the change that made it stale.
+  store.derive((state, changes) => {
+    if (measuring || state.experiments === NO_EXPERIMENTS || !SCENE_CHANGES.some((change) => changes.has(change))) return null;
+    return { patch: { experiments: NO_EXPERIMENTS }, changes: ["experiments"] };
   });
 
   /** The scene on screen, if it has a good result to start from; else says so in `part` and returns null. */

@@ -14,10 +14,11 @@ import { sceneFromDraft } from "../scene/draft.js";
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {ReturnType<import("./session.js").createSceneSession>} options.session shows the learner's result
  * @param {{learnerCompute: Function}} options.python the Python service
  * @returns {{enable: (exerciseId: string, code: string) => void, disable: () => void, readonly enabled: boolean}}
  */
-export function createLearnerDrawing({ store, python }) {
+export function createLearnerDrawing({ store, session, python }) {
   /** {exerciseId, code} while drawing with the learner's function; null while off. */
   let source = null;
   /** The latest result the module computed, to put back when the learner's drawing stops. */
@@ -51,14 +52,14 @@ export function createLearnerDrawing({ store, python }) {
       stop(`Your code failed, so the heatmap shows the playground's result again: ${error.summary}`);
       return;
     }
-    store.update({ result, resultIsPreview: false }, "result");
+    session.showLearnerResult(result);
     report(true, `The heatmap is drawn with your ${result.drawn_with}().`);
   }
 
   function stop(message) {
     source = null;
     generation += 1;
-    if (moduleResult && store.state.result?.drawn_with) store.update({ result: moduleResult }, "result");
+    if (moduleResult && store.state.result?.drawn_with) session.showLearnerResult(moduleResult);
     report(false, message);
   }
 

@@ -14,7 +14,7 @@
 const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", document.baseURI);
 const SERVICE_WORKER_URL = new URL("sw.js", document.baseURI);
 /** How long the scene and its result must stay as they are before the copy starts. */
-export const QUIET_MS = 3000;
+const QUIET_MS = 3000;
 /** The parts of the page's state (state.js) whose change means the page is busy drawing. */
 const BUSY_PARTS = ["scene", "values", "result"];
 

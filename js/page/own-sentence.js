@@ -8,23 +8,18 @@
 
 import { quoted } from "../scene/quoting.js";
 
-/** The title a scene gets once the learner has typed their own sentence into it. */
-export const OWN_SENTENCE_TITLE = "your own sentence";
-
 /** The example built for a sentence in which a word comes back (presets/repeated-noun.json). */
 const REPEATED_WORD_EXAMPLE = "repeated-noun";
 
 /**
- * After a sentence edit: retitle `draft` as the learner's own when its words changed, and say what changed.
- * @param {object} draft the draft, already holding the new words (edited in place)
- * @param {{before: string[], lexicon: Map<string, string[]>}} edit the tokens before, the words that kept features
- * @returns {{text: string, repeats: boolean}|null} what to tell the learner, or null when nothing changed
+ * What to tell the learner about a sentence they typed (the sentence edit retitles the scene as theirs:
+ * scene/edits.js OWN_SENTENCE_TITLE).
+ * @param {{before: string[], words: string[], lexicon: Map<string, string[]>}} sentence the tokens before, the
+ *   words typed, and the words that keep their features
+ * @returns {{text: string, repeats: boolean}|null} what to say, or null when the words did not change
  */
-export function ownSentence(draft, { before, lexicon }) {
-  const words = draft.tokens;
+export function ownSentence({ before, words, lexicon }) {
   if (words.length === before.length && words.every((word, i) => word === before[i])) return null;
-  draft.title = OWN_SENTENCE_TITLE;
-  delete draft.extra.description; // it described the example's words
   const fresh = [...new Set(words.filter((word) => !lexicon.has(word)))];
   const repeats = new Set(words).size < words.length;
   if (!fresh.length) return { text: "Your own sentence: every word kept its features from the example.", repeats };

@@ -9,9 +9,9 @@
 
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
-import { createStore } from "./state.js";
+import { CHANGES, createStore } from "./state.js";
 import { createTheme } from "./theme.js";
-import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "./view.js";
+import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
 import { installHeatmapKeyboard } from "../ui/heatmap/heatmap-keyboard.js";
@@ -36,16 +36,16 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {object} options
  * @param {ReturnType<import("../python/service.js").createPythonService>} options.python already booting
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
- * @param {(edit: object) => boolean} [options.canEdit] false for an edit a course page's locks refuse
+ * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>,
  *   firstScene: Promise<void>}} firstScene settles once the first scene (a link, saved work, the example) is shown
  */
-export function startPlayground({ python, preview, canEdit, lockedChanges, storageMode = "page", panelsOnPage = null }) {
+export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null }) {
   const store = createStore();
-  const controller = createController({ store, python, preview, canEdit, lockedChanges, storageMode, panelsOnPage });
+  const controller = createController({ store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage });
   const { actions } = controller;
   const theme = createTheme({ remember: storageMode === "page" });
   mountViews({ store, actions, theme });
@@ -186,7 +186,7 @@ function followReveals(store) {
   });
 }
 
-/** Show the panels named in `names` and hide the others (a link may hide some; see view.js). */
+/** Show the panels named in `names` and hide the others (a link may hide some; see layout/panels.js). */
 function showPanels(names) {
   for (const [name, selector] of Object.entries(PANEL_SELECTORS)) {
     const element = document.querySelector(selector);
@@ -247,6 +247,6 @@ async function mountLaterViews({ store, actions }) {
   claimTest.mountClaimTest(panel("model"), { store: lateStore, actions }); // "Test a claim", under the model
   exercisePanel.mountExercisePanel(panel("exercise"), { store: lateStore, actions });
   if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
-  const everything = new Set(["boot", "scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error", "result", "saved", "notice", "view", "learner", "model", "training", "claim"]);
+  const everything = new Set(Object.keys(CHANGES));
   for (const listener of listeners) listener(store.state, everything);
 }

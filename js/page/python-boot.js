@@ -1,13 +1,12 @@
 /**
- * Python's boot, as the page follows it: the stages into the state (`state.boot`, part "boot"), computing
+ * Python's boot, as the page follows it: the stages into the state (`state.boot`, change "boot"), computing
  * switched on once Python is live, and a fresh worker when the old one died or could not start.
  */
 
-/** The boot state before Python has said anything. */
-export const BOOTING = Object.freeze({ stage: "downloading", detail: "", live: false, failed: false, message: "" });
+import { BOOTING } from "./state.js";
 
 /** The sentence for a boot that failed, whichever way the failure was worded. */
-export function bootFailureMessage(error) {
+function bootFailureMessage(error) {
   const message = error?.message ?? String(error);
   return message.startsWith("Python could not start") ? message : `Python could not start: ${message}`;
 }
@@ -16,13 +15,12 @@ export function bootFailureMessage(error) {
  * @param {object} options
  * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
  * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {() => import("./recompute.js").Recompute} options.recompute the recompute loop (asked for when needed:
- *   the loop itself calls back here when Python dies)
+ * @param {() => ReturnType<import("./session.js").createSceneSession>} options.session the scene session, which
+ *   computes once Python is live (asked for when needed: the session itself calls back here when Python dies)
  * @returns {{restart: () => void, readonly failure: Error|null}} `failure`: why Python could not start, while it cannot
  */
-export function followPythonBoot({ python, store, recompute }) {
+export function followPythonBoot({ python, store, session }) {
   let failure = null;
-  store.update({ boot: { ...BOOTING } }, "boot");
 
   python.onProgress(({ stage, detail }) => {
     const { boot } = store.state;
@@ -36,13 +34,13 @@ export function followPythonBoot({ python, store, recompute }) {
       () => {
         if (python.ready !== ready) return;
         store.update({ boot: { ...store.state.boot, stage: "ready", live: true } }, "boot");
-        recompute().setLive(true);
+        session().setLive(true);
       },
       (error) => {
         if (python.ready !== ready) return;
         failure = new Error(bootFailureMessage(error));
         store.update({ boot: { ...store.state.boot, failed: true, message: failure.message } }, "boot");
-        recompute().refuseChecks(failure);
+        session().refuseChecks(failure);
       },
     );
   }
@@ -55,7 +53,7 @@ export function followPythonBoot({ python, store, recompute }) {
     /** A fresh Python (the old one died, or could not start and the learner asked again); the page stays. */
     restart() {
       failure = null;
-      recompute().setLive(false);
+      session().setLive(false);
       python.restart();
       store.update({ boot: { ...BOOTING } }, "boot");
       follow();

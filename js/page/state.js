@@ -1,96 +1,262 @@
 /**
- * The page's one state object, and the subscribers that redraw from it.
+ * The playground's one state object: every slice declared here, once, with its initial value, and the names of
+ * the changes subscribers are told about. Nothing adds a slice at run time; `update` refuses a slice or a change
+ * name that is not declared here, so a typo fails at once instead of drawing nothing.
  *
- * Views never talk to each other: they read the state, and they change it through `update`, which
- * tells every subscriber which parts changed so that each redraws only what it shows.
+ * The scene being edited and what is derived from it (SCENE_SLICES) belong to the scene session
+ * (page/session.js): only the writer it takes with `takeSceneWriter()` may change them. Every other slice is
+ * changed through `update` by the one controller module named beside it.
  *
- * Parts (the change names passed to subscribers):
- *   "scene"   the draft changed other than by typing into one input (a preset, setScene, the preview,
- *             a typed sentence): editors put the whole draft back on screen
- *   "shape"   tokens, features, heads or dims were added or removed: grids rebuild
- *   "labels"  a token, feature or dim was renamed
- *   "values"  a number cell changed
- *   "mode"    mask, scaling or shift changed
- *   "result"  a new good result arrived
- *   "error"   the current error changed
- *   "focus"   the focused token changed
- *   "hover"   the heatmap cell under the pointer changed
- *   "head"    the head being edited changed
- *   "boot"    Python's boot progressed
- *   "presets" the preset list arrived, the chosen preset changed, or the draft was first edited
- *   "notice"  a message about the learner's work (a link, a file, kept edits) appeared or went (controller.js)
- *   "saved"   whether the edits are saved in this browser changed (sharing/saved-work.js)
- *   "view"    which panels show or are open, or which tab is chosen, changed (view.js)
- *   "learner" drawing the heatmap with the learner's own function started, stopped or said something
- *             (learner-drawing.js)
- *   "reveal"  the page should take the learner to a place (`state.reveal`): what just changed is there, or a
- *             link opens there (playground.js scrolls)
- *   "model"   the trained model's panel changed (`state.model`, page/model.js); "training" a training run
- *             progressed (`state.training`); "claim" "Test a claim" changed (`state.claim`, page/claims.js)
- *   "experiments" an experiment on the scene (the shuffle, the knock-out) started, ended or was cleared
- *             (`state.experiments`, page/experiments.js)
+ * Views never talk to each other and never write the state: they read it, subscribe to the changes, and act
+ * through the actions they are given.
  */
 
-import { DEFAULT_VIEW } from "./view.js";
+import { DEFAULT_VIEW } from "../layout/panels.js";
 
 /**
- * @typedef {object} PlaygroundState
- * @property {object|null} draft       the scene as typed (see scene/draft.js); null until the first scene arrives
+ * The change names passed to subscribers (`subscribe((state, changes) => …)`, `changes` a Set of them), each with
+ * what it means. A subscriber redraws only for the changes it shows.
+ */
+export const CHANGES = Object.freeze({
+  scene: "a whole new scene is on the page (an example, a link, saved work, setScene, the preview, a typed sentence): editors put the whole draft back on screen",
+  shape: "tokens, features, heads or dims were added or removed: grids rebuild",
+  labels: "a token, feature or dim was renamed",
+  values: "a number cell changed",
+  mode: "the mask, the scaling, the shift or the positions changed",
+  result: "a new good result arrived (or the learner's own function drew one)",
+  error: "the module's error for the draft changed",
+  focus: "the focused token changed",
+  hover: "the heatmap cell under the pointer changed",
+  head: "the head being edited changed",
+  boot: "Python's boot progressed (page/python-boot.js)",
+  presets: "the example list arrived, the example on show changed, or the draft was first edited",
+  notice: "a message about the learner's work appeared or went (page/controller.js)",
+  saved: "whether the edits are saved in this browser changed (sharing/saved-work.js)",
+  view: "which panels show or are open, or which tab is chosen, changed",
+  learner: "drawing the heatmap with the learner's own function started, stopped or said something (page/learner-drawing.js)",
+  reveal: "the page should take the learner to a place (page/playground.js scrolls there)",
+  model: "the trained model's panel changed (page/model.js)",
+  training: "a training run progressed (page/model.js)",
+  claim: "“Test a claim” changed (page/claims.js)",
+  experiments: "an experiment on the scene started, ended or was cleared (page/experiments.js)",
+  exercises: "an exercise's checks ran (page/exercise-work.js)",
+  lesson: "the lesson being followed moved on, or an answer was judged (page/lessons.js)",
+});
+
+/** The boot state before Python has said anything (python-boot.js). */
+export const BOOTING = Object.freeze({ stage: "downloading", detail: "", live: false, failed: false, message: "" });
+
+/**
+ * The trained model's panel (page/model.js), before the learner opens it.
+ * @typedef {object} ModelState
+ * @property {boolean} open the learner opened the panel (its model is loaded)
+ * @property {"shipped"|"trained"} name which model the panel shows
+ * @property {string} words the sentence as typed
+ * @property {Array<[number, number]>} knockedOut (layer, head) pairs whose output is zeroed
+ * @property {{layer: number, head: number}} head the head shown large
+ * @property {number|null} focus the position whose predictions and bars show
+ * @property {object|null} info model_info of the model shown
+ * @property {object|null} result the last good model_run
+ * @property {object|null} error the module's error for the sentence (or knock-outs) as they are
+ * @property {boolean} busy a question is with Python
+ * @property {null|{model: string, layer: number, head: number, label: string, words: string,
+ *   knockedOut: Array<[number, number]>, scene: object}} opened the head opened in the playground, and the
+ *   scene it was opened as (the trained weights, to go back to)
+ * @property {boolean} edited the opened head's Wq, Wk or Wv differ in the playground from the trained ones
+ */
+export const MODEL_STATE = Object.freeze({
+  open: false,
+  name: "shipped",
+  words: "",
+  knockedOut: [],
+  head: { layer: 1, head: 0 },
+  focus: null,
+  info: null,
+  result: null,
+  error: null,
+  busy: false,
+  opened: null,
+  edited: false,
+});
+
+/** A training run of the model's panel (page/model.js): idle, or a run's progress and outcome. */
+export const TRAINING_STATE = Object.freeze({
+  status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
+  detail: "",
+  config: null,
+  step: 0,
+  steps: 0,
+  losses: [],
+  drop: null, // the sudden drop in the losses so far (model/loss_drop.py): {start, end, before, after, window}
+  seconds: 0,
+  weights: null,
+  message: "",
+  measuring: false, // the run has ended and its heads are being measured for the panel (describe() takes seconds)
+});
+
+/** "Test a claim" (page/claims.js), before a claim is chosen. */
+export const CLAIM_STATE = Object.freeze({
+  claims: null, // the claims (model_claims), once asked for
+  id: null, // the claim chosen (in the picker, by a place's link or a link), being or last tested
+  chosenSteps: null, // the steps chosen for it, when not the claim's own (a link and saved work keep them)
+  chosenSeed: null, // the seed chosen for it, likewise
+  status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
+  detail: "",
+  claim: null, // the claim tested (model_claims' entry)
+  step: 0,
+  steps: 0,
+  losses: { with: [], without: [] },
+  seconds: 0,
+  metrics: null, // {with, without}: repeated-part accuracy and loss, as the claim measures them
+  verdict: null, // {with_accuracy, without_accuracy, shown, sentence, shown_gap}
+  heads: null, // {with, without}: each model's model_info and its heads' weights on `words`
+  message: "",
+});
+
+/**
+ * The experiments on the learner's scene (page/experiments.js): nothing measured. Each outcome is null,
+ * {busy: true}, {problem}, or what was measured (see experiments.js).
+ */
+export const NO_EXPERIMENTS = Object.freeze({ shuffle: null, knockOut: null });
+
+/**
+ * The slices the scene session owns (page/session.js): the scene being edited and everything derived from it.
+ * @typedef {object} SceneSlices
+ * @property {object|null} draft       the scene as typed (scene/draft.js); null until the first scene arrives.
+ *   Never changed in place: every edit makes a new draft, so a view may keep the one it drew
+ * @property {number} sceneCount       counts the whole new scenes put on the page (an edit keeps it): what saving
+ *   and "the same scene" go by
  * @property {object|null} result      the last good result, exactly as compute() returned it
  * @property {boolean} resultIsPreview true while `result` is the shipped preview, not a live computation
- * @property {object|null} error       the module's error for the current draft: {type, message, field, row, column, row_index, column_index}
+ * @property {object|null} error       the module's error for the current draft (scene/errors.js errorDetail)
  * @property {number|null} focusToken  the token whose row is focused (its "where it pays attention" bars show)
  * @property {{row: number, column: number}|null} hover the heatmap cell under the pointer
  * @property {number} activeHead       the head whose weights the editors show
- * @property {{stage: string, detail: string, live: boolean, failed: boolean, message: string}} boot
- * @property {Array<{id: string, title: string, description: string}>|null} presets
- * @property {string|null} presetId    the preset the draft started from (null for a scene set by the API)
+ * @property {string|null} presetId    the example the draft started from (null for a scene of one's own)
  * @property {boolean} edited          the learner has changed the draft since it was loaded
- * @property {typeof DEFAULT_VIEW} view which panels show, which are open, which tabs are chosen (view.js)
- * @property {{drawing: boolean, message: string}} [learnerDrawing] set by learner-drawing.js
- * @property {{text: string, tone: string, action: {label: string, run: Function}|null}|null} [notice] set by controller.js
- * @property {{saved: boolean, problem: string|null, kept: boolean}} [saveStatus] set by sharing/saved-work.js
- * @property {{place: string, count: number}|null} reveal the place to take the learner to: "playground" (the
- *   scene at the top), "top" (the top of the page), "model-head" (the head shown large in the model's panel) or
- *   a panel name; `count` tells one request from the next
+ * @property {string|null} savedAs     the id the scene is saved under, when it is saved work brought back
+ *   (sharing/saved-work.js); null for a scene that arrived, which saving names itself
  */
+const SCENE_STATE = Object.freeze({
+  draft: null,
+  sceneCount: 0,
+  result: null,
+  resultIsPreview: false,
+  error: null,
+  focusToken: null,
+  hover: null,
+  activeHead: 0,
+  presetId: null,
+  edited: false,
+  savedAs: null,
+});
+
+/** The names of the slices only the scene session writes. */
+export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
+
+/**
+ * Every slice of the playground's state and its initial value. Besides the scene's:
+ *   boot            Python's boot as the page shows it (page/python-boot.js)
+ *   presets         the examples [{id, title, description}], null until listed (page/controller.js)
+ *   view            which panels show, which are open, which tabs are chosen (layout/panels.js)
+ *   reveal          the place to take the learner to, {place, count}: "playground", "top", "model-head", "claim",
+ *                   "mask-switch" or a panel name; `count` tells one request from the next (page/controller.js)
+ *   notice          {text, tone, action: {label, run}|null} or null (page/controller.js)
+ *   saveStatus      {saved, problem, kept} (sharing/saved-work.js)
+ *   learnerDrawing  {drawing, message} (page/learner-drawing.js)
+ *   model, training, claim, experiments   see MODEL_STATE, TRAINING_STATE, CLAIM_STATE, NO_EXPERIMENTS
+ *   exercises       the last run of each exercise's checks by id: {exercise, passed, checks, attempts}
+ *                   (page/exercise-work.js)
+ *   lesson          the lesson being followed, or null (page/lessons.js)
+ */
+function initialState() {
+  return {
+    ...SCENE_STATE,
+    boot: { ...BOOTING },
+    presets: null,
+    view: { ...DEFAULT_VIEW, panels: [...DEFAULT_VIEW.panels] },
+    reveal: null,
+    notice: null,
+    saveStatus: { saved: false, problem: null, kept: false },
+    learnerDrawing: { drawing: false, message: "" },
+    model: { ...MODEL_STATE },
+    training: { ...TRAINING_STATE },
+    claim: { ...CLAIM_STATE },
+    experiments: NO_EXPERIMENTS,
+    exercises: {},
+    lesson: null,
+  };
+}
+
+/** Refuse a patch or a change name this file does not declare (a programming mistake, said at once). */
+function checkDeclared(state, patch, changes) {
+  for (const key of Object.keys(patch)) {
+    if (!Object.hasOwn(state, key)) throw new Error(`state has no slice "${key}" (page/state.js declares them)`);
+  }
+  for (const change of changes) {
+    if (!Object.hasOwn(CHANGES, change)) throw new Error(`no change is called "${change}" (page/state.js CHANGES)`);
+  }
+}
 
 /**
  * Create the state object.
- * @returns {{state: PlaygroundState, update: (patch: object, ...changes: string[]) => void,
- *            subscribe: (listener: (state: PlaygroundState, changes: Set<string>) => void) => () => void}}
+ * @returns {{state: object, update: (patch: object, ...changes: string[]) => void,
+ *   subscribe: (listener: (state: object, changes: Set<string>) => void) => () => void,
+ *   derive: (derive: (state: object, changes: Set<string>) => ({patch: object, changes: string[]}|null)) => void,
+ *   takeSceneWriter: () => (patch: object, ...changes: string[]) => void}}
  */
 export function createStore() {
-  /** @type {PlaygroundState} */
-  const state = {
-    draft: null,
-    result: null,
-    resultIsPreview: false,
-    error: null,
-    focusToken: null,
-    hover: null,
-    activeHead: 0,
-    boot: { stage: "downloading", detail: "", live: false, failed: false, message: "" },
-    presets: null,
-    presetId: null,
-    edited: false,
-    view: { ...DEFAULT_VIEW, panels: [...DEFAULT_VIEW.panels] },
-    reveal: null,
-  };
+  const state = initialState();
   const listeners = new Set();
+  const derivations = [];
+  let sceneWriterTaken = false;
+
+  function publish(patch, changes) {
+    checkDeclared(state, patch, changes);
+    Object.assign(state, patch);
+    const changed = new Set(changes);
+    // A slice that follows from others changes in the same notification, not in one of its own.
+    for (const derive of derivations) {
+      const derived = derive(state, changed);
+      if (!derived) continue;
+      checkDeclared(state, derived.patch, derived.changes);
+      Object.assign(state, derived.patch);
+      for (const change of derived.changes) changed.add(change);
+    }
+    for (const listener of listeners) listener(state, changed);
+  }
 
   return {
     state,
-    /** Merge `patch` into the state (the draft may also have been changed in place) and notify. */
+    /** Merge `patch` into the state and tell every subscriber the `changes`. The scene's slices are refused. */
     update(patch, ...changes) {
-      Object.assign(state, patch);
-      const changed = new Set(changes);
-      for (const listener of listeners) listener(state, changed);
+      const owned = Object.keys(patch).filter((key) => SCENE_SLICES.includes(key));
+      if (owned.length) throw new Error(`${owned.join(", ")}: only the scene session changes the scene (page/session.js)`);
+      publish(patch, changes);
     },
     /** Call `listener(state, changes)` after every update; returns a function that unsubscribes. */
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    /**
+     * Keep a slice in step with others: `derive(state, changes)` runs before every notification and returns
+     * {patch, changes} to apply in it (never a scene slice), or null.
+     */
+    derive(derive) {
+      derivations.push((now, changed) => {
+        const derived = derive(now, changed);
+        if (derived && Object.keys(derived.patch).some((key) => SCENE_SLICES.includes(key))) {
+          throw new Error("only the scene session changes the scene (page/session.js)");
+        }
+        return derived;
+      });
+    },
+    /** The one writer of the scene's slices (it may write any slice), for the scene session; given once. */
+    takeSceneWriter() {
+      if (sceneWriterTaken) throw new Error("the scene session already writes this state");
+      sceneWriterTaken = true;
+      return (patch, ...changes) => publish(patch, changes);
     },
   };
 }

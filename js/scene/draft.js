@@ -21,7 +21,7 @@ import { MODULE_FACTS } from "../../generated/module-facts.js";
 const SCENE_KEYS = new Set(["title", "tokens", "features", "X", "heads", "mask", "scale", "shift"]);
 
 /** The names the module gives Wv's columns when a scene does not name them (v0, v1, …: facts.py). */
-export function defaultValueDims(count) {
+function defaultValueDims(count) {
   const { prefix, first } = MODULE_FACTS.valueDimNames;
   return Array.from({ length: count }, (_, j) => `${prefix}${first + j}`);
 }
@@ -79,7 +79,7 @@ export function parseCell(text) {
  * @param {unknown} value
  * @returns {string}
  */
-export function cellText(value) {
+function cellText(value) {
   if (typeof value === "string") return value;
   if (typeof value === "number") return Object.is(value, -0) ? "0" : String(value);
   return value === null || value === undefined ? "" : String(value);

@@ -7,7 +7,10 @@
  * course page can lock, see embed/locks.js), what it does to the draft, and the parts of the state it changes
  * (state.js). A control on the page names the kind of edit it makes in its `data-edit` attribute.
  *
- * Each function changes the draft in place. New cells start at "0".
+ * A draft is never changed in place: `applyEdit` returns a new draft that shares every row the edit left alone
+ * (typing into one cell of a 64 × 64 matrix copies that matrix's row list and one row, not the scene), so
+ * whoever holds the old draft (a view, saved work, an undo) still holds the scene as it was. The helpers
+ * below change the new draft `applyEdit` made for them. New cells start at "0".
  */
 
 import { MODULE_FACTS } from "../../generated/module-facts.js";
@@ -16,7 +19,7 @@ import { shownValueDims } from "./draft.js";
 const zeros = (count) => Array.from({ length: count }, () => "0");
 
 /** A name not yet in `names`: `${stem}${k}` for the smallest free k from `start`. */
-export function freshName(names, stem, start = 1) {
+function freshName(names, stem, start = 1) {
   const taken = new Set(names);
   let k = start;
   while (taken.has(`${stem}${k}`)) k += 1;
@@ -38,7 +41,7 @@ function featureRowMatrices(draft) {
 const columnCount = (matrix, fallback) => (matrix.length ? matrix[0].length : fallback);
 
 /** Add a token (a row of X, zeros) at the end, or at `index`. */
-export function addToken(draft, name, index = draft.tokens.length) {
+function addToken(draft, name, index = draft.tokens.length) {
   draft.tokens.splice(index, 0, name);
   draft.X.splice(index, 0, zeros(draft.features.length));
   if (Array.isArray(draft.mask)) {
@@ -48,7 +51,7 @@ export function addToken(draft, name, index = draft.tokens.length) {
 }
 
 /** Remove token `index` with its row of X (and its row and column of a custom mask). */
-export function removeToken(draft, index) {
+function removeToken(draft, index) {
   draft.tokens.splice(index, 1);
   draft.X.splice(index, 1);
   if (Array.isArray(draft.mask)) {
@@ -58,7 +61,7 @@ export function removeToken(draft, index) {
 }
 
 /** Add a feature: a column of X and a row of every W, all zeros. */
-export function addFeature(draft, name) {
+function addFeature(draft, name) {
   draft.features.push(name);
   for (const row of draft.X) row.push("0");
   for (const head of draft.heads) {
@@ -70,27 +73,27 @@ export function addFeature(draft, name) {
 }
 
 /** Remove feature `index`: its column of X and its row of every W. */
-export function removeFeature(draft, index) {
+function removeFeature(draft, index) {
   draft.features.splice(index, 1);
   for (const row of draft.X) row.splice(index, 1);
   for (const matrix of featureRowMatrices(draft)) matrix.splice(index, 1);
 }
 
 /** How many value columns a head has (its Wv's width, or its value-dim names when Wv has no rows). */
-export function valueCount(head) {
+function valueCount(head) {
   if (!head.Wv) return 0;
   return head.Wv.length ? head.Wv[0].length : head.valueDims?.length ?? 0;
 }
 
 /** Add a query/key dim to a head: a column of Wq and of Wk. */
-export function addDim(head) {
+function addDim(head) {
   head.dims.push(freshName(head.dims, "d", head.dims.length));
   for (const row of head.Wq) row.push("0");
   for (const row of head.Wk) row.push("0");
 }
 
 /** Remove query/key dim `index` from a head. */
-export function removeDim(head, index) {
+function removeDim(head, index) {
   head.dims.splice(index, 1);
   for (const row of head.Wq) row.splice(index, 1);
   for (const row of head.Wk) row.splice(index, 1);
@@ -100,7 +103,7 @@ export function removeDim(head, index) {
  * Add a value dim (a column of Wv). `shownNames` are the value-dim labels on screen; when the scene
  * does not name its value dims yet, they become its names so that the labels the learner saw stay.
  */
-export function addValueDim(head, shownNames) {
+function addValueDim(head, shownNames) {
   if (!head.Wv) return;
   if (!head.valueDims) head.valueDims = [...shownNames];
   head.valueDims.push(freshName(head.valueDims, MODULE_FACTS.valueDimNames.prefix, head.valueDims.length));
@@ -108,7 +111,7 @@ export function addValueDim(head, shownNames) {
 }
 
 /** Remove value dim `index` (a column of Wv). */
-export function removeValueDim(head, index, shownNames) {
+function removeValueDim(head, index, shownNames) {
   if (!head.Wv) return;
   if (!head.valueDims) head.valueDims = [...shownNames];
   head.valueDims.splice(index, 1);
@@ -116,7 +119,7 @@ export function removeValueDim(head, index, shownNames) {
 }
 
 /** Rename value dim `index`, naming the others as shown if the scene did not name them. */
-export function renameValueDim(head, index, name, shownNames) {
+function renameValueDim(head, index, name, shownNames) {
   if (!head.valueDims) head.valueDims = [...shownNames];
   head.valueDims[index] = name;
 }
@@ -126,7 +129,7 @@ export function renameValueDim(head, index, name, shownNames) {
  * set aside, not thrown away, so switching back restores what the learner typed. With nothing set
  * aside, Wv starts as the identity on the features: each token passes along its own features.
  */
-export function setOneHotValues(draft, head, oneHot) {
+function setOneHotValues(draft, head, oneHot) {
   if (oneHot && head.Wv) {
     head.hiddenWv = head.Wv;
     head.hiddenValueDims = head.valueDims;
@@ -147,7 +150,7 @@ export function setOneHotValues(draft, head, oneHot) {
 }
 
 /** Add a head with one dim, zero weights and one-hot values. */
-export function addHead(draft) {
+function addHead(draft) {
   const names = draft.heads.map((head) => head.name);
   draft.heads.push({
     name: freshName(names, "head ", draft.heads.length + 1),
@@ -163,7 +166,7 @@ export function addHead(draft) {
 }
 
 /** Remove head `index`. */
-export function removeHead(draft, index) {
+function removeHead(draft, index) {
   draft.heads.splice(index, 1);
 }
 
@@ -171,7 +174,7 @@ export function removeHead(draft, index) {
  * Set the mask mode. Switching to "custom" starts from the mask now in effect (`currentMask`, the
  * result's boolean matrix), so causal → custom keeps the triangle for the learner to edit.
  */
-export function setMaskMode(draft, mode, currentMask) {
+function setMaskMode(draft, mode, currentMask) {
   if (mode !== "custom") {
     draft.mask = mode;
     return;
@@ -185,7 +188,7 @@ export function setMaskMode(draft, mode, currentMask) {
 }
 
 /** Toggle "token `row` may not read token `column`" in a custom mask. */
-export function toggleMaskCell(draft, row, column) {
+function toggleMaskCell(draft, row, column) {
   if (Array.isArray(draft.mask)) draft.mask[row][column] = !draft.mask[row][column];
 }
 
@@ -216,7 +219,7 @@ export function lexiconOf(draft) {
  * zeros. A custom mask is reset to "nothing masked" at the new size, since its cells named positions
  * that have moved.
  */
-export function replaceTokens(draft, words, lexicon) {
+function replaceTokens(draft, words, lexicon) {
   draft.tokens = [...words];
   const width = draft.features.length;
   draft.X = words.map((word) => {
@@ -226,63 +229,140 @@ export function replaceTokens(draft, words, lexicon) {
   if (Array.isArray(draft.mask)) draft.mask = words.map(() => words.map(() => false));
 }
 
+/** The title a scene gets once the learner has typed their own sentence into it. */
+export const OWN_SENTENCE_TITLE = "your own sentence";
+
+/**
+ * Replace the tokens with `words` (replaceTokens); when the words changed, the scene is the learner's own now:
+ * the example's title and description spoke of its words ("“it” looks for an animal noun", "92%"), so the title
+ * becomes OWN_SENTENCE_TITLE and the description goes.
+ */
+function typeSentence(draft, words, lexicon) {
+  const same = words.length === draft.tokens.length && words.every((word, i) => word === draft.tokens[i]);
+  replaceTokens(draft, words, lexicon);
+  if (same) return;
+  draft.title = OWN_SENTENCE_TITLE;
+  const { description, ...extra } = draft.extra ?? {};
+  draft.extra = extra;
+}
+
 /**
  * @typedef {object} EditContext what an edit may need besides the draft
  * @property {number} activeHead       the head being edited (for an edit that names none)
  * @property {object|null} result      the last good result (its mask and value-dim names)
  */
 
+/** A copy of `rows` (a grid of cells or booleans): the rows are new arrays; their cells are plain values. */
+const copyRows = (rows) => rows.map((row) => [...row]);
+
+/** A copy of a draft head that the structural helpers above may change: every list of it is new. */
+function copyHead(head) {
+  return {
+    ...head,
+    dims: [...head.dims],
+    valueDims: head.valueDims ? [...head.valueDims] : null,
+    Wq: copyRows(head.Wq),
+    Wk: copyRows(head.Wk),
+    Wv: head.Wv ? copyRows(head.Wv) : null,
+    hiddenWv: head.hiddenWv ? copyRows(head.hiddenWv) : null,
+    hiddenValueDims: head.hiddenValueDims ? [...head.hiddenValueDims] : null,
+  };
+}
+
+/** A copy of the whole draft whose every list may be changed: for the edits that change the scene's shape. */
+function copyWholeDraft(draft) {
+  return {
+    ...draft,
+    tokens: [...draft.tokens],
+    features: [...draft.features],
+    X: copyRows(draft.X),
+    heads: draft.heads.map(copyHead),
+    mask: Array.isArray(draft.mask) ? copyRows(draft.mask) : draft.mask,
+  };
+}
+
+/** A copy of the draft in which head `index`'s lists of names may be changed (the matrices stay shared). */
+function copyHeadNames(draft, index) {
+  const heads = [...draft.heads];
+  const head = heads[index];
+  if (head) heads[index] = { ...head, dims: [...head.dims], valueDims: head.valueDims ? [...head.valueDims] : null };
+  return { ...draft, heads };
+}
+
+/** A copy of the draft in which cell `row`, `column` of `matrix` may be changed, and nothing else. */
+function copyCellPath(draft, { matrix, row }, index) {
+  const copyRow = (grid) => grid.map((cells, i) => (i === row ? [...cells] : cells));
+  if (matrix === "X") return { ...draft, X: copyRow(draft.X) };
+  const heads = [...draft.heads];
+  heads[index] = { ...heads[index], [matrix]: copyRow(heads[index][matrix]) };
+  return { ...draft, heads };
+}
+
+/** How each kind copies the draft before changing it: as little as the edit touches (see the file's header). */
+const COPIES = {
+  cell: copyCellPath,
+  names: copyHeadNames,
+  list: (draft) => ({ ...draft, tokens: [...draft.tokens], features: [...draft.features] }),
+  mode: (draft) => ({ ...draft, mask: Array.isArray(draft.mask) ? copyRows(draft.mask) : draft.mask }),
+  whole: copyWholeDraft,
+};
+
 /**
  * Every kind of edit: `fields` (the scene fields it changes: an array, or a function of the edit), `parts`
- * (the parts of the state it changes) and `apply(draft, edit, head, context)` (what it does; `head` is the
- * draft head the edit names, or the one being edited).
+ * (the changes of the state it makes, page/state.js), `copy` (how much of the draft it copies, COPIES) and
+ * `apply(draft, edit, head, context)` (what it does to that copy; `head` is the copy's head the edit names, or
+ * the one being edited).
  */
 export const EDIT_KINDS = Object.freeze({
   cell: {
     fields: (edit) => [edit.matrix],
     parts: ["values"],
+    copy: "cell",
     apply(draft, edit, head) {
       const grid = edit.matrix === "X" ? draft.X : head[edit.matrix];
       grid[edit.row][edit.column] = edit.text;
     },
   },
-  "token-name": { fields: ["tokens"], parts: ["labels"], apply: (draft, edit) => { draft.tokens[edit.row] = edit.text; } },
-  "feature-name": { fields: ["features"], parts: ["labels"], apply: (draft, edit) => { draft.features[edit.column] = edit.text; } },
+  "token-name": { fields: ["tokens"], parts: ["labels"], copy: "list", apply: (draft, edit) => { draft.tokens[edit.row] = edit.text; } },
+  "feature-name": { fields: ["features"], parts: ["labels"], copy: "list", apply: (draft, edit) => { draft.features[edit.column] = edit.text; } },
   // A dim names a column of Wq and of Wk: locking either keeps its name too.
-  "dim-name": { fields: ["heads", "Wq", "Wk"], parts: ["labels"], apply: (draft, edit, head) => { head.dims[edit.column] = edit.text; } },
+  "dim-name": { fields: ["heads", "Wq", "Wk"], parts: ["labels"], copy: "names", apply: (draft, edit, head) => { head.dims[edit.column] = edit.text; } },
   "value-dim-name": {
     fields: ["Wv"],
     parts: ["labels"],
+    copy: "names",
     apply: (draft, edit, head, context) => renameValueDim(head, edit.column, edit.text, shownNames(head, edit, context)),
   },
-  sentence: { fields: ["tokens", "X"], parts: ["labels", "scene"], apply: (draft, edit) => replaceTokens(draft, edit.words, edit.lexicon) },
-  "add-token": { fields: ["tokens", "X"], parts: ["labels"], apply: (draft) => addToken(draft, freshName(draft.tokens, "word")) },
-  "remove-token": { fields: ["tokens", "X"], parts: ["labels"], apply: (draft, edit) => removeToken(draft, edit.row) },
-  "add-feature": { fields: ["features", "X", "Wq", "Wk", "Wv"], parts: ["labels"], apply: (draft) => addFeature(draft, freshName(draft.features, "feature")) },
-  "remove-feature": { fields: ["features", "X", "Wq", "Wk", "Wv"], parts: ["labels"], apply: (draft, edit) => removeFeature(draft, edit.column) },
-  "add-dim": { fields: ["Wq", "Wk"], parts: ["labels"], apply: (draft, edit, head) => addDim(head) },
-  "remove-dim": { fields: ["Wq", "Wk"], parts: ["labels"], apply: (draft, edit, head) => removeDim(head, edit.column) },
-  "add-value-dim": { fields: ["Wv"], parts: ["labels"], apply: (draft, edit, head, context) => addValueDim(head, shownNames(head, edit, context)) },
+  sentence: { fields: ["tokens", "X"], parts: ["labels", "scene"], copy: "whole", apply: (draft, edit) => typeSentence(draft, edit.words, edit.lexicon) },
+  "add-token": { fields: ["tokens", "X"], parts: ["labels"], copy: "whole", apply: (draft) => addToken(draft, freshName(draft.tokens, "word")) },
+  "remove-token": { fields: ["tokens", "X"], parts: ["labels"], copy: "whole", apply: (draft, edit) => removeToken(draft, edit.row) },
+  "add-feature": { fields: ["features", "X", "Wq", "Wk", "Wv"], parts: ["labels"], copy: "whole", apply: (draft) => addFeature(draft, freshName(draft.features, "feature")) },
+  "remove-feature": { fields: ["features", "X", "Wq", "Wk", "Wv"], parts: ["labels"], copy: "whole", apply: (draft, edit) => removeFeature(draft, edit.column) },
+  "add-dim": { fields: ["Wq", "Wk"], parts: ["labels"], copy: "whole", apply: (draft, edit, head) => addDim(head) },
+  "remove-dim": { fields: ["Wq", "Wk"], parts: ["labels"], copy: "whole", apply: (draft, edit, head) => removeDim(head, edit.column) },
+  "add-value-dim": { fields: ["Wv"], parts: ["labels"], copy: "whole", apply: (draft, edit, head, context) => addValueDim(head, shownNames(head, edit, context)) },
   "remove-value-dim": {
     fields: ["Wv"],
     parts: ["labels"],
+    copy: "whole",
     apply: (draft, edit, head, context) => removeValueDim(head, edit.column, shownNames(head, edit, context)),
   },
-  "one-hot": { fields: ["Wv"], parts: ["labels"], apply: (draft, edit, head) => setOneHotValues(draft, head, edit.oneHot) },
-  "add-head": { fields: ["heads", "Wq", "Wk", "Wv"], parts: ["labels"], apply: (draft) => addHead(draft) },
+  "one-hot": { fields: ["Wv"], parts: ["labels"], copy: "whole", apply: (draft, edit, head) => setOneHotValues(draft, head, edit.oneHot) },
+  "add-head": { fields: ["heads", "Wq", "Wk", "Wv"], parts: ["labels"], copy: "whole", apply: (draft) => addHead(draft) },
   "remove-head": {
     fields: ["heads", "Wq", "Wk", "Wv"],
     parts: ["labels"],
+    copy: "whole",
     apply: (draft, edit, head, context) => {
       if (draft.heads.length > 1) removeHead(draft, edit.head ?? context.activeHead);
     },
   },
-  "mask-mode": { fields: ["mask"], parts: ["mode"], apply: (draft, edit, head, context) => setMaskMode(draft, edit.mode, context.result?.mask) },
-  "toggle-mask": { fields: ["mask"], parts: ["mode"], apply: (draft, edit) => toggleMaskCell(draft, edit.row, edit.column) },
-  scale: { fields: ["scale"], parts: ["mode"], apply: (draft, edit) => { draft.scale = edit.on; } },
-  shift: { fields: ["shift"], parts: ["mode"], apply: (draft, edit) => { draft.shift = edit.on; } },
+  "mask-mode": { fields: ["mask"], parts: ["mode"], copy: "mode", apply: (draft, edit, head, context) => setMaskMode(draft, edit.mode, context.result?.mask) },
+  "toggle-mask": { fields: ["mask"], parts: ["mode"], copy: "mode", apply: (draft, edit) => toggleMaskCell(draft, edit.row, edit.column) },
+  scale: { fields: ["scale"], parts: ["mode"], copy: "mode", apply: (draft, edit) => { draft.scale = edit.on; } },
+  shift: { fields: ["shift"], parts: ["mode"], copy: "mode", apply: (draft, edit) => { draft.shift = edit.on; } },
   // Not edited elsewhere on the page, so it travels with the scene's other extra keys.
-  positions: { fields: ["positions"], parts: ["mode"], apply: (draft, edit) => { draft.extra = { ...draft.extra, positions: edit.mode }; } },
+  positions: { fields: ["positions"], parts: ["mode"], copy: "mode", apply: (draft, edit) => { draft.extra = { ...draft.extra, positions: edit.mode }; } },
 });
 
 /** Every scene field some edit changes: what a course page can lock (in this order). */
@@ -302,15 +382,17 @@ export function fieldsEditedBy(edit) {
 }
 
 /**
- * Apply `edit` to `draft` in place; returns the parts of the state it changed.
+ * The draft `edit` makes of `draft` (a new one: `draft` is left as it was), and the changes of the state it makes.
  * @param {object} draft
  * @param {{kind: string, head?: number}} edit
  * @param {EditContext} context
- * @returns {Set<string>}
+ * @returns {{draft: object, changes: Set<string>}}
  */
 export function applyEdit(draft, edit, context) {
   const kind = EDIT_KINDS[edit.kind];
   if (!kind) throw new Error(`unknown edit ${edit.kind}`);
-  kind.apply(draft, edit, draft.heads[edit.head ?? context.activeHead], context);
-  return new Set(kind.parts);
+  const index = edit.head ?? context.activeHead;
+  const next = COPIES[kind.copy](draft, edit, index);
+  kind.apply(next, edit, next.heads[index], context);
+  return { draft: next, changes: new Set(kind.parts) };
 }

@@ -1,11 +1,15 @@
 /**
- * Whether two scenes are the same data: what lets the page answer a scene set again, unchanged, without
- * asking Python (page/scenes.js).
+ * The page's one way to tell whether two scenes (or drafts, or any plain data) are the same: `sameSceneData`.
+ * What lets the page answer a scene set again, unchanged, without asking Python (page/session.js), tell a saved
+ * draft from the one on screen (sharing/saved-work.js), and a locked field kept from one changed (embed/locks.js).
+ * Compared as the page reads them (`asThePageReadsIt`), two scenes are the same scene to a learner.
  *
  * Stricter than "the same JSON": numbers are compared with Object.is (so -0 and 0, which compute() may carry
  * into a result differently, are not the same), an undefined key counts as absent, as the scene format and
  * structuredClone leave it, and key order does not matter.
  */
+
+import { draftFromScene, sceneFromDraft } from "./draft.js";
 
 /**
  * True when `a` and `b` hold the same plain data (objects, arrays, numbers, strings, booleans, null).
@@ -29,4 +33,14 @@ export function sameSceneData(a, b) {
   if (keys.length !== otherKeys.length) return false;
   for (const key of keys) if (!Object.hasOwn(b, key) || !sameSceneData(a[key], b[key])) return false;
   return true;
+}
+
+/**
+ * A scene as the page reads it: every cell through the draft's reading (a typed "1" is the number 1, and -0 is the
+ * 0 a cell shows), keys the page does not edit kept. Two scenes are the same scene to a learner when these are
+ * the same data.
+ * @param {object} scene
+ */
+export function asThePageReadsIt(scene) {
+  return sceneFromDraft(draftFromScene(scene));
 }

@@ -9,14 +9,15 @@
  * edits could not be saved). When a new scene replaces saved edits of the same id (a link to the example,
  * say), those edits are first put aside ("kept"); the controller then offers to bring them back.
  *
- * State it adds to the store (see state.js):
- *   saveStatus  {saved: boolean, problem: string | null, kept: boolean}   (part "saved")
+ * State: `state.saveStatus` {saved: boolean, problem: string | null, kept: boolean} (change "saved", page/state.js).
+ * A whole new scene is told from an edit by `state.sceneCount` (page/session.js): edits make new drafts too.
  */
 
-import { createDraftStore, sameCanonicalJson, sceneIdentity } from "./saved-drafts.js";
+import { createDraftStore, sceneIdentity } from "./saved-drafts.js";
 import { sceneShapeProblem } from "../scene/shape.js";
 import { sceneFromDraft } from "../scene/draft.js";
-import { claimViewOf, modelViewOf } from "../layout/view.js";
+import { sameSceneData } from "../scene/sameness.js";
+import { claimViewOf, modelViewOf } from "../layout/panels.js";
 
 // Saving waits for a pause in typing.
 const SAVE_DELAY_MS = 300;
@@ -32,6 +33,25 @@ export function viewOf(state) {
   return { focus: state.focusToken, head: state.activeHead, ...state.view, model: modelViewOf(state.model), ...(claim ? { claim } : {}) };
 }
 
+/** A saved record, checked: its draft must make a scene the page can draw (else null). */
+function usable(record) {
+  if (!record) return null;
+  try {
+    return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Call `callback` once the page is idle (at most SAVE_DELAY_MS later): naming a 64 × 64 scene and comparing it
+ * with what is saved takes some 5 ms, and a new scene should be drawn (and a course page's setScene settle) first.
+ * In a stream of setScene calls the page is idle while Python computes, so the work happens then instead of
+ * between two updates.
+ */
+const whenIdle = (callback) =>
+  window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
+
 /**
  * @param {object} options
  * @param {{state: object, update: Function, subscribe: Function}} options.store
@@ -40,14 +60,10 @@ export function viewOf(state) {
  */
 export function createSavedWork({ store, mode, onKept }) {
   const drafts = createDraftStore({ mode, onProblem: (problem) => setSaveStatus({ problem }) });
-  /** Drafts that are saved work being brought back, with the id they are saved under. */
-  const restoring = new WeakMap();
-  /** What is on screen, as saving sees it. */
-  let shown = { draft: null, sceneId: null, presetId: null, title: "", view: null };
+  /** What is on screen, as saving sees it: `draft` the newest draft of the scene numbered `sceneCount`. */
+  let shown = { draft: null, sceneCount: null, sceneId: null, presetId: null, title: "", view: null };
   let saveTimer = null;
   let pendingIsEdited = false; // the save that waits holds edits the learner made, not only a scene that arrived
-
-  store.update({ saveStatus: { saved: false, problem: null, kept: false } }, "saved");
 
   function setSaveStatus(patch) {
     store.update({ saveStatus: { ...store.state.saveStatus, ...patch } }, "saved");
@@ -57,11 +73,14 @@ export function createSavedWork({ store, mode, onKept }) {
     clearTimeout(saveTimer);
     saveTimer = null;
     if (!shown.draft) return;
+    // The newest draft of the scene followed (an edit since the save was scheduled made a newer one).
+    if (store.state.sceneCount === shown.sceneCount) shown.draft = store.state.draft;
     const ok = drafts.save(shown.sceneId, { presetId: shown.presetId, title: shown.title, draft: shown.draft, view: shown.view });
     if (ok) setSaveStatus({ saved: true, problem: null });
   }
 
   function scheduleSave(state) {
+    shown.draft = state.draft;
     shown.view = viewOf(state);
     shown.title = state.draft.title ?? "";
     pendingIsEdited = Boolean(state.edited);
@@ -83,11 +102,11 @@ export function createSavedWork({ store, mode, onKept }) {
     // Saved edits of this scene that differ from the draft now shown are put aside (kept), not overwritten.
     let saved = restoredId ? null : drafts.load(sceneId);
     let kept = false;
-    if (saved && !sameCanonicalJson(saved.draft, state.draft)) {
+    if (saved && !sameSceneData(saved.draft, state.draft)) {
       kept = drafts.keep(sceneId);
       if (kept) saved = null;
     }
-    shown = { draft: state.draft, sceneId, presetId: state.presetId, title: state.draft.title ?? "", view: viewOf(state) };
+    shown = { draft: state.draft, sceneCount: state.sceneCount, sceneId, presetId: state.presetId, title: state.draft.title ?? "", view: viewOf(state) };
     drafts.setCurrent(sceneId);
     setSaveStatus({ saved: Boolean(restoredId) || Boolean(saved), kept: Boolean(drafts.loadKept(sceneId)) });
     // A scene of one's own (a file, a link, the API) is saved at once: there is no example to go back to.
@@ -95,30 +114,22 @@ export function createSavedWork({ store, mode, onKept }) {
     if (kept) onKept({ title: state.draft.title ?? "" });
   }
 
-  /**
-   * Following a new draft waits until the page is idle (at most SAVE_DELAY_MS): naming a 64 × 64 scene and
-   * comparing it with what is saved takes some 5 ms, and the new scene should be drawn (and a course page's
-   * setScene settle) first. In a stream of setScene calls the page is idle while Python computes, so the
-   * following happens then instead of between two updates. Edits change the draft in place, so until then
-   * nothing is lost: whatever waits is followed before anything is written, and the draft is saved as it is
-   * when it is followed.
-   */
-  const whenIdle = (callback) =>
-    window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
-  let waiting = null; // {draft, restoredId} of the newest draft not yet followed
+  // Following a new scene waits until the page is idle (whenIdle). Until then nothing is lost: whatever waits is
+  // followed before anything is written, and the newest draft of the scene is saved as it is when it is followed.
+  let waiting = null; // {sceneCount, restoredId} of the newest scene not yet followed
   function followWaiting() {
     if (!waiting) return;
-    const { draft, restoredId } = waiting;
+    const { sceneCount, restoredId } = waiting;
     waiting = null;
-    if (store.state.draft === draft) follow(store.state, restoredId);
+    if (store.state.sceneCount === sceneCount) follow(store.state, restoredId);
   }
 
   store.subscribe((state, changes) => {
     if (!state.draft) return;
-    if (state.draft !== shown.draft) {
-      if (waiting?.draft !== state.draft) {
+    if (state.sceneCount !== shown.sceneCount) {
+      if (waiting?.sceneCount !== state.sceneCount) {
         if (!waiting) whenIdle(followWaiting);
-        waiting = { draft: state.draft, restoredId: restoring.get(state.draft) };
+        waiting = { sceneCount: state.sceneCount, restoredId: state.savedAs };
       }
       return;
     }
@@ -134,16 +145,6 @@ export function createSavedWork({ store, mode, onKept }) {
   };
   window.addEventListener("pagehide", writePending);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && writePending());
-
-  /** A saved record, checked: its draft must make a scene the page can draw. */
-  function usable(record) {
-    if (!record) return null;
-    try {
-      return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
-    } catch {
-      return null;
-    }
-  }
 
   return {
     /**
@@ -172,9 +173,5 @@ export function createSavedWork({ store, mode, onKept }) {
     keep: (id) => drafts.keep(id),
     /** Swap the kept edits of `id` with the saved ones; returns the record that is now the saved one. */
     swapKept: (id) => usable(drafts.swapKept(id)),
-    /** `draft` is saved work coming back: it keeps the id it is saved under (not a new scene's hash). */
-    restoring(draft, id) {
-      restoring.set(draft, id);
-    },
   };
 }

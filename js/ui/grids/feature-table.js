@@ -80,7 +80,7 @@ function mountSentenceBox({ store, actions }) {
   });
   sentence.addEventListener("input", () => {
     const words = wordsOf(sentence.value);
-    if (words.length) actions.edit({ kind: "sentence", words, lexicon: lexicon ?? lexiconOf(store.state.draft) });
+    if (words.length) actions.typeSentence(words, lexicon ?? lexiconOf(store.state.draft));
   });
   sentence.addEventListener("blur", () => {
     lexicon = null;
@@ -96,35 +96,10 @@ function mountSentenceBox({ store, actions }) {
 }
 
 /**
- * Mount the feature table in `host`.
- * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * The table's edits, told to the actions: a cell, a token's or a feature's name typed (the grid remembers what
+ * was typed, so the next draft does not move the caret), a token or a feature added or removed.
  */
-export function mountFeatureTable(host, { store, actions }) {
-  const sentence = mountSentenceBox({ store, actions });
-
-  const scroller = make("div", "grid-scroll");
-  const table = make("table", "grid feature-grid");
-  table.dataset.testid = "feature-table";
-  scroller.append(table);
-  const gridActions = make("div", "grid-actions");
-  gridActions.append(
-    iconButton({ testId: "add-token", edit: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
-    iconButton({ testId: "add-feature", edit: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
-  );
-  const errorLine = createErrorLine("x-error");
-  errorLine.element.id = MESSAGE_ID;
-  host.append(sentence.element, scroller, gridActions, errorLine.element);
-
-  const cells = new CellGrid({ lazy: true });
-  const tokenNames = new CellGrid(); // one row: the token-name inputs
-  const featureNames = new CellGrid(); // one row: the feature-name inputs
-  const marks = createInvalidMarks(MESSAGE_ID, table);
-  cells.attach(table);
-  let builtShape = "";
-  let shownTokens = [];
-  let shownFeatures = [];
-
+function listenForEdits({ table, gridActions, actions, cells, tokenNames, featureNames }) {
   table.addEventListener("input", (event) => {
     const input = event.target;
     markNonZero(input);
@@ -158,18 +133,50 @@ export function mountFeatureTable(host, { store, actions }) {
   };
   table.addEventListener("click", onButton);
   gridActions.addEventListener("click", onButton);
+}
 
-  function focusInput(input) {
-    if (input) {
-      input.focus();
-      input.select();
-    }
+/** Put the focus in `input` with its text selected, so typing replaces it. */
+function focusInput(input) {
+  if (input) {
+    input.focus();
+    input.select();
   }
+}
+
+/**
+ * Mount the feature table in `host`.
+ * @param {HTMLElement} host
+ * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ */
+export function mountFeatureTable(host, { store, actions }) {
+  const sentence = mountSentenceBox({ store, actions });
+
+  const scroller = make("div", "grid-scroll");
+  const table = make("table", "grid feature-grid");
+  table.dataset.testid = "feature-table";
+  scroller.append(table);
+  const gridActions = make("div", "grid-actions");
+  gridActions.append(
+    iconButton({ testId: "add-token", edit: "add-token", symbol: "+ token", label: "add a token", className: "add-button" }),
+    iconButton({ testId: "add-feature", edit: "add-feature", symbol: "+ feature", label: "add a feature", className: "add-button" }),
+  );
+  const errorLine = createErrorLine("x-error");
+  errorLine.element.id = MESSAGE_ID;
+  host.append(sentence.element, scroller, gridActions, errorLine.element);
+
+  const cells = new CellGrid({ lazy: true });
+  const tokenNames = new CellGrid(); // one row: the token-name inputs
+  const featureNames = new CellGrid(); // one row: the feature-name inputs
+  const marks = createInvalidMarks(MESSAGE_ID, table);
+  cells.attach(table);
+  let builtShape = "";
+  let drawn = null; // the draft the table shows (a draft is never changed in place: this one stays as drawn)
+
+  listenForEdits({ table, gridActions, actions, cells, tokenNames, featureNames });
 
   function build(draft) {
     drawTable(table, draft, { cells, tokenNames, featureNames });
-    shownTokens = [...draft.tokens];
-    shownFeatures = [...draft.features];
+    drawn = draft;
   }
 
   /** Put the draft's text into the inputs, touching only what changed. */
@@ -180,11 +187,10 @@ export function mountFeatureTable(host, { store, actions }) {
     // Spoken names of cells ("animal of “cat”") follow renamed tokens and features.
     draft.tokens.forEach((token, i) => {
       draft.features.forEach((feature, j) => {
-        if (token !== shownTokens[i] || feature !== shownFeatures[j]) cells.inputs[i]?.[j]?.setAttribute("aria-label", `${feature} of ${quoted(token)}`);
+        if (token !== drawn.tokens[i] || feature !== drawn.features[j]) cells.inputs[i]?.[j]?.setAttribute("aria-label", `${feature} of ${quoted(token)}`);
       });
     });
-    shownTokens = [...draft.tokens];
-    shownFeatures = [...draft.features];
+    drawn = draft;
     sentence.show(draft.tokens);
   }
 

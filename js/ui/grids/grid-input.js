@@ -50,7 +50,7 @@ export function markEdit(element, edit, matrix) {
  * @param {number} [options.column]
  * @param {"cell"|"label"} [options.kind]
  */
-export function gridInput({ testId, edit, matrix, value, label, row, column, kind = "cell" }) {
+function gridInput({ testId, edit, matrix, value, label, row, column, kind = "cell" }) {
   const input = document.createElement("input");
   input.type = "text";
   input.className = kind === "cell" ? "cell-input" : "label-input";
@@ -99,7 +99,7 @@ export function iconButton({ testId, edit, symbol, label, row, column, className
  * Set a cell's text from the draft, unless the learner is typing in it (their text is the truth
  * there, and resetting it would move the caret).
  */
-export function syncValue(cell, value) {
+function syncValue(cell, value) {
   if (textOf(cell) === value || document.activeElement === cell) return;
   if (cell instanceof HTMLInputElement) cell.value = value;
   else cell.textContent = value;
