@@ -78,7 +78,7 @@ class CheckedLesson:
 
 def slug(title: str) -> str:
     """A step's default id: its title in lower case, letters and digits joined by hyphens."""
-    words = re.findall(r"[a-z0-9]+", title.lower().replace("√", "root").replace("÷", " divided by "))
+    words = re.findall(r"[a-z0-9]+", title.lower().replace("√", " root ").replace("÷", " divided by "))
     return "-".join(words)[:64].strip("-") or "step"
 
 
