@@ -239,9 +239,15 @@ def _read_block(node: SyntaxTreeNode, problems: list[Problem], where: dict[str, 
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         at = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        line = block.line + (int(at[1]) if at else 0)
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if at else message
-        problems.append(Problem(line, f"the ```{node.info.strip()} block is not valid TOML: {message}", **where))
+        if at:
+            line = block.line + int(at[1])
+        elif "end of document" in message:  # the block stops before a value is finished: its last line
+            line = block.line + len(node.content.rstrip("\n").split("\n"))
+        else:
+            line = block.line
+        message = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", message)
+        problems.append(Problem(line, f"the ```{node.info.strip()} block is not valid TOML: {message.rstrip('.')}",
+                                **where))
     return block
 
 
