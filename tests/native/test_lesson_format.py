@@ -352,3 +352,23 @@ def test_reading_keeps_the_parts_with_their_lines():
     assert read.steps[1].block.line_of("question.solution") == 39
     assert read.steps[1].block.line_of("question.hints") == 38
     assert read.steps[1].block.line_of("question.conditions[0].at_least") == 34
+
+
+def test_the_trained_models_panel_is_checked_against_the_model_itself():
+    step = """# T
+
+## S
+
+```step
+scene = "trained-repeated-noun"
+panels = ["heatmap", "model"]
+model = {words = "the fox met a crow", head = "L1H2", knocked_out = ["L0H3"]}
+```
+"""
+    lesson = check_lesson(step, "lessons/m.md")
+    assert lesson.problems == [] and lesson.steps[0].settings["model"] == {
+        "words": "the fox met a crow", "head": "L1H2", "knocked_out": ["L0H3"]}
+    assert planted(step.replace('"L1H2"', '"L5H0"')) == [
+        "lessons/planted.md:8: step 1 (s): model.head: “L5H0” is not a head of the trained model: L0H0 to L1H3"]
+    (unknown,) = planted(step.replace("crow", "dragonz"))
+    assert unknown.startswith("lessons/planted.md:8: step 1 (s): model.words: ") and "dragonz" in unknown
