@@ -475,3 +475,86 @@ def test_reading_a_question_keeps_it_and_names_the_first_wrong_key():
     with pytest.raises(LessonInputError) as claim:
         read_question({**CLAIM_QUESTION, "options": CLAIM_QUESTION["options"][:2]})
     assert "“same” is the value of 0" in claim.value.message
+
+
+# --- whatever the page sends, an answer in words ----------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+KEYS = sorted({"kind", "row", "column", "stage", "head", "by", "variant", "measure", "unit", "tolerance", "reach",
+               "options", "of", "conditions", "max_edits", "fields", "order", "edits", "Wq", "Wk", "scale", "word",
+               "claim", "quantity", "d", "scaled", "id", "text", "value", "weight", "at_least", "mask", "field"})
+WORDS = st.sampled_from(["it", "cat", "the#2", "fox#9", "", "weights", "total", "pick", "choose", "build", "change",
+                         "rises", "right", "no-scale", "times 2", "Wq", "causal", "transposed", "blocks-future",
+                         "top", "effect", "cell", "shape", "scaling", "sums", "<script>", "\u0000", "x" * 300])
+LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.floats(allow_nan=False, allow_infinity=False,
+                                                                             width=32), WORDS)
+VALUES = st.recursive(LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                      st.dictionaries(st.sampled_from(KEYS), inner, max_size=4)),
+                      max_leaves=12)
+KIND_OF = st.sampled_from(["pick", "estimate", "sketch", "choose", "compute", "build"])
+
+
+@settings(max_examples=150)
+@given(kind=KIND_OF, question=st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=5), answer_value=VALUES)
+def test_no_question_or_answer_the_page_sends_makes_an_internal_error(kind, question, answer_value):
+    question = {**question, "kind": question.get("kind", kind)}
+    for request_kind, payload in (("lesson_ask", {"question": question, "scene": IT}),
+                                  ("lesson_answer", {"question": question, "scene": IT, "answer": answer_value}),
+                                  ("lesson_check", {"question": question, "scene": IT, "start": IT})):
+        reply = json.loads(handle(json.dumps({"kind": request_kind, "payload": payload})))
+        assert reply["ok"] or reply["error"]["type"] in ("RequestError", "SceneError"), reply["error"]
+
+
+VALID = [
+    {"kind": "pick", "row": "it", "variant": {"Wq": "times 2"}},
+    {"kind": "pick", "row": "it", "by": "effect"},
+    {"kind": "estimate", "row": "it", "column": "cat", "unit": "weight"},
+    {"kind": "estimate", "measure": {"of": "cell", "row": "it", "column": "cat", "variant": {"order": ["it"] * 10}}},
+    {"kind": "sketch", "row": "it"},
+    {"kind": "compute", "stage": "output", "row": "it", "column": "cat"},
+    {"kind": "choose", "of": {"stage": "weights", "row": "it", "column": "cat"}, "options": ["right", "no-scale"]},
+    {"kind": "choose", "measure": {"of": "change", "row": "it", "column": "cat", "variant": {"mask": "causal"}},
+     "options": [{"id": "a", "text": "a", "value": "rises"}, {"id": "b", "text": "b", "value": "falls"}]},
+    {"kind": "choose", "measure": {"of": "output-moves", "word": "it", "variant": {"order": []}},
+     "options": [{"id": "a", "text": "a", "value": "same"}, {"id": "b", "text": "b", "value": "different"}]},
+    {"kind": "build", "conditions": [{"weight": {"row": "it", "column": "cat"}, "at_least": 0.9}],
+     "fields": ["Wq"], "max_edits": 1},
+    {"kind": "build", "conditions": [{"every_row_reads": "previous"}, {"mask": "blocks-future"}]},
+]
+
+
+def mutated(question, path, value):
+    """`question` with the value at `path` (a list of keys and indices into it) replaced."""
+    copy = json.loads(json.dumps(question))
+    target = copy
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return copy
+
+
+def paths(value, prefix=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield (*prefix, key)
+            yield from paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield (*prefix, i)
+            yield from paths(item, (*prefix, i))
+
+
+@settings(max_examples=300)
+@given(data=st.data())
+def test_a_good_question_with_any_one_value_changed_is_answered_or_refused_in_words(data):
+    question = data.draw(st.sampled_from(VALID))
+    path = data.draw(st.sampled_from(list(paths(question))))
+    question = mutated(question, path, data.draw(VALUES))
+    answer_value = data.draw(st.one_of(VALUES, st.sampled_from(["cat", 1, 50.0, [1] * 10, "a", "right"])))
+    for request_kind, payload in (("lesson_ask", {"question": question, "scene": IT}),
+                                  ("lesson_answer", {"question": question, "scene": IT, "answer": answer_value}),
+                                  ("lesson_check", {"question": question, "scene": IT, "start": IT})):
+        reply = json.loads(handle(json.dumps({"kind": request_kind, "payload": payload})))
+        assert reply["ok"] or reply["error"]["type"] in ("RequestError", "SceneError"), reply["error"]

@@ -77,6 +77,8 @@ def test_every_step_of_the_first_lesson_expects_what_the_tutorial_prints():
     assert (options["right"], options["no-scale"]) == ("0.2483", "0.2119")
     assert round(value["why-divide-by-root-d"], 3) == 0.958
     assert value["and-with-the-division"] == "stays"
+    # Part 7's table: with ÷√d, 0.307 at d = 4 and 0.318 at d = 512.
+    assert "from 0.307 at d = 4 to 0.318 at d = 512" in steps["and-with-the-division"].expected["sentence"]
     assert (value["does-word-order-matter"], value["giving-attention-positions"]) == ("same", "different")
     assert steps["why-a-separate-query-and-key"].scene["tokens"][value["why-a-separate-query-and-key"]] == "it"
     build_step = steps["put-it-back-in-one-edit"]

@@ -81,10 +81,10 @@ def read_condition(condition: Any, field: str) -> str:
                                        f"{field}.{key}")
         if len(bounds) == 2 and condition["at_least"] > condition["at_most"]:
             raise LessonInputError("at_least is more than at_most: no weight meets both", field)
-    if kind == "every_row_reads" and condition[kind] not in ROW_TARGETS:
+    if kind == "every_row_reads" and not (isinstance(condition[kind], str) and condition[kind] in ROW_TARGETS):
         raise LessonInputError(f"every_row_reads is one of {', '.join(ROW_TARGETS)}; got "
                                f"{describe_value(condition[kind])}", f"{field}.every_row_reads")
-    if kind == "mask" and condition[kind] not in MASK_TARGETS:
+    if kind == "mask" and not (isinstance(condition[kind], str) and condition[kind] in MASK_TARGETS):
         raise LessonInputError(f"mask is one of {', '.join(MASK_TARGETS)}; got {describe_value(condition[kind])}",
                                f"{field}.mask")
     return kind

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..scene import SceneError
-from .format import Block, LessonFile, Problem, Step, plain_text, prose, read_lesson
+from .format import Block, LessonFile, Problem, Step, prose, read_lesson
 from .measures import NEEDS_EVIDENCE, SceneAtHand
 from .mistakes import LessonInputError
-from .questions import QUESTION_KEYS, expected, read_question
+from .questions import expected, read_question
 from .sources import Source, resolve_scene
 from .variants import apply_edits, changed_cells
 from .words import describe_value, find_word, quote, whole_number
@@ -379,5 +379,4 @@ def describe(problem: Problem, file: str) -> str:
     return where + problem.message
 
 
-__all__ = ["PANELS", "EXPERIMENTS", "CheckedLesson", "CheckedStep", "QUESTION_KEYS", "check_lesson", "describe",
-           "plain_text", "slug"]
+__all__ = ["EXPERIMENTS", "PANELS", "CheckedLesson", "CheckedStep", "check_lesson", "describe", "slug"]

@@ -522,7 +522,7 @@ def measure_kind(spec: Any, field: str = "measure") -> str:
         raise LessonInputError(f"a measure is a table such as {{of = \"top\", row = \"it\"}}; got "
                                f"{describe_value(spec)}", field)
     of = spec.get("of")
-    if of not in MEASURES:
+    if not isinstance(of, str) or of not in MEASURES:
         raise LessonInputError(f"a measure's of is one of {', '.join(MEASURES)}; got {describe_value(of)}",
                                f"{field}.of")
     return of

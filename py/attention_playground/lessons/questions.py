@@ -50,11 +50,10 @@ from .measures import (
     measure,
     measure_kind,
     read_cell,
-    show_value,
     stage_name,
     upper_first,
 )
-from .misconceptions import LESSON_STAGES, MISCONCEPTIONS, WORD_COLUMN_STAGES
+from .misconceptions import MISCONCEPTIONS
 from .mistakes import LessonInputError
 from .variants import EDIT_FIELDS, changed_cells
 from .words import (
@@ -135,7 +134,7 @@ def _read_options_of(question: Mapping[str, Any]) -> None:
         raise LessonInputError(f"options is a list of {MIN_OPTIONS} to {MAX_OPTIONS} ways of computing the cell, "
                                f"such as [\"right\", \"no-scale\"]; got {describe_value(options)}", "options")
     for i, option in enumerate(options):
-        if option not in MISCONCEPTIONS:
+        if not isinstance(option, str) or option not in MISCONCEPTIONS:
             raise LessonInputError(f"{describe_value(option)} is not a way of computing the module knows; they are "
                                    f"{', '.join(MISCONCEPTIONS)}", f"options[{i}]")
         if options.index(option) != i:
@@ -731,4 +730,4 @@ def check_build(question: Any, scene: Any, start: Any) -> dict[str, Any]:
             "conditions": [condition._asdict() for condition in conditions], "edits": edits}
 
 
-__all__ = ["KINDS", "LessonInputError", "SceneError", "answer", "ask", "check_build", "expected", "read_question"]
+__all__ = ["KINDS", "LessonInputError", "answer", "ask", "check_build", "expected", "read_question"]

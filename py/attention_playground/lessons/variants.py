@@ -173,9 +173,9 @@ def apply_edit(scene: dict[str, Any], edit: Edit) -> None:
     if edit.field in SWITCHES:
         scene[edit.field] = edit.value
     elif edit.field == "mask":
-        matrix = _mask_matrix(scene)
-        matrix[edit.row][edit.column] = edit.value
-        scene["mask"] = matrix
+        if isinstance(scene["mask"], str):  # "none" or "causal": written out once, then edited in place
+            scene["mask"] = _mask_matrix(scene)
+        scene["mask"][edit.row][edit.column] = edit.value
     elif edit.field == "X":
         scene["X"][edit.row][edit.column] = edit.value
     else:
