@@ -21,44 +21,64 @@ import sys
 import time
 from pathlib import Path
 
-from sitebuild import csp, editor, generated, notebook, runtime, server, site, variants
+from sitebuild import csp, editor, generated, lessons, notebook, runtime, server, site, variants
 from sitebuild.downloads import BuildError
 from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT
 
 ZIP_PATH = DIST_DIR / variants.ZIP_NAME
 
 
-def pinned_numpy() -> str:
-    """The NumPy requirement the tests pin in pyproject.toml, so the preview is computed with the tested NumPy."""
+#: What the build imports besides the standard library, by the name pyproject.toml pins it under, and the module
+#: it is imported as: NumPy computes the previews, markdown-it-py (with mdurl) reads the lessons.
+BUILD_REQUIREMENTS = {"numpy": "numpy", "markdown-it-py": "markdown_it", "mdurl": "mdurl"}
+
+
+def pinned_requirements() -> list[str]:
+    """The pins of BUILD_REQUIREMENTS from pyproject.toml's test dependencies: the build uses what the tests test."""
     import tomllib
 
     with open(ROOT / "pyproject.toml", "rb") as file:
         test_dependencies = tomllib.load(file)["project"]["optional-dependencies"]["test"]
-    return next(requirement for requirement in test_dependencies if requirement.startswith("numpy"))
+    return [next(pin for pin in test_dependencies if pin.split("==")[0] == name) for name in BUILD_REQUIREMENTS]
+
+
+def pinned_numpy() -> str:
+    """The NumPy requirement the tests pin in pyproject.toml, so the preview is computed with the tested NumPy."""
+    return pinned_requirements()[0]
+
+
+def missing_requirements() -> list[str]:
+    """The pins of what this Python cannot import."""
+    import importlib.util
+
+    return [pin for pin, module in zip(pinned_requirements(), BUILD_REQUIREMENTS.values())
+            if importlib.util.find_spec(module) is None]
 
 
 def ensure_numpy():
-    """Re-run the build in the project's .venv when this Python has no NumPy (the preview needs it).
+    """Re-run the build in the project's .venv when this Python lacks NumPy or markdown-it-py (the previews and
+    the lessons need them).
 
-    On a fresh machine there is no .venv yet: make one with the pinned NumPy, so that `python3 build.py serve`
-    needs no set-up of its own.
+    On a fresh machine there is no .venv yet: make one with the pinned NumPy and markdown-it-py, so that
+    `python3 build.py serve` needs no set-up of its own.
     """
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
+    missing = missing_requirements()
+    if missing:
         venv = ROOT / ".venv"
         venv_python = venv / "bin" / "python"
         if Path(sys.prefix).resolve() == venv.resolve():
-            raise BuildError(f"the preview is computed with NumPy, which {venv} lacks: {venv_python} -m pip install '{pinned_numpy()}'")
+            raise BuildError(f"the previews and the lessons need {', '.join(missing)}, which {venv} lacks: "
+                             f"{venv_python} -m pip install {' '.join(repr(pin) for pin in missing)}")
         if not venv_python.exists():
-            print(f"build: this Python has no NumPy; making {venv} with {pinned_numpy()}", flush=True)
+            print(f"build: this Python lacks {', '.join(missing)}; making {venv} with them", flush=True)
             try:
                 subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-                subprocess.run([str(venv_python), "-m", "pip", "install", "--quiet", pinned_numpy()], check=True)
+                subprocess.run([str(venv_python), "-m", "pip", "install", "--quiet", *pinned_requirements()],
+                               check=True)
             except (OSError, subprocess.CalledProcessError) as error:
                 raise BuildError(
-                    f"could not make {venv} with NumPy ({error}); on Debian/Ubuntu: apt-get install python3-venv, "
-                    "or pip install numpy"
+                    f"could not make {venv} with {', '.join(pinned_requirements())} ({error}); on Debian/Ubuntu: "
+                    "apt-get install python3-venv, or pip install numpy markdown-it-py"
                 ) from None
         os.execv(venv_python, [str(venv_python), str(ROOT / "build.py"), *sys.argv[1:]])
 
@@ -88,6 +108,7 @@ def build(report=print, zip_site=False, cdn_site=False):
     runtime.compile_runtime(report)
     editor.vendor_editor(report)
     presets = generated.write_presets_and_preview()
+    taught = lessons.write_lessons()
     generated.write_facts_module()
     notebook.write_widget_bundle(report)  # into the package, before the package is zipped for the page
     generated.write_module_zip()
@@ -96,7 +117,7 @@ def build(report=print, zip_site=False, cdn_site=False):
     extras = write_deployables(vendored, zip_site, cdn_site)
     seconds = time.perf_counter() - started
     runtime_mb = sum((runtime.VENDOR_DIR / name).stat().st_size for name in vendored) / 1e6
-    return f"built in {seconds:.2f} s: runtime {runtime_mb:.1f} MB ({len(vendored)} files), {len(presets)} presets, dist/ ready{extras}"
+    return f"built in {seconds:.2f} s: runtime {runtime_mb:.1f} MB ({len(vendored)} files), {len(presets)} presets, {len(taught)} lessons, dist/ ready{extras}"
 
 
 def parse_arguments(argv):

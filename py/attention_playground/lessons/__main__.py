@@ -1,0 +1,51 @@
+"""`python -m attention_playground.lessons check FILE...`: check lesson files as the build will.
+
+Each mistake is one line, FILE:LINE: step N (id): field: message; the command then exits with 1. A clean run
+prints one line (how many lessons and steps were checked) and exits with 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .checker import check_lesson, describe
+
+
+def check(paths: list[str], out=sys.stdout) -> int:
+    """Check every file; print each mistake, or one summary line. Returns the exit code."""
+    mistakes, steps, questions = [], 0, 0
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            mistakes.append(f"{path}:1: the file cannot be read: {error}")
+            continue
+        lesson = check_lesson(text, path)
+        mistakes += [describe(problem, path) for problem in sorted(lesson.problems)]
+        steps += len(lesson.steps)
+        questions += sum(step.question is not None for step in lesson.steps)
+    for line in mistakes:
+        print(line, file=out)
+    if mistakes:
+        print(f"{len(mistakes)} mistake{'s' if len(mistakes) != 1 else ''} in {len(paths)} "
+              f"lesson{'s' if len(paths) != 1 else ''}", file=out)
+        return 1
+    print(f"{len(paths)} lesson{'s' if len(paths) != 1 else ''} checked: {steps} steps, {questions} questions, "
+          "no mistakes", file=out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m attention_playground.lessons",
+                                     description="Check lesson files (docs/lessons.md).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    checking = commands.add_parser("check", help="check lesson files; one line per mistake, exit 1 if any")
+    checking.add_argument("files", nargs="+", help="lesson files (lessons/*.md)")
+    arguments = parser.parse_args(argv)
+    return check(arguments.files)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""The shipped lessons (lessons/*.md): each checks clean with the command authors run, every expected answer of
+every step is computed by the module and agrees with the tutorials' printed numbers, and the build writes what the
+page loads (generated/lessons/) with no expected answer and no solution in it; a bad lesson stops the build.
+
+The names the lessons share with the page's JavaScript (its panels, the experiments' tabs, the link format's
+version) are tied to the JavaScript here.
+"""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+from attention_playground.lessons.checker import EXPERIMENTS, PANELS, check_lesson  # noqa: E402
+from attention_playground.lessons.sources import LINK_VERSION  # noqa: E402
+from sitebuild import lessons as lesson_build  # noqa: E402
+from sitebuild.downloads import BuildError  # noqa: E402
+
+SHIPPED = sorted((ROOT / "lessons").glob("*.md"))
+
+
+def checked(name):
+    lesson = check_lesson((ROOT / "lessons" / f"{name}.md").read_text(encoding="utf-8"), f"lessons/{name}.md")
+    assert lesson.problems == []
+    return {step.id: step for step in lesson.steps}
+
+
+def test_every_shipped_lesson_checks_clean_with_the_authors_command():
+    completed = subprocess.run([sys.executable, "-m", "attention_playground.lessons", "check",
+                                *(str(path) for path in SHIPPED)], cwd=ROOT / "py", capture_output=True, text=True,
+                               check=False)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    (line,) = completed.stdout.splitlines()
+    steps = int(re.search(r": (\d+) steps", line)[1])
+    assert line.startswith(f"{len(SHIPPED)} lessons checked: ") and steps >= 24
+
+
+def test_the_command_exits_1_naming_each_mistake(tmp_path):
+    bad = tmp_path / "bad.md"
+    bad.write_text("# Bad\n\n## A\n\n```step\nscene = \"dog-bites-man\"\nfocus = \"cat\"\n```\n", encoding="utf-8")
+    completed = subprocess.run([sys.executable, "-m", "attention_playground.lessons", "check", str(bad)],
+                               cwd=ROOT / "py", capture_output=True, text=True, check=False)
+    assert completed.returncode == 1
+    assert completed.stdout.splitlines()[0] == (f"{bad}:7: step 1 (a): focus: there is no word “cat”; the words are "
+                                                "“dog”, “bites”, “man”")
+
+
+def test_every_step_of_the_first_lesson_expects_what_the_tutorial_prints():
+    steps = checked("attention-from-scratch")
+    value = {step_id: step.expected["value"] for step_id, step in steps.items() if step.expected
+             and "value" in step.expected}
+    assert value["a-score-is-a-dot-product"] == 2
+    assert steps["how-big-is-the-table-of-scores"].expected["measured"] == [10, 10]  # "Check yourself" 3
+    assert [round(w, 4) for w in value["draw-the-row-before-you-compute-it"]] == [0.2483, 0.2483, 0.5035]
+    assert round(value["divide-by-the-square-root-of-d"], 4) == 0.7071
+    assert round(value["raise-e-to-each-score"], 4) == 2.0281
+    assert round(value["add-up-the-row"], 4) == 8.1695
+    assert round(value["one-weight"], 4) == 0.2483
+    assert round(value["the-output-of-man"], 4) == 0.7517  # 0.7518 from the rounded weights
+    assert value["why-every-row-adds-up-to-one"] == "rows"
+    assert value["the-overflow-trap"] == "nan"
+    assert round(value["with-the-shift-back-on"], 4) == 0.6652
+    assert value["the-shift-changes-nothing"] == "stays"
+    assert steps["where-does-it-look"].scene["tokens"][value["where-does-it-look"]] == "cat"
+    assert round(steps["where-does-it-look"].expected["values"][1], 3) == 0.920
+    assert round(steps["where-does-it-look"].expected["values"][5], 3) == 0.054
+    assert [round(value[step] * 100, 1) for step in ("take-away-the-noun-match", "quieter-queries", "louder-queries",
+                                                     "twice-as-loud")] == [65.3, 29.1, 96.5, 99.6]
+    assert value["double-every-number-in-wq"] == "rises"
+    options = {option["id"]: option["text"] for option in steps["a-common-mistake"].expected["options"]}
+    assert (options["right"], options["no-scale"]) == ("0.2483", "0.2119")
+    assert round(value["why-divide-by-root-d"], 3) == 0.958
+    assert value["and-with-the-division"] == "stays"
+    # Part 7's table: with ÷√d, 0.307 at d = 4 and 0.318 at d = 512.
+    assert "from 0.307 at d = 4 to 0.318 at d = 512" in steps["and-with-the-division"].expected["sentence"]
+    assert (value["does-word-order-matter"], value["giving-attention-positions"]) == ("same", "different")
+    assert steps["why-a-separate-query-and-key"].scene["tokens"][value["why-a-separate-query-and-key"]] == "it"
+    build_step = steps["put-it-back-in-one-edit"]
+    assert build_step.scene["title"] == steps["take-away-the-noun-match"].scene["title"]  # kept from the step before
+    assert [c["met"] for c in build_step.expected["conditions"]] == [False]
+
+
+def test_every_step_of_the_lab_expects_what_the_scene_gives():
+    steps = checked("self-attention-lab")
+    value = {step_id: step.expected["value"] for step_id, step in steps.items() if step.expected
+             and "value" in step.expected}
+    assert value["what-the-third-word-reads"][3:] == [0.0] * 6  # the mask's zeros: nothing after "met"
+    assert value["the-zeros-above-the-diagonal"] == "zero"
+    assert value["the-first-row"] == 1.0
+    assert value["the-root-d-detail-on-random-numbers"] == "rises"
+    tokens = steps["a-trained-model-on-a-repeated-noun"].scene["tokens"]
+    # At the second "fox", L1H0 reads the word after the first "fox": the induction route (README, The second mention).
+    assert tokens[value["a-trained-model-on-a-repeated-noun"]] == "met"
+    assert value["one-word-early"] == 2 and tokens[2] == "fox"  # from the second "the", the first "fox"
+    assert value["the-attention-sink"] == "most"
+    assert tokens[value["weight-against-effect-part-one"]] == "<bos>"
+    assert value["weight-against-effect-part-two"] != value["weight-against-effect-part-one"]
+    assert steps["two-heads-at-once"].scene["tokens"][value["two-heads-at-once"]] == "because"
+    for claim_step in ("predict-then-train-the-causal-mask", "and-once-the-mask-is-back"):
+        assert steps[claim_step].expected is None and steps[claim_step].settings["claim"] == "mask"
+    assert steps["write-it-yourself"].settings == {"panels": ["heatmap", "exercise"], "exercise": "attention"}
+
+
+def test_the_lessons_have_at_least_24_steps_and_every_kind_of_question():
+    kinds = [step.question["kind"] for name in ("attention-from-scratch", "self-attention-lab")
+             for step in checked(name).values() if step.question]
+    steps = sum(len(checked(name)) for name in ("attention-from-scratch", "self-attention-lab"))
+    assert steps >= 24 and set(kinds) == {"pick", "estimate", "sketch", "choose", "compute", "build"}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    output = tmp_path_factory.mktemp("lessons")
+    return output, lesson_build.write_lessons(output_dir=output)
+
+
+def test_the_build_writes_an_index_and_one_file_per_lesson_without_answers(written):
+    output, index = written
+    assert sorted(path.name for path in output.iterdir()) == sorted(["index.json", *(f"{p.stem}.json" for p in SHIPPED)])
+    assert json.loads((output / "index.json").read_text(encoding="utf-8")) == index
+    assert [entry["id"] for entry in index] == [path.stem for path in SHIPPED]
+    for entry in index:
+        lesson = json.loads((output / f"{entry['id']}.json").read_text(encoding="utf-8"))
+        assert [step["id"] for step in lesson["steps"]] == [step["id"] for step in entry["steps"]]
+        text = json.dumps(lesson)
+        assert '"solution"' not in text and '"expected"' not in text
+        for number in ("0.2483", "2.0281", "8.1695", "0.920", "65.3", "0.958", "0.7517"):
+            assert number not in text, f"{number} typed into {entry['id']}"
+
+
+def test_a_bad_lesson_stops_the_build_with_the_checkers_lines(tmp_path):
+    (tmp_path / "good.md").write_text((ROOT / "lessons" / "attention-from-scratch.md").read_text(), encoding="utf-8")
+    (tmp_path / "bad.md").write_text("# Bad\n\n## A\n\n```step\nscene = \"dog-bites-man\"\nhead = 3\n```\n",
+                                     encoding="utf-8")
+    output = tmp_path / "out"
+    with pytest.raises(BuildError) as error:
+        lesson_build.write_lessons(tmp_path, output)
+    assert str(error.value).startswith("1 mistake in the lessons:\n")
+    assert re.search(r"bad\.md:7: step 1 \(a\): head: head is the scene's head to show", str(error.value))
+    assert not output.exists(), "nothing is written when a lesson has a mistake"
+
+
+def test_a_fresh_build_installs_what_the_lessons_need():
+    pins = build.pinned_requirements()
+    assert [pin.split("==")[0] for pin in pins] == ["numpy", "markdown-it-py", "mdurl"]
+    assert build.pinned_numpy() == pins[0] and build.missing_requirements() == []
+
+
+def test_the_lessons_name_the_pages_panels_tabs_and_link_format_as_the_page_does():
+    view = (ROOT / "js" / "layout" / "view.js").read_text(encoding="utf-8")
+    panels = re.search(r"PANEL_SELECTORS = Object\.freeze\(Object\.fromEntries\(\s*\[([^\]]+)\]", view)[1]
+    assert tuple(re.findall(r'"([a-z]+)"', panels)) == PANELS
+    experiments = (ROOT / "js" / "ui" / "teaching" / "experiments.js").read_text(encoding="utf-8")
+    assert tuple(re.findall(r'^\s+\["([a-z-]+)", "', experiments, re.M)) == EXPERIMENTS
+    permalink = (ROOT / "js" / "sharing" / "permalink.js").read_text(encoding="utf-8")
+    assert f"export const LINK_VERSION = {LINK_VERSION};" in permalink
