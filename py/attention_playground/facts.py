@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .attention import STAGES
+from .attention_maths import STAGES
 from .kinds import KINDS
 from .parts import facts as part_facts
 from .presets import DEFAULT_PRESET_ID, PRESET_IDS

@@ -15,7 +15,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .compute import ComputedScene, compute_scene
+from .scene_stages import ComputedScene, compute_scene
 from .experiments import knock_out_word, scaling_experiment, shuffle_check, shuffle_scene
 from .presets import UnknownPresetError, list_presets, load_preset
 from .scene import SceneError
@@ -106,7 +106,7 @@ def _learner_code(kind: str, module: str, function: str) -> Callable[[dict], Any
 
 
 run_exercise = _learner_code("run_exercise", "exercises", "run_exercise")
-learner_compute = _learner_code("learner_compute", "learner_compute", "compute_with_learner")
+learner_compute = _learner_code("learner_compute", "learner_drawing", "compute_with_learner")
 
 
 def _model(function: str) -> Callable[[dict], Any]:

@@ -15,11 +15,11 @@ from .presets import DEFAULT_PRESET_ID
 
 #: The parts besides the core, and the files each holds (path prefixes inside the package). A file is in the
 #: first part that claims it. "scripts" are the programs run from the command line (the ones that wrote the
-#: presets, the README's model section (model/report.py) and the checkpoint (model/train.py)): no request needs
+#: presets, the README's model section (model/report.py) and the checkpoint (model/make_checkpoint.py)): no request needs
 #: them and the page never fetches them; only the test suite run inside Pyodide does.
 PART_FILES: dict[str, tuple[str, ...]] = {
-    "scripts": ("presets/make_", "model/report.py", "model/train.py"),
-    "exercises": ("exercises/", "learner_code.py", "learner_compute.py"),
+    "scripts": ("presets/make_", "model/report.py", "model/make_checkpoint.py"),
+    "exercises": ("exercises/", "learner_program.py", "learner_drawing.py"),
     "model": ("model/",),
     "presets": ("presets/",),
     # The notebook widget (widget.py and its bundled view): the page never needs it.

@@ -12,9 +12,11 @@ layer 1, and attention parked on the first token when there is nothing to find.
 
 One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transformer` (parameters and the
 forward pass), `gradients` (the training pass and its gradient, written out), `training` (Adam, the runs),
-`evaluation` (the fixed evaluation set), `analysis` (head scores, roles, knock-outs), `head_scene`, `stage_rows`
-(one word's row through a head's stages), `loss_drop` (the sudden drop in a loss curve), `checkpoint`, `errors`,
-`report` (the README section), and `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
+`evaluation` (the fixed evaluation set), `analysis` (head scores, roles, knock-outs), `scenes` (a head or a
+layer as a scene: `head_scene`, `layer_scene`), `stage_rows` (one word's row through a head's stages), `loss_drop`
+(the sudden drop in a loss curve), `checkpoint` (reading and writing it), `errors`, `requests` (what the page
+asks), `report` (the README section), and `make_checkpoint` (the script:
+`python3 -m attention_playground.model.make_checkpoint` trains the shipped model and writes its checkpoint).
 
 Everything, training included, needs nothing but NumPy.
 """
@@ -47,7 +49,7 @@ from .config import TrainConfig
 from .corpus import BOS, VOCABULARY
 from .errors import ModelInputError
 from .evaluation import Metrics, evaluate
-from .head_scene import head_scene, layer_scene
+from .scenes import head_scene, layer_scene
 from .training import StopTraining, Trainer, train
 from .transformer import Model, Run, run, vocabulary, with_head_weights
 

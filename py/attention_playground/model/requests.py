@@ -28,7 +28,7 @@ from .checkpoint import load_model, shipped_checkpoint
 from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out
 from .evaluation import evaluate
-from .head_scene import head_scene
+from .scenes import head_scene
 from .loss_drop import find_loss_drop
 from .stage_rows import designed_row, learned_row
 from .training import Trainer
