@@ -47,7 +47,7 @@ def _served(request_json: Any, numbers: Any = None) -> Any:
     name, payload = read_request(request_json, numbers)
     kind = kind_of(name)
     check_payload(kind, payload)
-    return kind.handler(payload)
+    return kind.handler(**payload)
 
 
 def handle(request_json: str) -> str:
