@@ -1,10 +1,12 @@
 """Facts the page and the module share are defined once: the page's list of request kinds is written by the build
 from the kinds' one declaration (kinds.py), only the Python service names them, every request it sends names its
-kind by that list, and the page preloads its modules from the build's list, not by hand.
+kind by that list, the model's start token reaches the page through the build's facts, and the page preloads its
+modules from the build's list, not by hand.
 
 The JavaScript is read as tokens (js_tokens, below), so that a comment is told from code and a string or a regular
 expression is read whole."""
 
+import json
 import re
 from pathlib import Path
 
@@ -281,6 +283,25 @@ def test_the_tokens_keep_strings_and_regular_expressions_whole():
     assert ("string", '"x // y"') in tokens and ("regex", "/<bos>|[/]/gu") in tokens
     assert ("template", '`t ${f("}")} u`') in tokens and ("punct", "/") in tokens
     assert not [text for _, text in tokens if "gone" in text]
+
+
+# --- The model's start token ------------------------------------------------------------------------------------
+
+
+def test_the_page_reads_the_start_token_from_the_module(tmp_path, monkeypatch):
+    """`<bos>` is the model's (model/corpus.py: BOS): the build writes it into the facts, shared/positions.js exports
+    it from there, and no JavaScript spells it in code, only in comments."""
+    from attention_playground.model.corpus import BOS
+
+    monkeypatch.setattr(generated, "FACTS_MODULE", tmp_path / "module-facts.js")
+    assert generated.write_facts_module()["startToken"] == BOS
+    assert f'"startToken": {json.dumps(BOS)}' in (tmp_path / "module-facts.js").read_text()
+    positions = (ROOT / "js" / "ui" / "shared" / "positions.js").read_text()
+    assert "export const START_TOKEN = MODULE_FACTS.startToken;" in positions
+    spelled = {name: [text for _, text in js_tokens(source) if BOS in text]
+               for name, source in js_sources().items()}
+    assert {name: texts for name, texts in spelled.items() if texts} == {}
+    assert any(BOS in source for source in js_sources().values())  # in comments, which the check leaves alone
 
 
 def test_index_html_types_no_policy_and_no_preload_by_hand():

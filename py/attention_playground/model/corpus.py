@@ -43,6 +43,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+#: The beginning-of-sequence token, first in every sequence. Spelled here only: the page reads it from the
+#: build's facts (facts.py, generated/module-facts.js).
 BOS = "<bos>"
 
 #: Each animal and the one sound it makes: after "it", the sound names the animal.

@@ -26,6 +26,7 @@ import numpy as np
 
 from .corpus import (
     ANIMAL_SOUNDS,
+    BOS,
     PEOPLE,
     PLACES,
     PRONOUN_ORDERS,
@@ -84,7 +85,7 @@ def pronoun_evaluation_set() -> tuple[PronounSentence, ...]:
 
 def pronoun_facts(words, order: str = "") -> PronounSentence:
     """Where "it", its animal and the other nouns stand in `words` (positions count `<bos>` as 0)."""
-    tokens = ["<bos>", *words]
+    tokens = [BOS, *words]
     pronoun = tokens.index("it")
     animal = max(i for i in range(pronoun) if tokens[i] in ANIMAL_SOUNDS)  # the nearest animal before "it"
     others = tuple(i for i in range(pronoun) if tokens[i] in PLACES or tokens[i] in PEOPLE)
@@ -113,7 +114,7 @@ def second_mention_set() -> tuple[SecondMention, ...]:
     found = []
     while len(found) < EVAL_STORIES:
         words = tuple(second_mention_story(rng))
-        tokens = ["<bos>", *words]
+        tokens = [BOS, *words]
         nouns = [i for i in range(2, len(tokens), 4)]  # "the NOUN came/left ." from position 1 on
         repeats = [i for i in nouns if tokens[i] in {tokens[j] for j in nouns if j < i}]
         if repeats:
