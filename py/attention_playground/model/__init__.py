@@ -1,6 +1,6 @@
 """A tiny transformer that learned its own attention, small enough to train in a browser in seconds.
 
-Two layers of two attention heads, no MLP, trained on repeated random runs and simple sentences. It grows
+Two layers of four attention heads, no MLP, trained on repeated random runs and simple sentences. It grows
 the heads the interpretability literature describes: a previous-token head in layer 0, induction heads in
 layer 1, and attention parked on the first token when there is nothing to find.
 

@@ -110,9 +110,6 @@ RELATED_WORDS: dict[str, tuple[str, ...]] = {
     "computer": ("machine",), "works": ("compiles",),
 }
 
-#: The words a repeated run is drawn from: every word but `<bos>`.
-RUN_WORDS: tuple[str, ...] = VOCABULARY[1:]
-
 #: Shortest and longest run of a repeated-run sequence.
 RUN_LENGTHS = (5, 15)
 

@@ -11,7 +11,8 @@ token at t + 1:
 - the **repeated part** is every position t > L: the token there has occurred before, at t - L, so the
   next token can be copied from what followed it then. Copying is the only way to predict it.
 - the **first run** is every position t < L: the next token is a fresh random word, so the best possible
-  accuracy is chance (about 1 in 51, less what the model can rule out, such as a word already in the run).
+  accuracy is chance (about 1 in 160, the words but `<bos>`, less what the model can rule out, such as a word
+  already in the run).
 - position L (the last word of the first copy) is in neither: nothing has repeated yet, yet the next token
   is the run's first word again, which the model has no way to know.
 """
