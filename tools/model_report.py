@@ -5,7 +5,7 @@
 
 Every number in that part is computed here from the shipped checkpoint; tests/native/test_model_checkpoint.py
 checks docs/model.md holds exactly this output, so nothing in it is typed by hand. Run it after retraining
-(`cd py && python3 -m attention_playground.model.train`) and commit the page with the checkpoint.
+(`cd py && python3 -m attention_playground.model.make_checkpoint`) and commit the page with the checkpoint.
 
 Why it lives in tools/ and not in the package or in sitebuild/: it writes documentation. The package is what a
 learner's page, a notebook or `pip install` runs, and none of them needs this. sitebuild/ is the build, which runs
@@ -194,7 +194,7 @@ def training_lines(model: Model) -> list[str]:
         "## Training",
         "",
         f"`training.py`: Adam (lr {c.lr}, batch {c.batch_size}), next-token cross-entropy, {model.steps} steps "
-        f"from seed {c.seed}. `cd py && python3 -m attention_playground.model.train` writes the checkpoint (it "
+        f"from seed {c.seed}. `cd py && python3 -m attention_playground.model.make_checkpoint` writes the checkpoint (it "
         "prints how long it took: about two minutes natively on a busy 2-core machine), `checkpoint.json` "
         f"({size} bytes: the config, the vocabulary, the loss curve, the summary `describe` gives, and every "
         'parameter as `{"shape": [...], "data": [...]}` in row-major order, rounded to '

@@ -29,6 +29,7 @@
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
+import { REQUEST_KINDS } from "../../generated/module-facts.js";
 
 /** How long the learner's code may run before it is stopped. */
 export const DEFAULT_TIME_LIMIT_MS = 5000;
@@ -37,7 +38,7 @@ const INTERRUPT_GRACE_MS = 1000;
 /** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why three). */
 export const SPARES_WANTED = 3;
 /** The request a spare answers once booted, to import what the learner's runs need (the exercises' part). */
-const WARM_UP_KIND = "exercises";
+const WARM_UP_KIND = REQUEST_KINDS.EXERCISES;
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
 const SIGINT = 2;
 

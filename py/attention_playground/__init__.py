@@ -1,18 +1,26 @@
 """Attention Playground: self-attention in plain NumPy, one stage at a time.
 
-- `attention`: the maths (softmax, attention, self-attention, multi-head, every stage)
+- `attention_maths`: the maths (softmax, attention, self-attention, multi-head, every stage)
+- `positions`: the sinusoidal position rows a scene may add to X
 - `scene`: the scene format and its checks (`SceneError`, `LIMITS`)
-- `compute`: `compute_scene(scene)`, every stage as arrays
+- `scene_stages`: `compute_scene(scene)`, every stage of every head as arrays
 - `wire`: arrays to JSON or packed bytes and back; `compute(scene)`, the computed scene as plain data
-- `kinds`, `handlers`, `entry`: the request kinds declared once, what each runs, and `handle(request_json)`,
-  what the page's worker calls
+- `kinds`, `handlers`, `entry`: the request kinds declared once with the function each runs, the glue the
+  kinds that need it have, and `handle(request_json)`, what the page's worker calls
 - `parts`, `facts`: how the package ships in zips, and what the page's JavaScript shares with it
 - `presets`, `experiments`: the worked examples and the experiments that are not one scene
 - `model` (a subpackage, imported on its own: `attention_playground.model`): a tiny transformer trained
   to copy, with heads to look at as scenes, and trained with NumPy alone
+- `exercises` (a subpackage): the exercises, their checks and their runner; `learner_program`,
+  `learner_drawing` (shipped with them): the learner's code run and its mistakes told in their lines, and the
+  heatmap drawn with the learner's own function
+- `widget` (needs anywidget): the playground in a notebook
+
+No module shares its name with a function the package exports (`compute` is wire.py's function, `attention`
+attention_maths.py's), so `import attention_playground.<module>` always gives the module.
 """
 
-from .attention import (
+from .attention_maths import (
     STAGES,
     AttentionStages,
     attention,

@@ -15,7 +15,7 @@ unexpected. `handle` never raises: whatever happens comes back as a response.
 `handle_packed(request_json, numbers=None) -> (header_json, data)` serves the same requests with the same responses, but
 ships the numbers of a "compute" result as raw float64 bytes instead of decimal text: for 64 tokens,
 writing its tens of thousands of floats as JSON text takes several times longer than computing them, while
-copying them as bytes costs almost nothing. "compute" is served as arrays (compute.ComputedScene), and
+copying them as bytes costs almost nothing. "compute" is served as arrays (scene_stages.ComputedScene), and
 wire.py turns them into the JSON form or the packed form, once, on the way out. In the header (the response
 as `handle` would give it), every float matrix of the result is replaced by a small descriptor
 
@@ -47,7 +47,7 @@ def _served(request_json: Any, numbers: Any = None) -> Any:
     name, payload = read_request(request_json, numbers)
     kind = kind_of(name)
     check_payload(kind, payload)
-    return kind.handler(payload)
+    return kind.handler(**payload)
 
 
 def handle(request_json: str) -> str:

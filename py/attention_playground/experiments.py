@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .attention import self_attention, softmax
-from .compute import ComputedScene, compute_scene
+from .attention_maths import self_attention, softmax
+from .scene_stages import ComputedScene, compute_scene
 
 #: The most random numbers one experiment may draw: keeps memory (8 bytes each) near 32 MB.
 MAX_DRAWS = 1 << 22

@@ -3,7 +3,8 @@
 The module decides these; the build writes them into generated/module-facts.js, which the page imports, so
 the two sides cannot drift apart: the size limits, the example the page opens with, the names of the stages,
 the request kinds the entry point answers (each with its one line of documentation), how deep a request may
-nest, how unnamed value columns are named, and which zips the module ships in (parts.py).
+nest, how unnamed value columns are named, which zips the module ships in (parts.py), and the token the trained
+model reads before the first word (model/corpus.py: BOS; the page counts words from the one after it).
 
 Nothing in the package imports this module: it reads the others, and only the build and the tests read it.
 """
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .attention import STAGES
+from .attention_maths import STAGES
 from .kinds import KINDS
+from .model.corpus import BOS
 from .parts import facts as part_facts
 from .presets import DEFAULT_PRESET_ID, PRESET_IDS
 from .scene import LIMITS, VALUE_DIM_PREFIX, default_value_dims
@@ -36,4 +38,5 @@ def module_facts() -> dict[str, Any]:
         "maxNesting": MAX_NESTING,
         "valueDimNames": {"prefix": VALUE_DIM_PREFIX, "first": 0, "example": list(default_value_dims(3))},
         "moduleParts": part_facts(),
+        "startToken": BOS,
     }

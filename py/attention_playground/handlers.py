@@ -1,8 +1,11 @@
-"""What each request kind runs: one small function per kind, payload in, a value out (arrays allowed).
+"""The glue some request kinds need between their payload and the function that serves them; each returns a
+value (arrays allowed).
 
 The table that names the kinds, their payloads and the parts they need is kinds.py; the text that comes in
-and goes out is wire.py's. Here each handler only turns a payload into a call, and the module's own mistakes
-into the request's (`RequestError`, with the payload key at fault).
+and goes out is wire.py's. A handler is called with the payload's keys as keyword arguments, so a kind whose
+function takes exactly those has that function as its handler (kinds.py: "compute" is `compute_scene`) and
+nothing here. Here each handler only turns a payload into a call, and the module's own mistakes into the
+request's (`RequestError`, with the payload key at fault).
 
 The exercises and the trained model ship in parts of their own (parts.py) and are imported by their first
 request, never at boot: the page's worker answers its first heatmap without them.
@@ -15,9 +18,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .compute import ComputedScene, compute_scene
 from .experiments import knock_out_word, scaling_experiment, shuffle_check, shuffle_scene
-from .presets import UnknownPresetError, list_presets, load_preset
+from .presets import UnknownPresetError, load_preset
 from .scene import SceneError
 from .wire import RequestError
 
@@ -27,25 +29,17 @@ def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(inspect.signature(function).parameters)
 
 
-def compute(payload: dict) -> ComputedScene:
-    return compute_scene(payload["scene"])  # arrays: written out by wire.py on the way out
-
-
-def presets(payload: dict) -> Any:
-    return list_presets()
-
-
-def preset(payload: dict) -> Any:
+def preset(id: str) -> Any:  # noqa: A002  (the payload's key)
     try:
-        return load_preset(payload["id"])
+        return load_preset(id)
     except UnknownPresetError as error:
         raise RequestError(str(error), "id") from None
 
 
-def _experiment(function: Callable[..., Any]) -> Callable[[dict], Any]:
+def _experiment(function: Callable[..., Any]) -> Callable[..., Any]:
     """Serve an experiment whose payload is its keyword arguments; it refuses bad ones with ValueError."""
 
-    def run(payload: dict) -> Any:
+    def run(**payload: Any) -> Any:
         try:
             return function(**payload)
         except ValueError as error:
@@ -59,11 +53,11 @@ scaling = _experiment(scaling_experiment)
 shuffle = _experiment(shuffle_check)
 
 
-def _scene_experiment(function: Callable[..., Any], *fields: str) -> Callable[[dict], Any]:
+def _scene_experiment(function: Callable[..., Any], *fields: str) -> Callable[..., Any]:
     """Serve an experiment on the page's scene: the scene's mistakes are SceneErrors (field, row and column), and
     a bad choice of `fields` (its message starts with the field's name) the request's."""
 
-    def run(payload: dict) -> Any:
+    def run(**payload: Any) -> Any:
         try:
             return function(**payload)
         except SceneError:
@@ -80,17 +74,17 @@ shuffle_words = _scene_experiment(shuffle_scene, "order")
 knock_out = _scene_experiment(knock_out_word, "column", "head")
 
 
-def exercises(payload: dict) -> Any:
+def exercises() -> Any:
     from .exercises import list_exercises  # noqa: PLC0415  (a part of its own: see the module's docstring)
 
     return list_exercises()
 
 
-def _learner_code(kind: str, module: str, function: str) -> Callable[[dict], Any]:
+def _learner_code(kind: str, module: str, function: str) -> Callable[..., Any]:
     """Serve a request that runs the learner's code: `function` of `module`, imported on the first such request
     (only the learner's worker makes them). An unknown exercise id is the request's mistake."""
 
-    def run(payload: dict) -> Any:
+    def run(**payload: Any) -> Any:
         if not isinstance(payload["code"], str):
             raise RequestError(f'"{kind}" needs "code" as text', "code")
         from .exercises import UnknownExerciseError  # noqa: PLC0415
@@ -106,14 +100,14 @@ def _learner_code(kind: str, module: str, function: str) -> Callable[[dict], Any
 
 
 run_exercise = _learner_code("run_exercise", "exercises", "run_exercise")
-learner_compute = _learner_code("learner_compute", "learner_compute", "compute_with_learner")
+learner_compute = _learner_code("learner_compute", "learner_drawing", "compute_with_learner")
 
 
-def _model(function: str) -> Callable[[dict], Any]:
+def _model(function: str) -> Callable[..., Any]:
     """Serve one of the trained model's requests: `function` of model/requests.py, imported on the first such
     request (a page that never opens the model does not import it). Its mistakes are ModelInputErrors."""
 
-    def run(payload: dict) -> Any:
+    def run(**payload: Any) -> Any:
         from .model import requests  # noqa: PLC0415
 
         return getattr(requests, function)(payload)

@@ -4,6 +4,12 @@ of the module it needs, and one line saying what it gives back.
 Everything else reads this table: entry.py checks a request against it and runs the handler; parts.py tells
 the worker which zip a kind needs; the build writes the page's list of kinds (generated/module-facts.js,
 `REQUEST_KINDS`, one doc comment per kind) from it. A new kind is one line here and its handler.
+
+A handler is called with the payload's keys as its keyword arguments. Where a function of the module takes
+exactly those and its mistakes are already the request's (a SceneError), it is the handler itself: "compute" is
+`compute_scene`, so a keystroke's request goes entry → wire → kinds → scene_stages → scene → positions →
+attention_maths and back out through wire. handlers.py holds the glue the other kinds need (a payload key turned
+into a parameter, a mistake into a RequestError, a part imported on first use).
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from typing import Any, NamedTuple
 
 from . import handlers
 from .experiments import scaling_experiment, shuffle_check
+from .presets import list_presets
+from .scene_stages import compute_scene
 from .wire import RequestError
 
 
@@ -21,7 +29,7 @@ class RequestKind(NamedTuple):
     """One kind of request: {"kind": name, "payload": {...}}."""
 
     name: str
-    handler: Callable[[dict], Any]  # payload in, a value out (wire.py writes it out)
+    handler: Callable[..., Any]  # the payload as keyword arguments in, a value out (wire.py writes it out)
     required: tuple[str, ...]  # payload keys it must have
     optional: tuple[str, ...]  # payload keys it may have
     part: str | None  # the part of the module it needs unpacked first (parts.py); None: the core
@@ -33,9 +41,9 @@ class RequestKind(NamedTuple):
 _MODEL = ("model",)
 
 KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
-    RequestKind("compute", handlers.compute, ("scene",), (), None,
+    RequestKind("compute", compute_scene, ("scene",), (), None,
                 "compute(scene): every stage of every head (README: What compute(scene) returns)"),
-    RequestKind("presets", handlers.presets, (), (), "presets",
+    RequestKind("presets", list_presets, (), (), "presets",
                 "the examples: [{id, title, description}, ...] (the build asks; the page reads generated/)"),
     RequestKind("preset", handlers.preset, ("id",), (), "presets",
                 "one example's scene (the build asks; the page reads generated/presets/)"),

@@ -2,10 +2,12 @@
 
 The page's Python must be live in seconds, and every byte it fetches before then competes with the runtime
 itself. The heatmap and the step view need only the module's core and the example the page opens with. The
-exercises run in a worker of their own, which fetches their part on its first request. The trained model (its code and its 130 KB checkpoint) and the other examples' scenes (the page reads
-those from generated/presets/, not through Python) are needed only by requests that ask for them. So the build
-writes one zip per part (sitebuild/generated.py), and the worker unpacks a part just before the first request
-whose kind needs it (kinds.py declares which; js/runtime/parts.js unpacks it). Natively, and from the pip package, every part is simply there.
+exercises run in a worker of their own, which fetches their part on its first request. The trained model (its
+code and its 211 kB checkpoint, model/checkpoint.json) and the other examples' scenes (the page reads those from
+generated/presets/, not through Python) are needed only by requests that ask for them. So the build writes one
+zip per part (sitebuild/generated.py), and the worker unpacks a part just before the first request whose kind
+needs it (kinds.py declares which; js/runtime/parts.js unpacks it). Natively, and from the pip package, every
+part is simply there.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from .presets import DEFAULT_PRESET_ID
 
 #: The parts besides the core, and the files each holds (path prefixes inside the package). A file is in the
 #: first part that claims it. "scripts" are the programs run from the command line (the ones that wrote the
-#: presets and the checkpoint (model/train.py)) and what only they read (model/repeated_noun.py): no request
-#: needs them and the page never fetches them; only the test suite run inside Pyodide does.
+#: presets and the checkpoint (model/make_checkpoint.py)) and what only they read (model/repeated_noun.py): no
+#: request needs them and the page never fetches them; only the test suite run inside Pyodide does.
 PART_FILES: dict[str, tuple[str, ...]] = {
-    "scripts": ("presets/make_", "model/repeated_noun.py", "model/train.py"),
-    "exercises": ("exercises/", "learner_code.py", "learner_compute.py"),
+    "scripts": ("presets/make_", "model/repeated_noun.py", "model/make_checkpoint.py"),
+    "exercises": ("exercises/", "learner_program.py", "learner_drawing.py"),
     "model": ("model/",),
     "presets": ("presets/",),
     # The notebook widget (widget.py and its bundled view): the page never needs it.
@@ -31,8 +33,10 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     "lessons": ("lessons/",),
 }
 
-#: Files that stay in the core although a part's folder holds them: the example the exercises start from.
+#: Files that stay in the core although a part's folder holds them: the example the page opens with, which the
+#: exercises start from too.
 CORE_FILES = (f"presets/{DEFAULT_PRESET_ID}.json",)
+
 
 def zip_name(part: str | None) -> str:
     """The file name of a part's zip in generated/ (None: the core's)."""

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .attention import MASK_NAMES, mask_matrix
+from .attention_maths import MASK_NAMES, mask_matrix
 from .positions import POSITION_ENCODINGS
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .compute import ComputedScene, compute_scene
+from .scene_stages import ComputedScene, compute_scene
 from .scene import SceneError
 
 
@@ -134,11 +134,11 @@ def result_json(computed: ComputedScene) -> dict[str, Any]:
 def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
     """Check `scene`, run every head, and return the result described in the README, as plain data.
 
-    `compute_scene` (compute.py) written out: the one call a notebook or the page needs. Raises `SceneError`
-    (with field, row and column labels) if the scene has a mistake. Lists of Python floats at full precision,
-    with None wherever a number is not finite (a masked score, a nan from the overflow trap). Besides the
-    README's keys, the result has `warnings`: plain sentences about anything the learner should know. It also
-    echoes `positions` and gives the inputs every head read, so each number of the stages can be worked by
+    `compute_scene` (scene_stages.py) written out: the one call a notebook or the page needs. Raises
+    `SceneError` (with field, row and column labels) if the scene has a mistake. Lists of Python floats at full
+    precision, with None wherever a number is not finite (a masked score, a nan from the overflow trap). Besides
+    the README's keys, the result has `warnings`: plain sentences about anything the learner should know. It
+    also echoes `positions` and gives the inputs every head read, so each number of the stages can be worked by
     hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`, `Wk`, `Wv` (`Wv` is None for
     one-hot position markers).
     """

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from attention_playground.attention import attention as module_attention
+from attention_playground import attention as module_attention
 from attention_playground.exercises.catalogue import EXERCISES
 from page_helpers import ANIMATIONS_ENDED, editor_text, paste_code, sel
 

@@ -3,6 +3,7 @@
 import json
 import math
 import struct
+import sys
 
 import pytest
 
@@ -40,6 +41,31 @@ def test_compute_returns_what_compute_returns():
     response = send({"kind": "compute", "payload": {"scene": scene}})
     assert response["ok"] is True
     assert response["result"] == compute(scene)
+
+
+def test_a_compute_request_passes_through_the_fewest_modules_each_with_one_job():
+    """The keystroke's path: entry, which wire reads for and writes for; kinds, whose "compute" handler is
+    compute_scene itself (scene_stages); the scene's checks (scene) and the maths (positions, attention_maths).
+    handlers.py, the glue other kinds need, is not on it."""
+    from attention_playground.kinds import KINDS
+    from attention_playground.scene_stages import compute_scene
+
+    assert KINDS["compute"].handler is compute_scene
+    request = json.dumps({"kind": "compute", "payload": {"scene": load_preset("two-heads")}})
+    passed = set()
+
+    def note_the_module(frame, event, arg):
+        if event == "call" and frame.f_globals.get("__name__", "").startswith("attention_playground"):
+            passed.add(frame.f_globals["__name__"].removeprefix("attention_playground."))
+
+    before = sys.getprofile()
+    sys.setprofile(note_the_module)
+    try:
+        header_json, _ = entry.handle_packed(request)
+    finally:
+        sys.setprofile(before)
+    assert strict_json(header_json)["ok"] is True
+    assert passed == {"entry", "wire", "kinds", "scene_stages", "scene", "positions", "attention_maths"}
 
 
 def test_compute_result_has_the_documented_keys():
@@ -144,7 +170,7 @@ def test_a_request_that_is_not_a_string_is_answered_too():
 
 
 def test_an_unexpected_exception_becomes_an_internal_error(monkeypatch):
-    def broken(payload):
+    def broken(**payload):
         raise RuntimeError("something broke")
 
     monkeypatch.setitem(entry.KINDS, "compute", entry.KINDS["compute"]._replace(handler=broken))
@@ -154,16 +180,16 @@ def test_an_unexpected_exception_becomes_an_internal_error(monkeypatch):
 
 
 def test_an_interrupt_becomes_an_internal_error(monkeypatch):
-    def interrupted(payload):
+    def interrupted(**payload):
         raise KeyboardInterrupt
 
-    monkeypatch.setitem(entry.KINDS, "presets", interrupted)
-    assert_error(send({"kind": "presets"}), "InternalError")
+    monkeypatch.setitem(entry.KINDS, "presets", entry.KINDS["presets"]._replace(handler=interrupted))
+    assert assert_error(send({"kind": "presets"}), "InternalError")["message"].startswith("KeyboardInterrupt")
 
 
 def test_a_result_that_is_not_strict_json_becomes_an_internal_error(monkeypatch):
-    monkeypatch.setitem(entry.KINDS, "presets", lambda payload: [float("nan")])
-    assert_error(send({"kind": "presets"}), "InternalError")
+    monkeypatch.setitem(entry.KINDS, "presets", entry.KINDS["presets"]._replace(handler=lambda: [float("nan")]))
+    assert assert_error(send({"kind": "presets"}), "InternalError")["message"].startswith("ValueError")
 
 
 # --- the packed path: handle_packed ------------------------------------------------------------------------
@@ -373,16 +399,16 @@ def test_packed_replies_without_matrices_are_handles_reply(request_text):
 
 
 def test_packed_an_unexpected_exception_or_interrupt_is_an_internal_error(monkeypatch):
-    def broken(payload):
+    def broken(**payload):
         raise RuntimeError("something broke")
 
-    def interrupted(payload):
+    def interrupted(**payload):
         raise KeyboardInterrupt
 
     monkeypatch.setitem(entry.KINDS, "compute", entry.KINDS["compute"]._replace(handler=broken))
-    monkeypatch.setitem(entry.KINDS, "presets", interrupted)
+    monkeypatch.setitem(entry.KINDS, "presets", entry.KINDS["presets"]._replace(handler=interrupted))
     header_json, data = entry.handle_packed(compute_request({}))
     assert data == b""
     assert assert_error(strict_json(header_json), "InternalError")["message"] == "RuntimeError: something broke"
     header_json, data = entry.handle_packed(json.dumps({"kind": "presets"}))
-    assert data == b"" and assert_error(strict_json(header_json), "InternalError")
+    assert data == b"" and assert_error(strict_json(header_json), "InternalError")["message"].startswith("KeyboardInterrupt")

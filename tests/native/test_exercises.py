@@ -8,7 +8,7 @@ import pytest
 
 from attention_playground import compute, handle, load_preset
 from attention_playground.exercises import EXERCISES, RAISED_ABOVE, seed_data
-from attention_playground.learner_code import LearnerError, run_learner_code
+from attention_playground.learner_program import LearnerError, run_learner_code
 
 
 def send(kind, payload):
@@ -300,7 +300,7 @@ def test_learner_compute_names_what_is_wrong_with_the_learners_weights():
 
 
 def test_weight_problems_name_negative_masked_and_nan_weights():
-    from attention_playground.learner_compute import weight_problems
+    from attention_playground.learner_drawing import weight_problems
 
     tokens = ["a", "b"]
     causal = np.array([[False, True], [False, False]])

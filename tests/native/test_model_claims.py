@@ -195,7 +195,7 @@ def test_a_pair_split_between_two_interpreters_trains_the_same_runs_and_gets_the
         other = "without" if side == "with" else "with"
         refused = respond("model_run", {"words": "the fox", "model": f"claim-{other}"})
         assert not refused["ok"] and refused["error"]["field"] == "model" and f'"{side}"' in refused["error"]["message"]
-        halves[side] = {"losses": losses, "metrics": report["metrics"][side], "pair": requests._pair}
+        halves[side] = {"losses": losses, "metrics": report["metrics"][side], "pair": dict(requests.RUNS.claim_runs)}
 
     with_config, without_config = pair_configs(CLAIMS["positions"], seed=3, steps=5)
     assert halves["with"]["losses"] == list(train(with_config).loss_curve)

@@ -9,6 +9,7 @@ import pytest
 from attention_playground.entry import handle
 from attention_playground.model import TrainConfig, evaluate, run, train, with_head_weights
 from attention_playground.model import requests as model_requests
+from attention_playground.model.runs import TrainingRuns
 
 SENTENCE = "the fox met a crow and the fox smiled"
 
@@ -36,9 +37,8 @@ def probabilities(logits):
 
 @pytest.fixture(autouse=True)
 def no_training_run_left_over(monkeypatch):
-    """Each test starts with no learner's run in the interpreter (the module keeps one)."""
-    monkeypatch.setattr(model_requests, "_trainer", None)
-    monkeypatch.setattr(model_requests, "_trained_summary", None)
+    """Each test starts with no learner's run in the interpreter (the module keeps its runs in RUNS)."""
+    monkeypatch.setattr(model_requests, "RUNS", TrainingRuns())
 
 
 def test_a_run_gives_the_models_weights_predictions_and_metrics(shipped_model):
@@ -199,3 +199,14 @@ def test_a_batch_of_steps_stops_at_its_time_limit():
     result("model_train_start", {"config": {"steps": 100}})
     report = result("model_train_steps", {"steps": 100, "max_seconds": 0})
     assert report["step"] == 1 and not report["done"], "at least one step, then the time is up"
+
+
+def test_the_runs_live_in_one_registry_and_in_no_other_global():
+    from attention_playground.model.training import Trainer
+
+    assert model_requests.RUNS.learner is None
+    result("model_train_start", {"config": {"steps": 2, "seed": 4}})
+    assert model_requests.RUNS.learner.config.steps == 2 and model_requests.RUNS.learner.config.seed == 4
+    result("model_claim_start", {"claim": "positions", "steps": 2, "side": "with"})
+    assert list(model_requests.RUNS.claim_runs) == ["with"] and model_requests.RUNS.claim.id == "positions"
+    assert [name for name, value in vars(model_requests).items() if isinstance(value, Trainer)] == []

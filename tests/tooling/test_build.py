@@ -157,12 +157,12 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     package = f"{paths.PACKAGE_NAME}/"
     core = set(names[None])
     # The core is what the heatmap and the step view need: the maths, the scene format, the opening example.
-    assert {f"{package}entry.py", f"{package}__init__.py", f"{package}parts.py", f"{package}attention.py",
+    assert {f"{package}entry.py", f"{package}__init__.py", f"{package}parts.py", f"{package}attention_maths.py",
             f"{package}presets/{parts.DEFAULT_PRESET_ID}.json"} <= core
     assert not [name for name in core if name.startswith((f"{package}model/", f"{package}presets/make_", f"{package}exercises"))]
     assert {f"{package}exercises/runner.py", f"{package}exercises/write_softmax.py"} <= set(names["exercises"])
     # The command-line scripts (training, the presets' makers) and what only they read are in no part a request needs.
-    assert {f"{package}model/repeated_noun.py", f"{package}model/train.py"} <= set(names["scripts"])
+    assert {f"{package}model/repeated_noun.py", f"{package}model/make_checkpoint.py"} <= set(names["scripts"])
     assert "scripts" not in {part for needed in parts.kind_parts().values() for part in needed}
     assert f"{package}model/checkpoint.json" in names["model"]
     assert f"{package}presets/causal-exercise.json" in names["presets"]

@@ -9,7 +9,7 @@
 
 import { formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
-import { namedToken, wordAt } from "../shared/positions.js";
+import { START_TOKEN, namedToken, wordAt } from "../shared/positions.js";
 import { createLabelledMatrix } from "../teaching/labelled-matrix.js";
 import { drawStage, stageFormula } from "../teaching/step-view.js";
 
@@ -117,7 +117,7 @@ function createStageColumn(testId) {
 export function focusSentence({ tokens, row, label, focus, prediction }) {
   let best = 0;
   row.forEach((weight, key) => { if (weight > row[best]) best = key; });
-  const read = best === 0 ? "<bos> (it parks there: nothing to find)" : namedToken(tokens, best);
+  const read = best === 0 ? `${START_TOKEN} (it parks there: nothing to find)` : namedToken(tokens, best);
   const next = prediction ? ` The model's likeliest next word is ${quoted(prediction[0])} (${formatWeight(prediction[1], 2)}).` : "";
   return `At ${wordAt(tokens, focus)}, ${label} puts the most weight on ${read}: ${formatWeight(row[best], 2)}.${next}`;
 }

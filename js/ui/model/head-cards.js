@@ -7,13 +7,14 @@
 import { createHeatmap } from "../heatmap/heatmap.js";
 import { formatWeight } from "../shared/format.js";
 import { make, setPropertyIfChanged } from "../shared/dom.js";
+import { START_TOKEN } from "../shared/positions.js";
 
 /** How the page names each role (model/analysis.py decides which a head has): on the cards and in the big view. */
 const ROLE_NAMES = {
   "previous-token": "previous-token head",
   induction: "induction head",
   "duplicate-token": "duplicate-token head",
-  "first-token": "parks on <bos>",
+  "first-token": `parks on ${START_TOKEN}`,
   diffuse: "diffuse",
 };
 
@@ -21,7 +22,7 @@ const ROLE_NAMES = {
 const SCORES = [
   ["previous_token", "prev"],
   ["induction", "induction"],
-  ["first_token", "<bos>"],
+  ["first_token", START_TOKEN],
 ];
 
 /** The page's one name for a role as model_info gives it ("first-token" reads "parks on <bos>"). */

@@ -10,6 +10,7 @@
 
 import { formatWeight, quoted } from "../shared/format.js";
 import { make } from "../shared/dom.js";
+import { START_TOKEN } from "../shared/positions.js";
 import { createChosenHead } from "./chosen-head.js";
 import { createDesignedVsLearned, focusSentence } from "./designed-vs-learned.js";
 import { createHeadCards } from "./head-cards.js";
@@ -28,6 +29,9 @@ function metricsText(metrics, baseline) {
     `sentence loss ${formatWeight(metrics.sentence_loss, 3)}${change("sentence_loss")}`;
 }
 
+/** A word as the model reads it (model/errors.py: WORD_PATTERN): the start token, a word, or one mark. */
+const WORD_PATTERN = new RegExp(`${START_TOKEN.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|[\\p{L}\\p{N}]+(?:'[\\p{L}\\p{N}]+)*|[^\\p{L}\\p{N}\\s_]`, "gu");
+
 /**
  * The words of a sentence as the model reads them: capitals lowered, punctuation split off ("The Cat sat." is
  * "the cat sat ."). The same reading as `split_words` in py/attention_playground/model/errors.py, which decides;
@@ -36,7 +40,7 @@ function metricsText(metrics, baseline) {
  * @returns {string[]}
  */
 export function readWords(text) {
-  return text.toLowerCase().match(/<bos>|[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*|[^\p{L}\p{N}\s_]/gu) ?? [];
+  return text.toLowerCase().match(WORD_PATTERN) ?? [];
 }
 
 /** The words the model knows, as buttons that add the word to the sentence. */
@@ -226,7 +230,7 @@ export function mountModelPanel(host, { store, actions }) {
     if (!result) return;
     const tokens = result.tokens;
     const focus = Math.min(model.focus ?? tokens.length - 1, tokens.length - 1);
-    if (guiding && result.tokens.join(" ") === `<bos> ${info.examples.find((e) => e.id === "repeated-run").words}` && !model.busy) {
+    if (guiding && result.tokens.join(" ") === `${START_TOKEN} ${info.examples.find((e) => e.id === "repeated-run").words}` && !model.busy) {
       guiding = false;
       const best = guidedFocus({ ...result, labels: labels(info), knockedOut: result.knocked_out });
       if (best !== null && best !== focus) actions.focusModelPosition(best);

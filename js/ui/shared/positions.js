@@ -6,10 +6,12 @@
  * every sentence that names a repeated word use these functions.
  */
 
+import { MODULE_FACTS } from "../../../generated/module-facts.js";
 import { quoted } from "./format.js";
 
-/** The model's beginning-of-sequence token (model/corpus.py: BOS), which stands before the first word. */
-export const START_TOKEN = "<bos>";
+/** The model's beginning-of-sequence token, which stands before the first word: the module's (model/corpus.py:
+ * BOS), as the build writes it into the facts. */
+export const START_TOKEN = MODULE_FACTS.startToken;
 
 /** The word number (from 1) of the token at `index`, or 0 for the model's `<bos>`. */
 export function wordNumber(tokens, index) {

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ..attention import mask_matrix
-from ..compute import compute_scene
-from ..learner_code import LEARNER_FILENAME, LearnerError
+from ..attention_maths import mask_matrix
+from ..scene_stages import compute_scene
+from ..learner_program import LEARNER_FILENAME, LearnerError
 from ..presets import DEFAULT_PRESET_ID, load_preset
 
 #: How closely the learner's numbers must agree with the module's.

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..learner_code import MAX_PRINTED_CHARS, LearnerError, run_learner_code
+from ..learner_program import MAX_PRINTED_CHARS, LearnerError, run_learner_code
 from .catalogue import get_exercise
 from .checking import RAISED_ABOVE, CheckContext, CheckFailed, Exercise, signature_problem
 

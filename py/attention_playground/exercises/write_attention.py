@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..attention import attention as reference_attention
-from ..attention import softmax as reference_softmax
+from ..attention_maths import attention as reference_attention
+from ..attention_maths import softmax as reference_softmax
 from .checking import (
     LARGE_SCORES,
     TOLERANCE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..attention import softmax as reference_softmax
+from ..attention_maths import softmax as reference_softmax
 from .checking import (
     LARGE_SCORES,
     TOLERANCE,

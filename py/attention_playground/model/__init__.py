@@ -1,6 +1,6 @@
 """A tiny transformer that learned its own attention, small enough to train in a browser in seconds.
 
-Two layers of two attention heads, no MLP, trained on repeated random runs and simple sentences. It grows
+Two layers of four attention heads, no MLP, trained on repeated random runs and simple sentences. It grows
 the heads the interpretability literature describes: a previous-token head in layer 0, induction heads in
 layer 1, and attention parked on the first token when there is nothing to find.
 
@@ -12,10 +12,12 @@ layer 1, and attention parked on the first token when there is nothing to find.
 
 One file per concept: `corpus` (the data), `config` (`TrainConfig`), `transformer` (parameters and the
 forward pass), `gradients` (the training pass and its gradient, written out), `training` (Adam, the runs),
-`evaluation` (the fixed evaluation set), `analysis` (head scores, roles, knock-outs), `head_scene`, `stage_rows`
-(one word's row through a head's stages), `loss_drop` (the sudden drop in a loss curve), `checkpoint`, `errors`,
-`repeated_noun` (what the model does on the tutorial's sentence with a repeated noun, for the preset's
-description), and `train` (`python3 -m attention_playground.model.train` writes the checkpoint).
+`evaluation` (the fixed evaluation set), `analysis` (head scores, roles, knock-outs), `scenes` (a head or a
+layer as a scene: `head_scene`, `layer_scene`), `stage_rows` (one word's row through a head's stages), `loss_drop`
+(the sudden drop in a loss curve), `checkpoint` (reading and writing it), `errors`, `requests` (what the page
+asks), `repeated_noun` (what the model does on the tutorial's sentence with a repeated noun, for the preset's
+description), and `make_checkpoint` (the script: `python3 -m attention_playground.model.make_checkpoint` trains
+the shipped model and writes its checkpoint).
 
 Everything, training included, needs nothing but NumPy.
 """
@@ -48,7 +50,7 @@ from .config import TrainConfig
 from .corpus import BOS, VOCABULARY
 from .errors import ModelInputError
 from .evaluation import Metrics, evaluate
-from .head_scene import head_scene, layer_scene
+from .scenes import head_scene, layer_scene
 from .training import StopTraining, Trainer, train
 from .transformer import Model, Run, run, vocabulary, with_head_weights
 

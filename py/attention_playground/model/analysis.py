@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..attention import softmax
+from ..attention_maths import softmax
 from ..wire import plain
 from .corpus import WORD_INDEX
 from .errors import check_knocked_out
@@ -458,7 +458,7 @@ DESIGNED_PRESET = "it-animal-noun"
 
 def designed_reads() -> dict[str, float]:
     """The hand-set Part 6 head (preset DESIGNED_PRESET) at "it": its weight on each word, keyed by the word."""
-    from ..compute import compute_scene
+    from ..scene_stages import compute_scene
     from ..presets import load_preset
 
     scene = load_preset(DESIGNED_PRESET)

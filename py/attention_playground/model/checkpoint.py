@@ -3,10 +3,10 @@
 `checkpoint.json`, beside this file, is one JSON object:
 
     {"format": "attention-playground-model", "version": 1, "significant_digits": 6,
-     "config": {...TrainConfig fields...}, "vocabulary": ["<bos>", "the", ...], "steps": 600,
+     "config": {...TrainConfig fields...}, "vocabulary": ["<bos>", "the", ...], "steps": 1500,
      "loss_curve": [...training loss at every step, 4 significant digits...],
      "summary": {...describe(model): metrics, head scores and roles, knock-outs...},
-     "params": {"W_E": {"shape": [52, 32], "data": [...]}, ...}}
+     "params": {"W_E": {"shape": [161, 32], "data": [...]}, ...}}
 
 Each parameter's `data` is its entries in row-major (C) order, each a decimal rounded to
 `significant_digits` significant digits. The model *is* those decimals: read as float64 (Python's

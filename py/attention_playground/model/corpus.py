@@ -43,6 +43,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+#: The beginning-of-sequence token, first in every sequence. Spelled here only: the page reads it from the
+#: build's facts (facts.py, generated/module-facts.js).
 BOS = "<bos>"
 
 #: Each animal and the one sound it makes: after "it", the sound names the animal.
@@ -107,9 +109,6 @@ RELATED_WORDS: dict[str, tuple[str, ...]] = {
     "?": (".",), ";": (",",), ":": (",",), "rain": ("raining",), "rainy": ("raining", "wet"),
     "computer": ("machine",), "works": ("compiles",),
 }
-
-#: The words a repeated run is drawn from: every word but `<bos>`.
-RUN_WORDS: tuple[str, ...] = VOCABULARY[1:]
 
 #: Shortest and longest run of a repeated-run sequence.
 RUN_LENGTHS = (5, 15)

@@ -13,10 +13,10 @@ import re
 from collections.abc import Sequence
 
 from ..scene import SceneError
-from .corpus import RELATED_WORDS
+from .corpus import BOS, RELATED_WORDS
 
 #: A word as a learner types it: letters (with an apostrophe inside), `<bos>`, or one punctuation mark.
-WORD_PATTERN = re.compile(r"<bos>|[^\W_]+(?:'[^\W_]+)*|[^\w\s]")
+WORD_PATTERN = re.compile(rf"{re.escape(BOS)}|[^\W_]+(?:'[^\W_]+)*|[^\w\s]")
 
 
 class ModelInputError(SceneError):
@@ -31,7 +31,7 @@ def split_words(words: str | Sequence[str]) -> list[str]:
         return WORD_PATTERN.findall(words.lower())
     if not isinstance(words, Sequence) or not all(isinstance(word, str) for word in words):
         raise ModelInputError("words must be text or a list of words (text)", "words")
-    return [word.strip().lower() if word.strip() != "<bos>" else word.strip() for word in words]
+    return [word.strip().lower() if word.strip() != BOS else word.strip() for word in words]
 
 
 def close_words(word: str, vocabulary: Sequence[str], n: int = 3) -> list[str]:
@@ -51,7 +51,7 @@ def check_words(words: str | Sequence[str], vocabulary: Sequence[str], max_words
     if len(words) > max_words:
         raise ModelInputError(
             f"the sentence has {len(words)} words, but the model reads at most {max_words} "
-            f"(after the <bos> it adds itself); shorten it by {len(words) - max_words}",
+            f"(after the {BOS} it adds itself); shorten it by {len(words) - max_words}",
             "words", words[max_words], row_index=max_words,
         )
     known = set(vocabulary[1:])  # <bos> is the model's own: it always comes first and is added by run()

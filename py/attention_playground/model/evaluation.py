@@ -11,7 +11,8 @@ token at t + 1:
 - the **repeated part** is every position t > L: the token there has occurred before, at t - L, so the
   next token can be copied from what followed it then. Copying is the only way to predict it.
 - the **first run** is every position t < L: the next token is a fresh random word, so the best possible
-  accuracy is chance (about 1 in 51, less what the model can rule out, such as a word already in the run).
+  accuracy is chance (about 1 in 160, the words but `<bos>`, less what the model can rule out, such as a word
+  already in the run).
 - position L (the last word of the first copy) is in neither: nothing has repeated yet, yet the next token
   is the run's first word again, which the model has no way to know.
 """
@@ -26,6 +27,7 @@ import numpy as np
 
 from .corpus import (
     ANIMAL_SOUNDS,
+    BOS,
     PEOPLE,
     PLACES,
     PRONOUN_ORDERS,
@@ -84,7 +86,7 @@ def pronoun_evaluation_set() -> tuple[PronounSentence, ...]:
 
 def pronoun_facts(words, order: str = "") -> PronounSentence:
     """Where "it", its animal and the other nouns stand in `words` (positions count `<bos>` as 0)."""
-    tokens = ["<bos>", *words]
+    tokens = [BOS, *words]
     pronoun = tokens.index("it")
     animal = max(i for i in range(pronoun) if tokens[i] in ANIMAL_SOUNDS)  # the nearest animal before "it"
     others = tuple(i for i in range(pronoun) if tokens[i] in PLACES or tokens[i] in PEOPLE)
@@ -113,7 +115,7 @@ def second_mention_set() -> tuple[SecondMention, ...]:
     found = []
     while len(found) < EVAL_STORIES:
         words = tuple(second_mention_story(rng))
-        tokens = ["<bos>", *words]
+        tokens = [BOS, *words]
         nouns = [i for i in range(2, len(tokens), 4)]  # "the NOUN came/left ." from position 1 on
         repeats = [i for i in nouns if tokens[i] in {tokens[j] for j in nouns if j < i}]
         if repeats:

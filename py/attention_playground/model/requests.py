@@ -8,6 +8,8 @@ Two models can be asked for by name:
 - "claim-with", "claim-without": the two models of the claim's test running here (see `claim_start`; when
   the page trains them side by side, each interpreter holds one of them).
 
+The runs live between requests in one object, `RUNS` (runs.py: `TrainingRuns`).
+
 The page keeps the two apart: the shipped model is asked in the page's worker, training and the model it
 makes live in a worker of their own (so the page's worker stays free while a model trains).
 
@@ -28,10 +30,10 @@ from .checkpoint import load_model, shipped_checkpoint
 from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out
 from .evaluation import evaluate
-from .head_scene import head_scene
+from .scenes import head_scene
 from .loss_drop import find_loss_drop
+from .runs import CLAIM_SIDES, RUN_NAMES, TrainingRuns
 from .stage_rows import designed_row, learned_row
-from .training import Trainer
 from .transformer import Model, encode, forward, with_head_weights
 
 #: How many next words the page lists at each position.
@@ -67,8 +69,8 @@ TRAINABLE = {
 #: world needs about 800; the pronoun head needs the sentences and does not form.
 QUICK_RUN = {"repeat_fraction": 1.0, "steps": 400}
 
-_trainer = None  # the learner's training run in this interpreter (a training.Trainer), if any
-_trained_summary: dict[str, Any] | None = None  # describe() of the finished run, kept for "trained"
+#: The training runs this interpreter holds: the learner's, and a claim's test.
+RUNS = TrainingRuns()
 
 
 @cache
@@ -80,18 +82,8 @@ def _model(payload: dict) -> Model:
     name = payload.get("model", "shipped")
     if name == "shipped":
         return _shipped()
-    if name == "trained":
-        if _trainer is None:
-            raise ModelInputError("no model has been trained here yet: train one first", "model")
-        return _trainer.model
-    if name in ("claim-with", "claim-without"):
-        if _pair is None:
-            raise ModelInputError("no claim's test has been started here yet: start one first", "model")
-        side = name.removeprefix("claim-")
-        if side not in _pair:
-            raise ModelInputError(f"the claim's model {side!r} is not trained here: this interpreter trains only "
-                                  f"{_held_sides()}", "model")
-        return _pair[side].model
+    if name in RUN_NAMES:
+        return RUNS.model(name)
     raise ModelInputError(f'model must be "shipped" or "trained" (or "claim-with" or "claim-without" for the two '
                           f"models of a claim's test), not {name!r}", "model")
 
@@ -141,7 +133,7 @@ def model_info(payload: dict) -> dict[str, Any]:
     if name == "shipped":
         summary = _shipped_description()
     elif name == "trained":
-        summary = _trained_description()
+        summary = RUNS.learner_summary()
     else:  # one of a claim's pair, described once its test is done (the view asks once)
         summary = describe(_model(payload), heads_only=heads_only)
     designed = designed_reads()
@@ -155,13 +147,6 @@ def model_info(payload: dict) -> dict[str, Any]:
     curve = list(_model(payload).loss_curve)
     answer["loss_curve"], answer["loss_drop"] = curve, find_loss_drop(curve)
     return answer
-
-
-def _trained_description() -> dict[str, Any]:
-    global _trained_summary
-    if _trained_summary is None or _trained_summary["steps"] != _trainer.steps:
-        _trained_summary = describe(_trainer.model)
-    return _trained_summary
 
 
 def _trainable_ranges() -> dict[str, dict[str, Any]]:
@@ -247,10 +232,8 @@ def _train_config(settings: dict) -> TrainConfig:
 def train_start(payload: dict) -> dict[str, Any]:
     """Start a training run from scratch ({config: {seed?, steps?, n_heads?, repeat_fraction?}}), replacing
     any earlier one. Returns the run's config."""
-    global _trainer, _trained_summary
-
     config = _train_config(payload.get("config", {}))
-    _trainer, _trained_summary = Trainer(config), None
+    RUNS.start_learner_run(config)
     return {"config": config.to_dict()}
 
 
@@ -262,40 +245,37 @@ def train_steps(payload: dict) -> dict[str, Any]:
     losses (one per step taken now), seconds (time spent training so far), done, loss_drop (the sudden drop
     in the whole curve so far, loss_drop.py, or None), weights (of every head on `words`, when given)}.
     """
-    if _trainer is None:
+    trainer = RUNS.learner
+    if trainer is None:
         raise ModelInputError("no training run has been started", "model")
-    count = payload.get("steps")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ModelInputError(f"steps must be a whole number of at least 1; got {count!r}", "steps")
-    started = len(_trainer.losses)
-    deadline = time.perf_counter() + float(payload.get("max_seconds", 60))
-    while not _trainer.done and len(_trainer.losses) - started < count:
-        _trainer.step()
-        _trainer.check_accuracy()
+    count, deadline = _steps_asked(payload)
+    started = len(trainer.losses)
+    while not trainer.done and len(trainer.losses) - started < count:
+        trainer.step()
+        trainer.check_accuracy()
         if time.perf_counter() >= deadline:
             break  # at least one step is always taken, so a run moves on however slow the machine
     report = {
-        "step": _trainer.steps,
-        "steps": _trainer.config.steps,
-        "losses": _trainer.losses[started:],
-        "seconds": _trainer.seconds,
-        "done": _trainer.done,
-        "loss_drop": find_loss_drop(_trainer.losses),  # on every step so far: None until there is one
+        "step": trainer.steps,
+        "steps": trainer.config.steps,
+        "losses": trainer.losses[started:],
+        "seconds": trainer.seconds,
+        "done": trainer.done,
+        "loss_drop": find_loss_drop(trainer.losses),  # on every step so far: None until there is one
     }
     if payload.get("words"):
-        model = _trainer.model
+        model = trainer.model
         report["weights"] = forward(model, encode(model, payload["words"])).weights  # [layer][head]: (n, n) each
     return report
 
 
-_pair: dict[str, Any] | None = None  # the claim's test in this interpreter: {claim, with?, without?} (Trainers)
-
-#: The two models of a claim's test, in the order they are named everywhere.
-CLAIM_SIDES = ("with", "without")
-
-
-def _held_sides() -> str:
-    return " and ".join(f'"{side}"' for side in CLAIM_SIDES if side in (_pair or {}))
+def _steps_asked(payload: dict) -> tuple[int, float]:
+    """How many steps a request asks for ("steps", a whole number of at least 1), and the time by which to stop
+    taking them ("max_seconds" from now, 60 unless given), as time.perf_counter() tells it."""
+    count = payload.get("steps")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ModelInputError(f"steps must be a whole number of at least 1; got {count!r}", "steps")
+    return count, time.perf_counter() + float(payload.get("max_seconds", 60))
 
 
 def _claim_asked(payload: dict):
@@ -317,7 +297,6 @@ def claim_start(payload: dict) -> dict[str, Any]:
     so that on two cores the pair takes the time of one model. Without it, both train here, a step of each in
     turn. The two runs are the same either way (each has its own seed-made start and data).
     """
-    global _pair
     from .claims import pair_configs  # noqa: PLC0415
 
     claim = _claim_asked(payload)
@@ -331,7 +310,7 @@ def claim_start(payload: dict) -> dict[str, Any]:
     seed = overrides.pop("seed", 1)
     configs = dict(zip(CLAIM_SIDES, pair_configs(claim, seed=seed, **overrides), strict=True))
     sides = CLAIM_SIDES if side is None else (side,)
-    _pair = {"claim": claim, **{name: Trainer(configs[name]) for name in sides}}
+    RUNS.start_claim(claim, configs, sides)
     return {"claim": claim.to_dict(), "configs": {name: config.to_dict() for name, config in configs.items()},
             "sides": list(sides)}
 
@@ -346,15 +325,12 @@ def claim_steps(payload: dict) -> dict[str, Any]:
     """
     from .claims import judge, measure  # noqa: PLC0415
 
-    if _pair is None:
+    if RUNS.claim is None:
         raise ModelInputError("no claim's test has been started", "claim")
-    count = payload.get("steps")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ModelInputError(f"steps must be a whole number of at least 1; got {count!r}", "steps")
-    runs = {side: _pair[side] for side in CLAIM_SIDES if side in _pair}
+    count, deadline = _steps_asked(payload)
+    runs = {side: RUNS.claim_runs[side] for side in CLAIM_SIDES if side in RUNS.claim_runs}
     started = {side: run.steps for side, run in runs.items()}
     first = next(iter(runs))
-    deadline = time.perf_counter() + float(payload.get("max_seconds", 60))
     while not all(run.done for run in runs.values()) and runs[first].steps - started[first] < count:
         for run in runs.values():
             if not run.done:
@@ -370,7 +346,7 @@ def claim_steps(payload: dict) -> dict[str, Any]:
         "done": done,
     }
     if done:
-        claim = _pair["claim"]
+        claim = RUNS.claim
         measured = {side: measure(claim, run.model) for side, run in runs.items()}
         report["metrics"] = {side: {"repeat_accuracy": metrics.repeat_accuracy, "repeat_loss": metrics.repeat_loss}
                              for side, metrics in measured.items()}  # the sentences' losses are not measured

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..attention import AttentionStages
+from ..attention_maths import AttentionStages
 from .analysis import DESIGNED_PRESET, TUTORIAL_SENTENCE, head_label
 from .transformer import Model, run
 
@@ -62,7 +62,7 @@ def stage_row(stages: AttentionStages, tokens: list[str], word: str, *, label: s
 
 def designed_row() -> StageRow:
     """The hand-set Part 6 head (preset DESIGNED_PRESET) at "it"."""
-    from ..compute import compute_scene
+    from ..scene_stages import compute_scene
     from ..presets import load_preset
 
     scene = load_preset(DESIGNED_PRESET)

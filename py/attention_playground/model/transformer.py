@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..attention import AttentionStages, attention_stages, softmax
+from ..attention_maths import AttentionStages, attention_stages, softmax
 from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out, check_words
 

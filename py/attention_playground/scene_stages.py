@@ -1,9 +1,10 @@
-"""compute_scene(scene): a scene in, every stage of every head out, as arrays.
+"""The stages of a scene: `compute_scene(scene)` checks the scene and runs every head, arrays in, arrays out.
 
 Inside Python everything stays an array: `compute_scene(scene)` returns a `ComputedScene`, whose stages
 are NumPy arrays, and the exercises and the learner's drawing read those. Turning them into plain data
 happens once, at the boundary (`wire.py`): `compute(scene)` there is `compute_scene` written as the
 JSON-ready dict the README describes, and the page's worker gets the same arrays packed as raw float64.
+(So `attention_playground.compute` is that function; this module is named for what it gives.)
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .attention import AttentionStages, concatenate_heads, fully_masked_rows, multi_head_stages
+from .attention_maths import AttentionStages, concatenate_heads, fully_masked_rows, multi_head_stages
 from .positions import position_rows
 from .scene import Head, Scene, parse_scene
 

@@ -1,4 +1,4 @@
-"""compute(scene), but with the learner's own function in place of the playground's.
+"""compute(scene), but with the learner's own function in place of the playground's: the heatmap drawn with it.
 
 The heatmap can be drawn from what the learner wrote, so a bug shows up as a picture: forget the ÷√d_k
 and the weights sharpen; mask after the softmax and the rows stop adding up to 1. The maths module stays
@@ -8,7 +8,8 @@ are computed again from the same Q, K and V by the learner's function:
 - for the "attention" exercise, `output, weights = attention(Q, K, V, scale=..., mask=...)`;
 - for the "softmax" exercise, `weights = softmax(masked_scores)` and `output = weights @ V`.
 
-Everything else in the result (tokens, Q, K, V, the scores before the softmax) is the module's own.
+Everything else in the result (tokens, Q, K, V, the scores before the softmax) is the module's own. Running the
+learner's code, and telling its mistakes in their lines, is learner_program.py's.
 
 The page's captions state facts about weights ("each row adds up to 1"), and a buggy function breaks them.
 So the learner's weights are checked as they come back (each readable row adds up to 1, masked reads get
@@ -23,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from .compute import ComputedHead, ComputedScene, compute_scene
+from .scene_stages import ComputedHead, ComputedScene, compute_scene
 from .exercises import get_exercise, signature_problem
-from .learner_code import LearnerError, run_learner_code
+from .learner_program import LearnerError, run_learner_code
 from .wire import result_json
 
 

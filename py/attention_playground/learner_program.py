@@ -7,6 +7,9 @@ machinery that called their function: the frames of this package are left out of
 Nothing here limits how long the code may run: a `while True: pass` is stopped from outside (the page
 interrupts Python, or ends the worker and starts a new one). An interrupt arrives as KeyboardInterrupt,
 which `LearnerError.from_exception` turns into an ordinary report.
+
+What the learner's function is then used for is the caller's business: the exercises' checks (exercises/runner.py)
+and the heatmap drawn with it (learner_drawing.py).
 """
 
 from __future__ import annotations

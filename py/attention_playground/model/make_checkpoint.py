@@ -1,12 +1,12 @@
 """Train the shipped model and write its checkpoint (checkpoint.json, beside this file).
 
-    cd py && python3 -m attention_playground.model.train            # the shipped config
-    python3 -m attention_playground.model.train --seed 3 --out /tmp/model.json
+    cd py && python3 -m attention_playground.model.make_checkpoint            # the shipped config
+    python3 -m attention_playground.model.make_checkpoint --seed 3 --out model.json
 
 It trains with `TrainConfig()` (or the seed and steps given), rounds the parameters as the checkpoint
 stores them, measures that rounded model (`describe`) and writes both. Training needs nothing but NumPy.
-This file is a script: run it with -m; in code, call
-`attention_playground.model.train(config)` (importing this module would hide that function).
+This file is a script: run it with -m. In code, `attention_playground.model.train(config)` (training.py) trains
+a model.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .training import train
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m attention_playground.model.train", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python3 -m attention_playground.model.make_checkpoint", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=TrainConfig.seed)
     parser.add_argument("--steps", type=int, default=TrainConfig.steps)
