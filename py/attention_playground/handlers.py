@@ -125,3 +125,19 @@ model_claims = _model("claims_list")
 model_claim_start = _model("claim_start")
 model_claim_steps = _model("claim_steps")
 model_claim_verdict = _model("claim_verdict")
+
+
+def _lessons(function: str) -> Callable[..., Any]:
+    """Serve one of a lesson's requests: `function` of lessons/handlers.py, imported on the first such request (from
+    the "lessons" part: a page that opens no lesson never fetches it)."""
+
+    def run(**payload: Any) -> Any:
+        return getattr(importlib.import_module(".lessons.handlers", __package__), function)(**payload)
+
+    run.__name__ = function
+    return run
+
+
+lesson_ask = _lessons("lesson_ask")
+lesson_answer = _lessons("lesson_answer")
+lesson_check = _lessons("lesson_check")

@@ -81,14 +81,11 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     RequestKind("model_claim_verdict", handlers.model_claim_verdict, ("claim", "metrics"), (), "model",
                 "the verdict from both runs' metrics, for a pair trained in two workers"),
     # A lesson's questions (lessons/handlers.py): imported by the first such request, from the "lessons" part.
-    RequestKind("lesson_ask", lambda payload: __import__("lessons.handlers", globals(), None, ("lesson_ask",), 1)
-                .lesson_ask(payload), ("question",), ("scene",), "lessons",
+    RequestKind("lesson_ask", handlers.lesson_ask, ("question",), ("scene",), "lessons",
                 "a lesson's question as the learner meets it: its places on the scene, a choice's options computed"),
-    RequestKind("lesson_answer", lambda payload: __import__("lessons.handlers", globals(), None, ("lesson_answer",), 1)
-                .lesson_answer(payload), ("question", "answer"), ("scene", "evidence"), "lessons",
+    RequestKind("lesson_answer", handlers.lesson_answer, ("question", "answer"), ("scene", "evidence"), "lessons",
                 "{correct, score, expected, feedback}: the learner's answer judged against the truth computed now"),
-    RequestKind("lesson_check", lambda payload: __import__("lessons.handlers", globals(), None, ("lesson_check",), 1)
-                .lesson_check(payload), ("question", "scene", "start"), (), "lessons",
+    RequestKind("lesson_check", handlers.lesson_check, ("question", "scene", "start"), (), "lessons",
                 "{correct, score, feedback, conditions, edits}: the learner's scene against a build's target"),
 )}
 

@@ -153,7 +153,7 @@ def test_a_fresh_build_installs_what_the_lessons_need():
 
 
 def test_the_lessons_name_the_pages_panels_tabs_and_link_format_as_the_page_does():
-    view = (ROOT / "js" / "layout" / "view.js").read_text(encoding="utf-8")
+    view = (ROOT / "js" / "layout" / "panels.js").read_text(encoding="utf-8")
     panels = re.search(r"PANEL_SELECTORS = Object\.freeze\(Object\.fromEntries\(\s*\[([^\]]+)\]", view)[1]
     assert tuple(re.findall(r'"([a-z]+)"', panels)) == PANELS
     experiments = (ROOT / "js" / "ui" / "teaching" / "experiments.js").read_text(encoding="utf-8")

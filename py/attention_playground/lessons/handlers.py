@@ -13,7 +13,8 @@ from typing import Any
 
 from ..wire import RequestError
 from .mistakes import LessonInputError
-from .questions import answer, ask, check_build
+from .questions import answer as _answer
+from .questions import ask, check_build
 
 #: Payload keys a mistake's field may start with; any other field is a key inside the question.
 _PAYLOAD_FIELDS = ("answer", "evidence", "scene", "start")
@@ -28,10 +29,12 @@ def _request_error(error: LessonInputError) -> RequestError:
     return RequestError(error.message, field)
 
 
-def _served(run: Callable[[dict], Any]) -> Callable[[dict], Any]:
-    def serve(payload: dict) -> Any:
+def _served(run: Callable[..., Any]) -> Callable[..., Any]:
+    """`run` with a LessonInputError turned into the request's error."""
+
+    def serve(**payload: Any) -> Any:
         try:
-            return run(payload)
+            return run(**payload)
         except LessonInputError as error:
             raise _request_error(error) from None
 
@@ -40,15 +43,15 @@ def _served(run: Callable[[dict], Any]) -> Callable[[dict], Any]:
 
 
 @_served
-def lesson_ask(payload: dict) -> Any:
-    return ask(payload["question"], payload.get("scene"))
+def lesson_ask(question: Any, scene: Any = None) -> Any:
+    return ask(question, scene)
 
 
 @_served
-def lesson_answer(payload: dict) -> Any:
-    return answer(payload["question"], payload.get("scene"), payload["answer"], payload.get("evidence"))
+def lesson_answer(question: Any, answer: Any, scene: Any = None, evidence: Any = None) -> Any:  # noqa: A002
+    return _answer(question, scene, answer, evidence)
 
 
 @_served
-def lesson_check(payload: dict) -> Any:
-    return check_build(payload["question"], payload["scene"], payload["start"])
+def lesson_check(question: Any, scene: Any, start: Any) -> Any:
+    return check_build(question, scene, start)

@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..compute import ComputedScene, compute_scene
+from ..scene_stages import ComputedScene, compute_scene
 from ..experiments import knock_out_word, scaling_experiment
 from ..scene import SceneError
 from .misconceptions import LESSON_STAGES, WORD_COLUMN_STAGES, stages_as

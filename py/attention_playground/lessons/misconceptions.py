@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..attention import softmax
-from ..compute import ComputedScene
+from ..attention_maths import softmax
+from ..scene_stages import ComputedScene
 
 
 class Misconception(NamedTuple):
