@@ -9,7 +9,7 @@
  * edits could not be saved). When a new scene replaces saved edits of the same id (a link to the example,
  * say), those edits are first put aside ("kept"); the controller then offers to bring them back.
  *
- * State it adds to the store (see state.js):
+ * State it adds to the store (see page/state.js):
  *   saveStatus  {saved: boolean, problem: string | null, kept: boolean}   (part "saved")
  */
 
@@ -32,6 +32,66 @@ export function viewOf(state) {
   return { focus: state.focusToken, head: state.activeHead, ...state.view, model: modelViewOf(state.model), ...(claim ? { claim } : {}) };
 }
 
+/** A saved record, checked: its draft must make a scene the page can draw (else null). */
+function usable(record) {
+  if (!record) return null;
+  try {
+    return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one save that waits for a pause in typing (SAVE_DELAY_MS), and whether it holds edits the learner made or
+ * only a scene that arrived.
+ * @param {() => void} write writes what is on screen
+ */
+function createPendingSave(write) {
+  let timer = null;
+  let holdsEdits = false;
+
+  function cancel() {
+    clearTimeout(timer);
+    timer = null;
+  }
+
+  function now() {
+    cancel();
+    write();
+  }
+
+  return {
+    /** Write after a pause; `edited`: what will be written holds the learner's edits. */
+    schedule(edited) {
+      holdsEdits = edited;
+      clearTimeout(timer);
+      timer = setTimeout(now, SAVE_DELAY_MS);
+    },
+    now,
+    cancel,
+    /** Write the save that waits now, if there is one. */
+    due() {
+      if (timer) now();
+    },
+    /** Write the save that waits now if it holds the learner's edits (a scene that only arrived waits on). */
+    editsNow() {
+      if (timer && holdsEdits) now();
+    },
+  };
+}
+
+/**
+ * Following a new draft waits until the page is idle (at most SAVE_DELAY_MS): naming a 64 × 64 scene and
+ * comparing it with what is saved takes some 5 ms, and the new scene should be drawn (and a course page's
+ * setScene settle) first. In a stream of setScene calls the page is idle while Python computes, so the
+ * following happens then instead of between two updates. Edits change the draft in place, so until then
+ * nothing is lost: whatever waits is followed before anything is written, and the draft is saved as it is
+ * when it is followed.
+ */
+const whenIdle = (callback) =>
+  window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
+
 /**
  * @param {object} options
  * @param {{state: object, update: Function, subscribe: Function}} options.store
@@ -44,8 +104,6 @@ export function createSavedWork({ store, mode, onKept }) {
   const restoring = new WeakMap();
   /** What is on screen, as saving sees it. */
   let shown = { draft: null, sceneId: null, presetId: null, title: "", view: null };
-  let saveTimer = null;
-  let pendingIsEdited = false; // the save that waits holds edits the learner made, not only a scene that arrived
 
   store.update({ saveStatus: { saved: false, problem: null, kept: false } }, "saved");
 
@@ -53,32 +111,22 @@ export function createSavedWork({ store, mode, onKept }) {
     store.update({ saveStatus: { ...store.state.saveStatus, ...patch } }, "saved");
   }
 
-  function saveNow() {
-    clearTimeout(saveTimer);
-    saveTimer = null;
+  const pendingSave = createPendingSave(() => {
     if (!shown.draft) return;
     const ok = drafts.save(shown.sceneId, { presetId: shown.presetId, title: shown.title, draft: shown.draft, view: shown.view });
     if (ok) setSaveStatus({ saved: true, problem: null });
-  }
+  });
 
   function scheduleSave(state) {
     shown.view = viewOf(state);
     shown.title = state.draft.title ?? "";
-    pendingIsEdited = Boolean(state.edited);
-    clearTimeout(saveTimer);
-    saveTimer = setTimeout(saveNow, SAVE_DELAY_MS);
-  }
-
-  /** Write the save that waits now if it holds the learner's edits (a scene that only arrived waits on). */
-  function saveEditsNow() {
-    if (saveTimer && pendingIsEdited) saveNow();
+    pendingSave.schedule(Boolean(state.edited));
   }
 
   /** A whole new draft is on screen: write what the old one still owes of the learner's edits, then follow the new one. */
   function follow(state, restoredId) {
-    saveEditsNow();
-    clearTimeout(saveTimer); // a scene that only arrived and is replaced already is not written
-    saveTimer = null;
+    pendingSave.editsNow();
+    pendingSave.cancel(); // a scene that only arrived and is replaced already is not written
     const sceneId = restoredId ?? sceneIdentity(sceneFromDraft(state.draft), state.presetId);
     // Saved edits of this scene that differ from the draft now shown are put aside (kept), not overwritten.
     let saved = restoredId ? null : drafts.load(sceneId);
@@ -95,17 +143,7 @@ export function createSavedWork({ store, mode, onKept }) {
     if (kept) onKept({ title: state.draft.title ?? "" });
   }
 
-  /**
-   * Following a new draft waits until the page is idle (at most SAVE_DELAY_MS): naming a 64 × 64 scene and
-   * comparing it with what is saved takes some 5 ms, and the new scene should be drawn (and a course page's
-   * setScene settle) first. In a stream of setScene calls the page is idle while Python computes, so the
-   * following happens then instead of between two updates. Edits change the draft in place, so until then
-   * nothing is lost: whatever waits is followed before anything is written, and the draft is saved as it is
-   * when it is followed.
-   */
-  const whenIdle = (callback) =>
-    window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: SAVE_DELAY_MS }) : setTimeout(callback, 0);
-  let waiting = null; // {draft, restoredId} of the newest draft not yet followed
+  let waiting = null; // {draft, restoredId} of the newest draft not yet followed (see whenIdle)
   function followWaiting() {
     if (!waiting) return;
     const { draft, restoredId } = waiting;
@@ -130,20 +168,10 @@ export function createSavedWork({ store, mode, onKept }) {
   // Write anything pending before the page goes away (a reload, a closed tab, a hidden tab).
   const writePending = () => {
     followWaiting();
-    if (saveTimer) saveNow();
+    pendingSave.due();
   };
   window.addEventListener("pagehide", writePending);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && writePending());
-
-  /** A saved record, checked: its draft must make a scene the page can draw. */
-  function usable(record) {
-    if (!record) return null;
-    try {
-      return sceneShapeProblem(sceneFromDraft(record.draft)) ? null : record;
-    } catch {
-      return null;
-    }
-  }
 
   return {
     /**
@@ -152,7 +180,7 @@ export function createSavedWork({ store, mode, onKept }) {
      */
     flush() {
       followWaiting();
-      saveEditsNow();
+      pendingSave.editsNow();
     },
     /** The id the scene on screen is saved under. */
     get shownId() {
