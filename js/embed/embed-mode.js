@@ -32,7 +32,7 @@ import { PANEL_SELECTORS, host } from "../layout/view.js";
 import { isEmbedded } from "./embedded.js";
 import { keepLocked, locksFromOption } from "./locks.js";
 
-/** The panels an author can choose, by name (page/view.js). */
+/** The panels an author can choose, by name (layout/view.js). */
 export const PANELS = PANEL_SELECTORS;
 
 /** The panels shown when the URL names none: the playground itself, without the longer teaching views. */

@@ -23,7 +23,7 @@ const FIELD_NAMES = {
 };
 
 /** The accessible name's ending, and the tooltip, of a control a locked field makes read-only. */
-export const LOCKED_LABEL = "locked by this page";
+const LOCKED_LABEL = "locked by this page";
 
 /** The locks a URL asks for (`lock=X,Wq` or `lock=all`); unknown names are left out. */
 export function locksFromOption(asked) {
@@ -94,7 +94,7 @@ function markLocked(root, locks) {
 /** Make one control read-only or disabled, and name it as locked. */
 function lockControl(control) {
   control.dataset.locked = "true";
-  // A drawn cell swapped for an input keeps its name (grid-input.js copies it), so it is extended only once.
+  // A drawn cell swapped for an input keeps its name (ui/grids/grid-input.js copies it), so it is extended only once.
   const name = control.getAttribute("aria-label") ?? control.textContent.trim();
   if (!name.endsWith(LOCKED_LABEL)) control.setAttribute("aria-label", name ? `${name}, ${LOCKED_LABEL}` : LOCKED_LABEL);
   control.title = `Locked by this page: ${name || "this control"} cannot be changed here.`;

@@ -57,13 +57,13 @@ export const MESSAGE_TYPES = Object.freeze({
 });
 
 /** The methods a request may call. */
-export const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim"]);
+const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim"]);
 
 /**
  * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
  * features and dims, 8 heads) written out in full is about 2 million.
  */
-export const MAX_REQUEST_CHARACTERS = 4_000_000;
+const MAX_REQUEST_CHARACTERS = 4_000_000;
 
 /** The longest id accepted (an id is echoed back, so it is kept small). */
 const MAX_ID_LENGTH = 200;
@@ -88,7 +88,7 @@ function isValidId(id) {
  * Check a request's shape. Returns null when it is not a request at all (ignore it), else
  * {id, method, params, problem}: `problem` is the reason to refuse it, or null.
  */
-export function parseRequest(data) {
+function parseRequest(data) {
   if (data === null || typeof data !== "object" || data.type !== MESSAGE_TYPES.REQUEST) return null;
   if (!isValidId(data.id)) return null; // nowhere to send a reply
   const { id, method } = data;

@@ -39,7 +39,7 @@ export function embedQuery({ panels = null, defaultPanels = [], locks = [], them
  * @param {string} [options.query] embed options after "embed", e.g. "&panels=heatmap,bars" (see embedQuery)
  * @returns {string} an <iframe> element and a <script> element, one per line
  */
-export function embedSnippet({ pageUrl, hash, title = "", query = "" }) {
+function embedSnippet({ pageUrl, hash, title = "", query = "" }) {
   const src = `${pageUrl}?embed${query}${hash}`;
   const hostScript = new URL("js/embed-host.js", pageUrl).href;
   const name = title ? `Attention Playground: ${title}` : "Attention Playground";
@@ -55,7 +55,7 @@ export function embedSnippet({ pageUrl, hash, title = "", query = "" }) {
  * @param {import("../page/state.js").PlaygroundState} state
  * @returns {Promise<string>}
  */
-export async function sceneHash(state) {
+async function sceneHash(state) {
   // The link format's code loads on first use (see links.js).
   const { encodePermalinkHash, makePayload, presetHash } = await import("./permalink.js");
   if (state.presetId && !state.edited) return presetHash(state.presetId);

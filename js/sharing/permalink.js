@@ -19,7 +19,7 @@
  *               "claim": <optional: the claim chosen in "Test a claim", or null: {id, steps, seed, start}; steps and
  *                         seed null for the claim's own, `start: true` trains its pair as the link opens; a link
  *                         without it chooses none, so it needs no new version>,
- *               "at": <optional: the panel the link opens at (OPEN_AT_PANELS in page/view.js), or null for the
+ *               "at": <optional: the panel the link opens at (OPEN_AT_PANELS in layout/view.js), or null for the
  *                      top; a link without it opens at the top, so it needs no new version> } }
  *
  * Old links keep working: a link carries its version, and MIGRATIONS turns each older payload into
@@ -58,7 +58,7 @@ export class PermalinkError extends Error {
  * v3 names every panel, and adds which are open (every step, the table, the exercises) and the tabs chosen.
  * v4 adds the trained model's panel: its name among the panels (shown, as every panel was) and its state.
  */
-export const MIGRATIONS = {
+const MIGRATIONS = {
   1: (old) => ({
     scene: old.scene,
     preset: null,
@@ -83,7 +83,7 @@ export const MIGRATIONS = {
 // ---- base64url ------------------------------------------------------------------------------
 
 /** Bytes as base64url without padding (RFC 4648 §5). */
-export function toBase64Url(bytes) {
+function toBase64Url(bytes) {
   let binary = "";
   for (let start = 0; start < bytes.length; start += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
@@ -92,7 +92,7 @@ export function toBase64Url(bytes) {
 }
 
 /** base64url (padding optional) to bytes; throws PermalinkError on anything else. */
-export function fromBase64Url(text) {
+function fromBase64Url(text) {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) {
     throw new PermalinkError("This link is damaged: it contains characters a playground link never has. Copy it again in full.");
   }
@@ -151,7 +151,7 @@ async function inflate(bytes) {
  * @param {object} options.scene the scene as shown (api getScene())
  * @param {string|null} [options.preset] the example it started from
  * @param {boolean} [options.edited]
- * @param {{focus?: number|null, head?: number}} [options.view] and the rest of the view (page/view.js); what is
+ * @param {{focus?: number|null, head?: number}} [options.view] and the rest of the view (layout/view.js); what is
  *   left out takes its default (every panel shown, none open)
  */
 export function makePayload({ scene, preset = null, edited = false, view = {} }) {
@@ -164,7 +164,7 @@ export function makePayload({ scene, preset = null, edited = false, view = {} })
 }
 
 /** Bring a payload of `version` up to LINK_VERSION, one step at a time. */
-export function migrate(payload, version) {
+function migrate(payload, version) {
   let current = payload;
   for (let from = version; from < LINK_VERSION; from += 1) current = MIGRATIONS[from](current);
   return current;

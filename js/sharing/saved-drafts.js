@@ -29,7 +29,7 @@ export function storageKey(mode, sceneId, slot = "draft") {
 }
 
 /** The key that remembers which scene was on screen last in `mode`. */
-export function currentSceneKey(mode) {
+function currentSceneKey(mode) {
   return `${STORAGE_PREFIX}/${mode}/current`;
 }
 
