@@ -42,18 +42,25 @@ function keyText(key) {
 
 const tooLong = [];
 let functions = 0;
-const visit = (node, _state, ancestors) => {
+/** Measure one function of `file` (acorn-walk hands it the walk's state, here the file, and its ancestors). */
+const measure = (node, file, ancestors) => {
   functions += 1;
   const lines = node.loc.end.line - node.loc.start.line + 1;
   if (lines <= limit) return;
   const parent = ancestors[ancestors.length - 2];
-  tooLong.push({ file: currentFile, name: functionName(node, parent), line: node.loc.start.line, lines });
+  tooLong.push({ file, name: functionName(node, parent), line: node.loc.start.line, lines });
 };
-let currentFile = "";
+const visitors = { FunctionDeclaration: measure, FunctionExpression: measure, ArrowFunctionExpression: measure };
 const files = jsFiles(folder);
 for (const path of files) {
-  currentFile = relative(process.cwd(), path).split("\\").join("/");
-  const tree = parse(readFileSync(path, "utf8"), { ecmaVersion: "latest", sourceType: "module", locations: true });
-  ancestor(tree, { FunctionDeclaration: visit, FunctionExpression: visit, ArrowFunctionExpression: visit });
+  const file = relative(process.cwd(), path).split("\\").join("/");
+  let tree;
+  try {
+    tree = parse(readFileSync(path, "utf8"), { ecmaVersion: "latest", sourceType: "module", locations: true });
+  } catch (error) {
+    process.stderr.write(`${file}: ${error.message}`); // acorn's message ends with (line:column)
+    process.exit(1);
+  }
+  ancestor(tree, visitors, undefined, file);
 }
 process.stdout.write(JSON.stringify({ files: files.length, functions, tooLong }));
