@@ -89,7 +89,7 @@ function markLocked(root, locks) {
 /** Make one control read-only or disabled, and name it as locked. */
 function lockControl(control) {
   control.dataset.locked = "true";
-  // A drawn cell swapped for an input keeps its name (grid-input.js copies it), so it is extended only once.
+  // A drawn cell swapped for an input keeps its name (ui/grids/grid-input.js copies it), so it is extended only once.
   const name = control.getAttribute("aria-label") ?? control.textContent.trim();
   if (!name.endsWith(LOCKED_LABEL)) control.setAttribute("aria-label", name ? `${name}, ${LOCKED_LABEL}` : LOCKED_LABEL);
   control.title = `Locked by this page: ${name || "this control"} cannot be changed here.`;

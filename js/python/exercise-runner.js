@@ -24,23 +24,24 @@
  * Either way the editor and the scene are untouched (they live in the page), and the outcome says what
  * happened and how long Python took to be live again.
  *
+ * This module runs the code and stops it; keeping a Python live for it, and the spares, is learner-python.js.
  * It never touches the DOM.
  */
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
-import { REQUEST_KINDS } from "../../generated/module-facts.js";
+import { createLearnerPython } from "./learner-python.js";
 
 /** How long the learner's code may run before it is stopped. */
-export const DEFAULT_TIME_LIMIT_MS = 5000;
+const DEFAULT_TIME_LIMIT_MS = 5000;
 /** After an interrupt, how long to wait for Python to answer before ending the worker anyway. */
 const INTERRUPT_GRACE_MS = 1000;
 /** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why three). */
 export const SPARES_WANTED = 3;
-/** The request a spare answers once booted, to import what the learner's runs need (the exercises' part). */
-const WARM_UP_KIND = REQUEST_KINDS.EXERCISES;
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
 const SIGINT = 2;
+/** A reply's error type when Python died under the request (or was ended). */
+const { RUNTIME_UNAVAILABLE } = WORKER_ERROR_TYPES;
 
 /**
  * @typedef {object} RunOutcome
@@ -67,6 +68,29 @@ const SIGINT = 2;
  */
 
 /**
+ * A run's stop, asked for by Stop or the time limit: the first reason asked for wins; `stopped` settles then,
+ * and `reason` and `at` (performance.now() time) say why and when.
+ */
+function createStop(onStop) {
+  let settle;
+  const stop = {
+    reason: null,
+    at: 0,
+    stopped: new Promise((resolve) => {
+      settle = resolve;
+    }),
+    stop(reason) {
+      if (stop.reason) return;
+      stop.reason = reason;
+      stop.at = performance.now();
+      onStop(reason);
+      settle();
+    },
+  };
+  return stop;
+}
+
+/**
  * Create the runner.
  * @param {object} [options]
  * @param {number} [options.timeLimitMs] how long one run may take (default DEFAULT_TIME_LIMIT_MS)
@@ -82,173 +106,71 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   const interruptible = typeof SharedArrayBuffer === "function" && globalThis.crossOriginIsolated === true;
   const interruptBuffer = interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
   const listeners = new Set();
-  let client = null;
-  /**
-   * Workers booted beforehand where code cannot be interrupted, to take over from a stopped one, oldest first:
-   * {client, booted} (booted: it answered `ready`).
-   * @type {Array<{client: object, booted: boolean}>}
-   */
-  const spares = [];
-  /** The run in progress: {stop(reason)}; null when idle. */
+  /** The run in progress (its stop, createStop); null when idle. */
   let current = null;
   /** Runs go one at a time, in order. */
   let queue = Promise.resolve();
   /** @type {RunStatus} */
   let status = { running: false, deadline: null, starting: false, stopping: null, spareReady: false, sparesReady: 0 };
-  /** True once the current worker has answered `ready`. */
-  let live = false;
 
   function setStatus(update) {
     status = { ...status, ...update };
     for (const listener of listeners) listener(status);
   }
 
-  const clientOptions = interruptBuffer ? { interruptBuffer } : {};
+  const python = createLearnerPython({ createClient, interruptBuffer, sparesWanted: SPARES_WANTED, setStatus });
 
-  function ensureClient() {
-    if (!client) client = createClient(clientOptions);
-    return client;
-  }
-
-  function showSpares() {
-    const ready = spares.filter((entry) => entry.booted).length;
-    setStatus({ spareReady: ready > 0, sparesReady: ready });
-  }
-
-  /**
-   * Boot the next spare, if fewer than SPARES_WANTED wait and none is booting now: one boot at a time, so that a
-   * boot never competes with another for the processor. Each spare that boots starts the next.
-   */
-  function prepareSpare() {
-    if (interruptible || spares.length >= SPARES_WANTED || spares.some((entry) => !entry.booted)) return;
-    const entry = { client: createClient(clientOptions), booted: false };
-    spares.push(entry);
-    // Booted means warm: the exercises' part unpacked and imported (the `exercises` request needs it), so the run
-    // after a takeover is as quick as in a Python that has run code before. Cold, that first run took 1 to 1.5 s
-    // of every Stop's wait on a busy machine (bench/exercise_recovery.py).
-    entry.client.ready.then(() => entry.client.request(WARM_UP_KIND, {}).catch(() => {})).then(
-      () => {
-        if (!spares.includes(entry)) return; // it took over while booting
-        entry.booted = true;
-        showSpares();
-        prepareSpare();
-      },
-      () => {}, // a spare that fails is not booted: the one that takes it over tries once more (see restart)
-    );
-  }
-
-  /** The worker that takes over: a booted spare if there is one, else the one booting, else a fresh one. */
-  function takeSpare() {
-    const booted = spares.findIndex((entry) => entry.booted);
-    const [taken] = spares.length ? spares.splice(Math.max(booted, 0), 1) : [{ client: createClient(clientOptions), booted: false }];
-    showSpares();
-    return taken;
+  /** What a reply that came says: the result, the module's refusal, or Python gone (then a fresh one starts). */
+  async function outcomeOf(answer) {
+    if (!answer.error) return { status: "done", result: answer.result, message: "" };
+    if (answer.error.detail?.type !== RUNTIME_UNAVAILABLE) return { status: "failed", message: answer.error.message };
+    // Python died under the learner's code (e.g. it ran out of memory): start a fresh one.
+    const diedAt = performance.now();
+    const recovery = await python.restart();
+    return {
+      status: "stopped",
+      how: recovery.how,
+      recoveryMs: recovery.ms === null ? null : Math.round(performance.now() - diedAt),
+      message: `Python stopped while running your code (${answer.error.message}), so it was restarted. Your code and the scene are kept.`,
+    };
   }
 
   /**
-   * End the worker and let a spare take over. Resolves with `how` ("spare" if that spare had booted already,
-   * "restart" if a boot had to be waited for) and the milliseconds until Python is live (null if it never is).
+   * The run was stopped before Python answered: ask Python to stop where it can be interrupted (it answers with
+   * an ordinary, interrupted result if it can), else, or if it does not answer in time, a fresh one takes over.
    */
-  async function restart() {
-    const started = performance.now();
-    live = false;
-    const taken = takeSpare();
-    const how = taken.booted ? "spare" : "restart";
-    client.close();
-    client = taken.client;
-    try {
-      await client.ready;
-    } catch {
-      try {
-        client.restart(); // the spare failed to boot: one fresh try
-        await client.ready;
-      } catch {
-        return { how: "restart", ms: null };
+  async function afterStop(reply, { reason, at }) {
+    if (interruptBuffer) {
+      Atomics.store(interruptBuffer, 0, SIGINT);
+      const grace = new Promise((resolve) => setTimeout(() => resolve(null), INTERRUPT_GRACE_MS));
+      const answer = await Promise.race([reply, grace]);
+      // Any reply means Python is alive (an interrupt outside the learner's code comes back as an error).
+      if (answer && answer.error?.detail?.type !== RUNTIME_UNAVAILABLE) {
+        return stoppedOutcome(reason, "interrupt", Math.round(performance.now() - at), answer.result);
       }
+      if (answer) return outcomeOf(answer);
     }
-    live = true;
-    keepSpareReady();
-    return { how, ms: Math.round(performance.now() - started) };
-  }
-
-  /** Where code cannot be interrupted, keep spares booting once the worker in use is live. */
-  function keepSpareReady() {
-    prepareSpare();
+    const recovery = await python.restart();
+    return stoppedOutcome(reason, recovery.how, recovery.ms === null ? null : Math.round(performance.now() - at));
   }
 
   async function runOne(kind, payload) {
-    const python = ensureClient();
-    if (!live) setStatus({ starting: true });
-    try {
-      await python.ready;
-      if (!live) keepSpareReady();
-      live = true;
-    } catch (error) {
-      // The runtime could not start: try once more with a fresh worker.
-      const recoveryMs = await restart();
-      if (recoveryMs === null) {
-        setStatus({ starting: false });
-        return { status: "failed", message: `Python could not start for your code: ${error.message}` };
-      }
-    }
-    setStatus({ starting: false });
+    const boot = await python.boot();
+    if (boot) return { status: "failed", message: boot.failed };
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop pressed after the last run ended
-    const deadline = performance.now() + timeLimitMs;
-    setStatus({ running: true, deadline });
-
-    let stopReason = null;
-    let stoppedAt = 0;
-    let settleStop;
-    const stopped = new Promise((resolve) => {
-      settleStop = resolve;
-    });
-    current = {
-      stop(reason) {
-        if (stopReason) return;
-        stopReason = reason;
-        stoppedAt = performance.now();
-        // Said at once: getting Python back can take seconds, and the learner must see the Stop was heard.
-        setStatus({ stopping: reason, deadline: null });
-        settleStop();
-      },
-    };
+    setStatus({ running: true, deadline: performance.now() + timeLimitMs });
+    // Said at once: getting Python back can take seconds, and the learner must see the Stop was heard.
+    const stop = createStop((reason) => setStatus({ stopping: reason, deadline: null }));
+    current = stop;
     const timer = setTimeout(() => current?.stop("time"), timeLimitMs);
-    const reply = client.request(kind, payload).then(
+    const reply = python.client.request(kind, payload).then(
       (result) => ({ result }),
       (error) => ({ error }),
     );
     try {
-      let answer = await Promise.race([reply, stopped.then(() => null)]);
+      const answer = await Promise.race([reply, stop.stopped.then(() => null)]);
       clearTimeout(timer);
-      if (answer === null && interruptBuffer) {
-        // Ask Python to stop; it answers with an ordinary (interrupted) result if it can.
-        Atomics.store(interruptBuffer, 0, SIGINT);
-        const grace = new Promise((resolve) => setTimeout(() => resolve(null), INTERRUPT_GRACE_MS));
-        answer = await Promise.race([reply, grace]);
-        // Any reply means Python is alive (an interrupt outside the learner's code comes back as an error).
-        if (answer && answer.error?.detail?.type !== WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) {
-          return stoppedOutcome(stopReason, "interrupt", Math.round(performance.now() - stoppedAt), answer.result);
-        }
-      }
-      if (answer === null) {
-        const recovery = await restart();
-        return stoppedOutcome(stopReason, recovery.how, recovery.ms === null ? null : Math.round(performance.now() - stoppedAt));
-      }
-      if (answer.error) {
-        if (answer.error.detail?.type === WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE) {
-          // Python died under the learner's code (e.g. it ran out of memory): start a fresh one.
-          const diedAt = performance.now();
-          const recovery = await restart();
-          return {
-            status: "stopped",
-            how: recovery.how,
-            recoveryMs: recovery.ms === null ? null : Math.round(performance.now() - diedAt),
-            message: `Python stopped while running your code (${answer.error.message}), so it was restarted. Your code and the scene are kept.`,
-          };
-        }
-        return { status: "failed", message: answer.error.message };
-      }
-      return { status: "done", result: answer.result, message: "" };
+      return await (answer === null ? afterStop(reply, stop) : outcomeOf(answer));
     } finally {
       clearTimeout(timer);
       current = null;

@@ -17,7 +17,7 @@ import { REQUEST_KINDS } from "../../generated/module-facts.js";
 /**
  * The page's worker script, with a query that says what this one is for. The worker reads nothing from it; it
  * makes the URL the training worker's own, so that it shows as such in a browser's list of workers and, were
- * it ever started as a SharedWorker (one instance per script URL and name, shared-ports.js), it would be a
+ * it ever started as a SharedWorker (one instance per script URL and name, runtime/shared-ports.js), it would be a
  * separate instance and never the page's Python. Resolved against the page (at the site's root), not this
  * module, which dist/ bundles elsewhere.
  */
@@ -93,6 +93,65 @@ function hasCoresForTwo() {
  * @property {object|null} verdict {claim, with_accuracy, without_accuracy, shown, sentence, shown_gap}
  */
 
+/** A worker (its client) that `start` starts the first time it is asked for; the same one every time after. */
+function startedOnce(start) {
+  let client = null;
+  return () => (client ??= start());
+}
+
+/**
+ * Ask for batches of steps (`askBatch`) until a batch's report says the run is done, or the run is stopped; each
+ * report is handed to `onReport`. Resolves with the last report.
+ */
+async function inBatches(run, askBatch, onReport) {
+  let report;
+  do {
+    report = await askBatch();
+    onReport(report);
+  } while (!report.done && !run.stopped);
+  return report;
+}
+
+/**
+ * Train a claim's two models until they are done or `run` is stopped: every placement's worker asked for
+ * batches at once, the pair's progress (`report`) after each. Resolves with every worker's last report, each
+ * model's losses, and the pair's step (the fewer either model has taken), steps and time.
+ * @param {Array<{training: object}>} placements the workers the two models train in (one, for both in turns)
+ * @param {number} steps the steps each model takes in all
+ */
+async function trainPair(placements, steps, run, report) {
+  const losses = { with: [], without: [] };
+  const latest = placements.map(() => null); // each worker's last report
+  const together = () => {
+    const reports = latest.map((batch) => batch ?? { step: 0, seconds: 0 });
+    return { step: Math.min(...reports.map((batch) => batch.step)), steps, seconds: Math.max(...reports.map((batch) => batch.seconds)) };
+  };
+  const reports = await Promise.all(placements.map(({ training }, index) => inBatches(
+    run,
+    () => training.request(REQUEST_KINDS.MODEL_CLAIM_STEPS, { steps, max_seconds: BATCH_SECONDS }),
+    (batch) => {
+      latest[index] = batch;
+      const now = { with: batch.losses.with ?? [], without: batch.losses.without ?? [] };
+      losses.with.push(...now.with);
+      losses.without.push(...now.without);
+      report({ phase: "training", ...together(), losses: now });
+    },
+  )));
+  return { reports, losses, ...together() };
+}
+
+/**
+ * How a claim's test ended, from every worker's last report: whether both models are done, and if so their
+ * measurements and the verdict (written by a worker that trained both, else asked for with `askVerdict`).
+ */
+async function claimResults(reports, askVerdict) {
+  const done = reports.every((report) => report.done);
+  if (!done) return { done, metrics: null, verdict: null };
+  const metrics = Object.assign({}, ...reports.map((report) => report.metrics));
+  const verdict = reports.find((report) => report.verdict)?.verdict ?? await askVerdict(metrics);
+  return { done, metrics, verdict };
+}
+
 /**
  * @param {object} [options]
  * @param {typeof createDefaultClient} [options.createClient] for tests
@@ -100,22 +159,12 @@ function hasCoresForTwo() {
  *   the browser reports two cores or more)
  */
 export function createModelTrainer({ createClient = createDefaultClient, pairSideBySide = hasCoresForTwo() } = {}) {
-  let client = null;
-  let pairClient = null;
+  const worker = startedOnce(() => createClient({ workerUrl: TRAINING_WORKER_URL }));
+  const pairWorker = startedOnce(() => createClient({ workerUrl: PAIR_WORKER_URL }));
   /** The run in progress: {stopped}; a newer run or Stop sets `stopped`. */
   let current = null;
   /** Where each model of the last claim's test lives ({with, without}: a client), for the panel's questions. */
   let claimModels = null;
-
-  function worker() {
-    client ??= createClient({ workerUrl: TRAINING_WORKER_URL });
-    return client;
-  }
-
-  function pairWorker() {
-    pairClient ??= createClient({ workerUrl: PAIR_WORKER_URL });
-    return pairClient;
-  }
 
   /**
    * Make a new run the one in progress (ending any other after its batch), and wait for its workers to be
@@ -144,14 +193,14 @@ export function createModelTrainer({ createClient = createDefaultClient, pairSid
     try {
       const { config: whole } = await training.request(REQUEST_KINDS.MODEL_TRAIN_START, { config });
       const losses = [];
-      let report;
-      do {
-        report = await training.request(REQUEST_KINDS.MODEL_TRAIN_STEPS, {
-          steps: whole.steps, max_seconds: BATCH_SECONDS, ...(words ? { words } : {}),
-        });
-        losses.push(...report.losses);
-        if (current === run) onProgress({ phase: "training", ...report });
-      } while (!report.done && !run.stopped);
+      const report = await inBatches(
+        run,
+        () => training.request(REQUEST_KINDS.MODEL_TRAIN_STEPS, { steps: whole.steps, max_seconds: BATCH_SECONDS, ...(words ? { words } : {}) }),
+        (batch) => {
+          losses.push(...batch.losses);
+          if (current === run) onProgress({ phase: "training", ...batch });
+        },
+      );
       return { status: report.done ? "done" : "stopped", config: whole, step: report.step, losses, seconds: report.seconds,
         drop: report.loss_drop ?? null };
     } finally {
@@ -179,39 +228,13 @@ export function createModelTrainer({ createClient = createDefaultClient, pairSid
       const { claim: started, configs } = starts[0];
       claimModels = Object.fromEntries(SIDES.map((side) =>
         [side, (placements.find((placement) => placement.side === side) ?? placements[0]).training]));
-      const losses = { with: [], without: [] };
-      const latest = placements.map(() => null); // each worker's last report
-
-      /** Ask one worker for batches of steps until its runs are done or the run is stopped. */
-      async function pace(index) {
-        const { training } = placements[index];
-        let report;
-        do {
-          report = await training.request(REQUEST_KINDS.MODEL_CLAIM_STEPS, { steps: configs.with.steps, max_seconds: BATCH_SECONDS });
-          latest[index] = report;
-          const now = { with: report.losses.with ?? [], without: report.losses.without ?? [] };
-          losses.with.push(...now.with);
-          losses.without.push(...now.without);
-          if (current === run) onProgress({ phase: "training", ...together(), losses: now });
-        } while (!report.done && !run.stopped);
-        return report;
-      }
-      /** The pair's step (the fewer either model has taken), steps and time so far, from every worker's last report. */
-      function together() {
-        const reports = latest.map((report) => report ?? { step: 0, seconds: 0 });
-        return { step: Math.min(...reports.map((report) => report.step)), steps: configs.with.steps,
-          seconds: Math.max(...reports.map((report) => report.seconds)) };
-      }
-
-      const reports = await Promise.all(placements.map((_, index) => pace(index)));
-      const done = reports.every((report) => report.done);
-      const metrics = done ? Object.assign({}, ...reports.map((report) => report.metrics)) : null;
-      let verdict = null;
-      if (done) {
-        verdict = reports.find((report) => report.verdict)?.verdict
-          ?? await worker().request(REQUEST_KINDS.MODEL_CLAIM_VERDICT, { claim, metrics });
-      }
-      return { status: done ? "done" : "stopped", claim: started, configs, ...together(), losses, metrics, verdict };
+      const pair = await trainPair(placements, configs.with.steps, run, (progress) => {
+        if (current === run) onProgress(progress);
+      });
+      const { done, metrics, verdict } = await claimResults(pair.reports,
+        (measured) => worker().request(REQUEST_KINDS.MODEL_CLAIM_VERDICT, { claim, metrics: measured }));
+      const { step, steps: stepsEach, seconds, losses } = pair;
+      return { status: done ? "done" : "stopped", claim: started, configs, step, steps: stepsEach, seconds, losses, metrics, verdict };
     } finally {
       if (current === run) current = null;
     }

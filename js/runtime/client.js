@@ -113,6 +113,28 @@ export function createClient(options = {}) {
   };
 }
 
+/** Why a request is refused before it is sent (`endedWith`: why the worker ended, or null), or null. */
+function refusal(endedWith, payload) {
+  if (endedWith !== null) return new RequestError({ type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: endedWith });
+  // Refused here: a value thousands of levels deep cannot even be unpacked in the worker, and would get no reply.
+  if (nestedTooDeeply(payload)) return new RequestError({ type: WORKER_ERROR_TYPES.BAD_REQUEST, message: TOO_DEEP_MESSAGE });
+  return null;
+}
+
+/** Settle a request's promise (`resolve`, `reject`) with the worker's reply to it. */
+function settleReply({ resolve, reject }, message) {
+  if (!message.ok) reject(new RequestError(message.error));
+  else if (!message.matrices) resolve(message.result);
+  else {
+    // A packed reply: put the matrices back, so the caller gets exactly the plain result.
+    try {
+      resolve(unpackMatrices(message.result, message.matrices));
+    } catch (error) {
+      reject(new RequestError({ type: WORKER_ERROR_TYPES.INTERNAL, message: error.message }));
+    }
+  }
+}
+
 /**
  * One worker's lifetime: its ready promise, its pending requests, and how it ends. A restart makes a new
  * session, so nothing from an old worker can settle a new worker's promises.
@@ -160,18 +182,9 @@ function startSession(workerUrl, notify, sharedName = null) {
     } else if (message?.type === MESSAGE_TYPES.FATAL) {
       end(message.message);
     } else if (pending.has(message?.id)) {
-      const { resolve, reject } = pending.get(message.id);
+      const request = pending.get(message.id);
       pending.delete(message.id);
-      if (!message.ok) reject(new RequestError(message.error));
-      else if (!message.matrices) resolve(message.result);
-      else {
-        // A packed reply: put the matrices back, so the caller gets exactly the plain result.
-        try {
-          resolve(unpackMatrices(message.result, message.matrices));
-        } catch (error) {
-          reject(new RequestError({ type: WORKER_ERROR_TYPES.INTERNAL, message: error.message }));
-        }
-      }
+      settleReply(request, message);
     }
   }
 
@@ -212,13 +225,8 @@ function startSession(workerUrl, notify, sharedName = null) {
    * @param {Float64Array|null} [matrices] the numbers of a packed payload (protocol.js packScene)
    */
   function request(kind, payload, matrices = null) {
-    if (endedWith !== null) {
-      return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE, message: endedWith }));
-    }
-    if (nestedTooDeeply(payload)) {
-      // Refused here: a value thousands of levels deep cannot even be unpacked in the worker, and would get no reply.
-      return Promise.reject(new RequestError({ type: WORKER_ERROR_TYPES.BAD_REQUEST, message: TOO_DEEP_MESSAGE }));
-    }
+    const refused = refusal(endedWith, payload);
+    if (refused) return Promise.reject(refused);
     const id = nextId++;
     // The numbers are copied, not transferred: a message may have to be sent again (see open()).
     const message = matrices ? { id, kind, payload, matrices } : { id, kind, payload };

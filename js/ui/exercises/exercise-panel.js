@@ -10,23 +10,11 @@
 
 import { sceneFromDraft } from "../../scene/draft.js";
 import { createCodeEditor, loadCodeMirror } from "./code-editor.js";
-import { make } from "../shared/dom.js";
-
-function button(text, testid, className = "") {
-  const node = make("button", className, text);
-  node.type = "button";
-  node.dataset.testid = testid;
-  return node;
-}
-
-function withTestid(node, testid) {
-  node.dataset.testid = testid;
-  return node;
-}
+import { make, makeButton, withTestId } from "../shared/dom.js";
 
 /**
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
- * `exercise` (page/view.js), so a link or saved work opens it again at the same tab.
+ * `exercise` (layout/view.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
@@ -37,9 +25,9 @@ export function mountExercisePanel(host, { store, actions }) {
   const heading = make("h2", "", "Write it yourself");
   heading.id = "exercise-panel-title";
   const intro = make("p", "panel-note", "Write softmax and attention in Python, run them here, and see which checks pass. You can draw the heatmap with your own function.");
-  const open = button("Open the exercises", "exercise-open");
+  const open = makeButton("", "Open the exercises", "exercise-open");
   open.setAttribute("aria-expanded", "false");
-  const body = withTestid(make("div", "exercise-body"), "exercise-body");
+  const body = withTestId(make("div", "exercise-body"), "exercise-body");
   body.id = "exercise-body";
   body.hidden = true;
   open.setAttribute("aria-controls", body.id);
@@ -67,41 +55,41 @@ export function mountExercisePanel(host, { store, actions }) {
 /** Every element of the open panel, made once. The status sits below the buttons, so its changing text never
  * moves them under the pointer. */
 function buildBody(body) {
-  const status = withTestid(make("p", "exercise-status", "Loading the editor and starting Python for your code…"), "exercise-status");
+  const status = withTestId(make("p", "exercise-status", "Loading the editor and starting Python for your code…"), "exercise-status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
-  const tabs = withTestid(make("div", "exercise-tabs"), "exercise-tabs");
+  const tabs = withTestId(make("div", "exercise-tabs"), "exercise-tabs");
   tabs.setAttribute("role", "group");
   tabs.setAttribute("aria-label", "Exercise");
-  const text = withTestid(make("p", "exercise-text"), "exercise-text");
-  const editorHost = withTestid(make("div", "exercise-editor"), "code-editor");
+  const text = withTestId(make("p", "exercise-text"), "exercise-text");
+  const editorHost = withTestId(make("div", "exercise-editor"), "code-editor");
   const keysNote = make("p", "panel-note", "Ctrl+Enter runs your code. Tab indents; press Escape, then Tab, to leave the editor.");
-  const run = button("Run the checks", "exercise-run", "primary-button");
-  const stop = button("Stop", "exercise-stop");
+  const run = makeButton("primary-button", "Run the checks", "exercise-run");
+  const stop = makeButton("", "Stop", "exercise-stop");
   stop.disabled = true;
-  const hint = button("Show a hint", "exercise-hint");
-  const showSolution = button("Show the solution", "exercise-show-solution");
-  const reset = button("Start again", "exercise-reset");
+  const hint = makeButton("", "Show a hint", "exercise-hint");
+  const showSolution = makeButton("", "Show the solution", "exercise-show-solution");
+  const reset = makeButton("", "Start again", "exercise-reset");
   const controls = make("div", "exercise-controls");
   controls.append(run, stop, hint, showSolution, reset);
   const drawLabel = make("label", "exercise-draw");
-  const draw = withTestid(make("input"), "exercise-draw");
+  const draw = withTestId(make("input"), "exercise-draw");
   draw.type = "checkbox";
   drawLabel.append(draw, document.createTextNode(" Draw the heatmap with my function"));
-  const drawNote = withTestid(make("p", "exercise-draw-note"), "exercise-draw-note");
+  const drawNote = withTestId(make("p", "exercise-draw-note"), "exercise-draw-note");
   drawNote.setAttribute("aria-live", "polite");
-  const error = withTestid(make("pre", "exercise-error"), "exercise-error");
+  const error = withTestId(make("pre", "exercise-error"), "exercise-error");
   error.hidden = true;
-  const checks = withTestid(make("ul", "exercise-checks"), "exercise-checks");
+  const checks = withTestId(make("ul", "exercise-checks"), "exercise-checks");
   checks.setAttribute("aria-label", "Checks");
-  const printed = withTestid(make("pre", "exercise-printed"), "exercise-printed");
+  const printed = withTestId(make("pre", "exercise-printed"), "exercise-printed");
   printed.hidden = true;
-  const hints = withTestid(make("ol", "exercise-hints"), "exercise-hints");
+  const hints = withTestId(make("ol", "exercise-hints"), "exercise-hints");
   hints.hidden = true;
-  const solution = withTestid(make("div", "exercise-solution"), "exercise-solution");
+  const solution = withTestId(make("div", "exercise-solution"), "exercise-solution");
   solution.hidden = true;
-  const solutionCode = withTestid(make("pre", "exercise-solution-code"), "exercise-solution-code");
-  const useSolution = button("Put the solution in the editor", "exercise-use-solution", "link-button");
+  const solutionCode = withTestId(make("pre", "exercise-solution-code"), "exercise-solution-code");
+  const useSolution = makeButton("link-button", "Put the solution in the editor", "exercise-use-solution");
   solution.append(make("h3", "", "A solution"), solutionCode, useSolution);
   body.append(tabs, text, editorHost, keysNote, controls, status, drawLabel, drawNote, error, checks, printed, hints, solution);
   return { status, tabs, text, editorHost, run, stop, hint, showSolution, reset, draw, drawNote, error, checks, printed, hints, solution, solutionCode, useSolution };
@@ -232,7 +220,7 @@ async function startExercises(body, store, actions) {
     onRun: () => runChecks(),
   });
   const tabButtons = exercises.map((exercise) => {
-    const tab = button(exercise.title, `exercise-tab-${exercise.id}`, "exercise-tab");
+    const tab = makeButton("exercise-tab", exercise.title, `exercise-tab-${exercise.id}`);
     tab.addEventListener("click", () => actions.setView({ exercise: exercise.id }));
     parts.tabs.append(tab);
     return tab;

@@ -16,7 +16,7 @@ const VIRIDIS = [
 ];
 
 /** The viridis colour for a weight in [0, 1], as [r, g, b] (0–255). */
-export function viridisRgb(weight) {
+function viridisRgb(weight) {
   const t = Math.min(1, Math.max(0, weight)) * (VIRIDIS.length - 1);
   const low = Math.floor(t);
   const high = Math.min(low + 1, VIRIDIS.length - 1);

@@ -5,48 +5,18 @@
  * The SVG is built once for a given size and then only updated from data (fills, texts, outlines),
  * so a redraw on every keystroke stays cheap even at 64 × 64. All text goes in via textContent. From 25 tokens
  * on, the weight cells' colours are painted on a canvas under the SVG (cell-canvas.js), which keeps its cells;
- * so do the small heatmaps of a scene's heads.
+ * so do the small heatmaps of a scene's heads. This module says when each part is drawn; the SVG is drawn by
+ * heatmap-drawing.js, the tooltip by heatmap-tooltip.js, and the pointer is followed by heatmap-pointer.js.
  */
 
 import { createCellCanvas } from "./cell-canvas.js";
-import { el, hatchPattern, textColourOn, weightColour } from "./colour-scale.js";
+import { el } from "./colour-scale.js";
+import { drawHeatmap, layoutFor, paintCell, placeOutline, relabel } from "./heatmap-drawing.js";
+import { listenToPointer } from "./heatmap-pointer.js";
+import { createHeatmapTooltip } from "./heatmap-tooltip.js";
 import { setAttributeIfChanged } from "../shared/dom.js";
-import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
-import { namedToken } from "../shared/positions.js";
 
 let instances = 0;
-
-/** From this many tokens, a heatmap's weight colours are painted on a canvas under its SVG (cell-canvas.js). */
-const CANVAS_FROM_TOKENS = 25;
-
-/** Size of everything, in SVG user units (equal to CSS pixels at natural size). */
-function layoutFor(tokens, compact) {
-  const n = tokens.length;
-  if (compact) {
-    const cell = Math.max(3, Math.min(16, Math.floor(150 / Math.max(n, 1))));
-    return { cell, onCanvas: n >= CANVAS_FROM_TOKENS, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
-  }
-  const cell = n <= 12 ? 48 : Math.max(12, Math.floor(576 / n));
-  const labelFont = Math.min(14, Math.max(7, cell * 0.32 + 2));
-  const charWidth = labelFont * 0.6;
-  const longest = Math.max(1, ...tokens.map((token) => token.length));
-  const labelWidth = Math.min(longest, 16) * charWidth;
-  const rotate = labelWidth > cell - 6;
-  const left = Math.ceil(Math.max(labelWidth + 22, 52)); // room for the row labels and for "asks ↓"
-  const columnHeader = rotate ? Math.ceil(labelWidth * 0.72 + labelFont + 8) : labelFont + 12;
-  const top = columnHeader + 22;
-  return {
-    cell, left, top, labelFont, rotate, showLabels: true,
-    onCanvas: n >= CANVAS_FROM_TOKENS,
-    valueFont: Math.min(13, cell * 0.27),
-    showValues: cell >= 34,
-    width: left + n * cell + (rotate ? 8 : 4),
-    height: top + n * cell + 4,
-  };
-}
-
-/** The tail of a long label, cut to fit. */
-const shortLabel = (token) => (token.length > 16 ? `${token.slice(0, 15)}…` : token);
 
 /** The test ids of a heatmap's parts: the playground's own, or ones named after `testId`. */
 function testIds(testId, compact) {
@@ -54,169 +24,6 @@ function testIds(testId, compact) {
   return compact
     ? { heatmap: "heatmap-thumb", cell: "thumb-cell", rowLabel: "row-label", tooltip: "heatmap-tooltip" }
     : { heatmap: "heatmap", cell: "heatmap-cell", rowLabel: "row-label", tooltip: "heatmap-tooltip" };
-}
-
-/** The axis titles and the token labels along the top (answering) and the left (asking, each a button). */
-function drawLabels(svg, tokens, layout, ids) {
-  const { cell, left, top } = layout;
-  const answers = el("text", { x: left, y: 14, class: "axis-title" });
-  answers.textContent = "answers →";
-  const asks = el("text", { x: left - 10, y: top - 8, class: "axis-title", "text-anchor": "end" });
-  asks.textContent = "asks ↓";
-  svg.append(answers, asks);
-  const columnLabels = tokens.map((token, j) => {
-    const x = left + j * cell + cell / 2;
-    const y = top - 8;
-    const label = el("text", {
-      class: "column-label", "data-column": j, "font-size": layout.labelFont,
-      x, y, "text-anchor": layout.rotate ? "start" : "middle",
-      transform: layout.rotate ? `rotate(-45 ${x} ${y})` : "",
-    });
-    label.textContent = shortLabel(token);
-    svg.append(label);
-    return label;
-  });
-  const rowLabels = tokens.map((token, i) => {
-    const group = el("g", {
-      class: "row-label", "data-row": i, "data-testid": ids.rowLabel, tabindex: 0, role: "button",
-      "aria-label": `Show where ${namedToken(tokens, i)} pays attention`,
-    });
-    group.append(el("rect", { x: 0, y: top + i * cell, width: left - 4, height: cell, class: "row-label-hit" }));
-    const label = el("text", { x: left - 10, y: top + i * cell + cell / 2, "text-anchor": "end", "dominant-baseline": "central", "font-size": layout.labelFont });
-    label.textContent = shortLabel(token);
-    group.append(label);
-    svg.append(group);
-    return group;
-  });
-  return { rowLabels, columnLabels };
-}
-
-/** One rect per weight (and its number, where there is room): cells[i][j] = {rect, text, what it last showed}. */
-function drawCells(svg, tokens, layout, ids) {
-  const { cell, left, top } = layout;
-  const grid = el("g", { class: "cells" });
-  const cells = tokens.map((_, i) =>
-    tokens.map((__, j) => {
-      const rect = el("rect", {
-        x: left + j * cell, y: top + i * cell, width: cell, height: cell,
-        class: "cell", "data-row": i, "data-column": j, "data-testid": ids.cell,
-      });
-      grid.append(rect);
-      let text = null;
-      if (layout.showValues) {
-        text = el("text", {
-          x: left + j * cell + cell / 2, y: top + i * cell + cell / 2,
-          class: "cell-value", "text-anchor": "middle", "dominant-baseline": "central", "font-size": layout.valueFont,
-        });
-        grid.append(text);
-      }
-      return { rect, text, weight: undefined, masked: undefined, kind: "", fill: null, painted: false };
-    }),
-  );
-  svg.append(grid);
-  return cells;
-}
-
-/**
- * Draw the whole heatmap for `tokens` into `svg` (emptied first): its size, the hatch for masked cells, the
- * labels, the cells and the two outlines (the focused row's, the hovered cell's).
- */
-function drawHeatmap(svg, tokens, layout, { hatchId, compact, ids }) {
-  const { cell, left, width, height } = layout;
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("width", String(width));
-  svg.setAttribute("height", String(height));
-  const defs = el("defs");
-  defs.append(hatchPattern(hatchId));
-  svg.append(defs);
-  const labels = layout.showLabels ? drawLabels(svg, tokens, layout, ids) : { rowLabels: [], columnLabels: [] };
-  const cells = drawCells(svg, tokens, layout, ids);
-  const focusOutline = el("rect", { class: "focus-outline", x: left - 2, width: tokens.length * cell + 4, height: cell, rx: 3, visibility: "hidden" });
-  const hoverOutline = el("rect", { class: "hover-outline", width: cell, height: cell, visibility: "hidden" });
-  svg.append(focusOutline, hoverOutline);
-  return { ...labels, cells, focusOutline, hoverOutline };
-}
-
-/**
- * Draw one cell; only what changed is written, so a redraw of 64 × 64 stays cheap. A weight of `undefined`
- * is a cell still being computed: drawn plain, at its place, so nothing moves when the number arrives.
- */
-function paintCell(slot, weight, masked, hatchId) {
-  if (slot.weight === weight && slot.masked === masked && slot.painted) return;
-  const { rect, text } = slot;
-  const kind = weight === undefined ? "pending" : masked ? "masked" : weight === null ? "nan" : "weight";
-  if (kind !== slot.kind) {
-    rect.setAttribute("class", kind === "weight" ? "cell" : `cell ${kind}`);
-    rect.dataset.masked = String(masked);
-    if (kind === "masked") rect.setAttribute("fill", `url(#${hatchId})`);
-    if (kind === "nan") rect.setAttribute("fill", "#c9c9c9");
-    if (kind === "pending") rect.removeAttribute("fill"); // the style sheet's quiet fill
-    if (text) text.setAttribute("class", masked ? "cell-value masked-symbol" : "cell-value");
-  }
-  if (kind === "weight") {
-    // Most weights of a big scene move by less than one step of the colour scale: leave those cells alone.
-    const fill = weightColour(weight);
-    if (fill !== slot.fill) rect.setAttribute("fill", fill);
-    slot.fill = fill;
-  } else {
-    slot.fill = null;
-  }
-  if (text) {
-    text.textContent = kind === "pending" ? "" : masked ? "×" : formatWeight(weight);
-    if (kind !== "pending") text.setAttribute("fill", masked ? "#555" : weight === null ? "#222" : textColourOn(weight));
-  }
-  Object.assign(slot, { weight, masked, kind, painted: true });
-}
-
-/** Put an outline on row `row` (and column `column`, for a cell), or hide it. */
-function placeOutline(outline, layout, rows, row, column) {
-  if (row === null || row === undefined || row >= rows) {
-    setAttributeIfChanged(outline, "visibility", "hidden");
-    return;
-  }
-  setAttributeIfChanged(outline, "y", String(layout.top + row * layout.cell));
-  if (column !== undefined) setAttributeIfChanged(outline, "x", String(layout.left + column * layout.cell));
-  setAttributeIfChanged(outline, "visibility", "visible");
-}
-
-/** What the tooltip says about the hovered cell: [text, class name] per line. */
-function tooltipLines({ hover, tokens, head, mask, maskEditable, scale }) {
-  const { row, column } = hover;
-  const masked = Boolean(mask?.[row]?.[column]);
-  const asker = namedToken(tokens, row);
-  const answerer = namedToken(tokens, column);
-  const lines = [[`${asker} asks, ${answerer} answers`, "tooltip-title"]];
-  if (masked) {
-    lines.push([`masked: ${asker} may not read ${answerer}`, ""], ["weight 0", ""]);
-  } else {
-    const weight = head.weights[row][column];
-    lines.push([`weight ${formatWeight(weight)} (${formatPercent(weight)})`, "tooltip-weight"]);
-    if (head.stages) {
-      // A scene's head carries its stages; a trained model's head on the model panel only its weights.
-      const score = head.stages.scores[row][column];
-      const scaled = head.stages.masked[row][column];
-      lines.push([
-        scale ? `score q·k = ${formatScore(score)}, ÷ √${head.d_k} = ${formatScore(scaled)}` : `score q·k = ${formatScore(score)} (not scaled)`,
-        "",
-      ]);
-    }
-  }
-  if (maskEditable) lines.push([masked ? "click to let it read again" : "click to forbid this read", "tooltip-hint"]);
-  return lines;
-}
-
-/** Put the tooltip above the cell (below it where there is no room), inside the heatmap's width. */
-function placeTooltip(tooltip, wrapper, cellRect) {
-  const cellBox = cellRect.getBoundingClientRect();
-  const box = wrapper.getBoundingClientRect();
-  const tipBox = tooltip.getBoundingClientRect();
-  let x = cellBox.left - box.left + cellBox.width / 2 - tipBox.width / 2;
-  x = Math.max(0, Math.min(x, box.width - tipBox.width));
-  let y = cellBox.top - box.top - tipBox.height - 8;
-  if (y < 0) y = cellBox.bottom - box.top + 8;
-  tooltip.style.left = `${Math.round(x)}px`;
-  tooltip.style.top = `${Math.round(y)}px`;
 }
 
 /**
@@ -241,12 +48,8 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
   picture.className = "heatmap-picture";
   picture.append(svg);
   wrapper.append(picture);
-  const tooltip = document.createElement("div");
-  tooltip.className = "heatmap-tooltip";
-  tooltip.setAttribute("role", "tooltip");
-  tooltip.dataset.testid = ids.tooltip;
-  tooltip.hidden = true;
-  if (!compact) wrapper.append(tooltip);
+  const tooltip = createHeatmapTooltip(wrapper, ids.tooltip);
+  if (!compact) wrapper.append(tooltip.element);
 
   let layout = null;
   let layoutKey = "";
@@ -269,32 +72,53 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     canvas.resize(layout);
   }
 
-  function showTooltip(view) {
-    const { hover, tokens } = view;
-    if (compact || view.pending || !hover || hover.row >= tokens.length || hover.column >= tokens.length) {
-      tooltip.hidden = true;
-      return;
+  /** Draw the grid again for `tokens` if its layout changed, else only rename its labels. */
+  function layOut(tokens) {
+    const nextLayout = layoutFor(tokens, compact);
+    const key = `${tokens.length}|${JSON.stringify(nextLayout)}`;
+    if (key !== layoutKey) {
+      layout = nextLayout;
+      drawn = drawHeatmap(svg, tokens, layout, { hatchId, compact, ids });
+      layoutKey = key;
+      placeCanvas();
+    } else if (layout.showLabels) {
+      relabel(drawn, tokens);
     }
-    tooltip.replaceChildren(...tooltipLines(view).map(([text, className]) => {
-      const line = document.createElement("div");
-      line.textContent = text;
-      if (className) line.className = className;
-      return line;
-    }));
-    tooltip.hidden = false;
-    placeTooltip(tooltip, wrapper, drawn.cells[hover.row][hover.column].rect);
   }
 
-  /** Rename the labels in place (the same number of tokens, other words). */
-  function relabel(tokens) {
-    tokens.forEach((token, i) => {
-      const text = shortLabel(token);
-      if (drawn.columnLabels[i].textContent !== text) drawn.columnLabels[i].textContent = text;
-      const rowText = drawn.rowLabels[i].lastChild;
-      if (rowText.textContent !== text) rowText.textContent = text;
-      // Every row's name, not only a renamed one's: renaming a word can make another one a repeat.
-      setAttributeIfChanged(drawn.rowLabels[i], "aria-label", `Show where ${namedToken(tokens, i)} pays attention`);
+  /** Paint every cell from `view`'s weights (blank while pending), on the canvas too where there is one. */
+  function paintCells({ head, mask, pending }) {
+    const { cells } = drawn;
+    for (let i = 0; i < cells.length; i += 1) {
+      const weights = pending ? [] : head.weights[i];
+      const maskRow = mask?.[i];
+      for (let j = 0; j < cells[i].length; j += 1) {
+        const slot = cells[i][j];
+        const before = slot.fill; // null unless the cell shows a weight (a rebuilt canvas starts clear)
+        paintCell(slot, weights[j], Boolean(maskRow?.[j]), hatchId);
+        if (canvas && slot.fill !== before) canvas.paint(i, j, slot.fill);
+      }
+    }
+  }
+
+  /** Mark the focused row and the hovered cell: on their labels, and with the two outlines. */
+  function markFocusAndHover({ focusRow, hover }) {
+    const { cells, rowLabels, columnLabels, focusOutline, hoverOutline } = drawn;
+    rowLabels.forEach((label, i) => {
+      label.classList.toggle("focused", i === focusRow);
+      label.classList.toggle("hovered", i === hover?.row);
+      setAttributeIfChanged(label, "aria-pressed", String(i === focusRow));
     });
+    columnLabels.forEach((label, j) => label.classList.toggle("hovered", j === hover?.column));
+    placeOutline(focusOutline, layout, cells.length, focusRow);
+    placeOutline(hoverOutline, layout, cells.length, hover?.row ?? null, hover?.column);
+  }
+
+  /** The tooltip of the hovered cell, where there is one to show. */
+  function showTooltip(view) {
+    const { hover, tokens } = view;
+    const shown = !compact && !view.pending && hover && hover.row < tokens.length && hover.column < tokens.length;
+    tooltip.show(view, shown ? drawn.cells[hover.row][hover.column].rect : null);
   }
 
   /**
@@ -304,38 +128,12 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
    */
   function update(view) {
     lastView = view;
-    const { tokens, head, mask } = view;
-    const nextLayout = layoutFor(tokens, compact);
-    const key = `${tokens.length}|${JSON.stringify(nextLayout)}`;
-    if (key !== layoutKey) {
-      layout = nextLayout;
-      drawn = drawHeatmap(svg, tokens, layout, { hatchId, compact, ids });
-      layoutKey = key;
-      placeCanvas();
-    } else if (layout.showLabels) {
-      relabel(tokens);
-    }
-    const { cells, rowLabels, columnLabels, focusOutline, hoverOutline } = drawn;
-    for (let i = 0; i < cells.length; i += 1) {
-      const weights = view.pending ? [] : head.weights[i];
-      const maskRow = mask?.[i];
-      for (let j = 0; j < cells[i].length; j += 1) {
-        const slot = cells[i][j];
-        const before = slot.fill; // null unless the cell shows a weight (a rebuilt canvas starts clear)
-        paintCell(slot, weights[j], Boolean(maskRow?.[j]), hatchId);
-        if (canvas && slot.fill !== before) canvas.paint(i, j, slot.fill);
-      }
-    }
+    const { tokens, head } = view;
+    layOut(tokens);
+    paintCells(view);
     svg.classList.toggle("mask-editable", Boolean(view.maskEditable));
     svg.classList.toggle("dense", layout.cell < 24);
-    rowLabels.forEach((label, i) => {
-      label.classList.toggle("focused", i === view.focusRow);
-      label.classList.toggle("hovered", i === view.hover?.row);
-      setAttributeIfChanged(label, "aria-pressed", String(i === view.focusRow));
-    });
-    columnLabels.forEach((label, j) => label.classList.toggle("hovered", j === view.hover?.column));
-    placeOutline(focusOutline, layout, cells.length, view.focusRow);
-    placeOutline(hoverOutline, layout, cells.length, view.hover?.row ?? null, view.hover?.column);
+    markFocusAndHover(view);
     const label = view.pending
       ? `Attention weights, being computed: ${tokens.length} rows ask, ${tokens.length} columns answer`
       : `Attention weights of ${head.name}: ${tokens.length} rows ask, ${tokens.length} columns answer`;
@@ -343,41 +141,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
     showTooltip(view);
   }
 
-  function cellAt(target) {
-    const node = target.closest?.("[data-row]");
-    if (!node) return null;
-    const row = Number(node.dataset.row);
-    return node.dataset.column === undefined ? { row, column: null } : { row, column: Number(node.dataset.column) };
-  }
-
-  if (!compact) {
-    svg.addEventListener("pointermove", (event) => {
-      const cell = cellAt(event.target);
-      const hover = cell && cell.column !== null ? cell : null;
-      if (hover?.row !== lastView?.hover?.row || hover?.column !== lastView?.hover?.column) onHover(hover);
-    });
-    // A finger leaves the screen as it lifts, so a tap ends in pointerleave: that must not take away the score
-    // the tap has just shown (below).
-    svg.addEventListener("pointerleave", (event) => {
-      if (event.pointerType !== "touch") onHover(null);
-    });
-    svg.addEventListener("click", (event) => {
-      const cell = cellAt(event.target);
-      if (!cell) return;
-      if (cell.column === null) onRowLabel(cell.row);
-      else onCell(cell.row, cell.column);
-      // On a touch screen there is no hover: a tap on a cell shows its score, as pointing at it does.
-      if (event.pointerType === "touch" && cell.column !== null) onHover(cell);
-    });
-    svg.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" && event.key !== " ") return;
-      const cell = cellAt(event.target);
-      if (cell && cell.column === null) {
-        event.preventDefault();
-        onRowLabel(cell.row);
-      }
-    });
-  }
+  if (!compact) listenToPointer(svg, { onCell, onRowLabel, onHover, hovered: () => lastView?.hover });
 
   return { element: wrapper, update };
 }

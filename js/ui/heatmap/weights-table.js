@@ -7,14 +7,15 @@
  * 64 × 64 table is 4,096 cells, and the heatmap is what must keep up with typing.
  */
 
-import { make } from "../shared/dom.js";
+import { make, makeButton, withTestId } from "../shared/dom.js";
 import { formatPercent, quoted } from "../shared/format.js";
+import { makeTableGrid } from "../shared/table-grid.js";
 
 /** How long the weights must stay still before the summary is spoken (typing "0.75" is one change, not four). */
 const ANNOUNCE_AFTER_MS = 600;
 
 /** The sentence for the focused token's row: where most of its attention goes, or why nothing can. */
-export function attentionSummary(result, headIndex, focusRow) {
+function attentionSummary(result, headIndex, focusRow) {
   if (!result || focusRow === null || focusRow === undefined || focusRow >= result.tokens.length) return "";
   const head = result.heads[Math.min(headIndex, result.heads.length - 1)];
   const weights = head.weights[focusRow];
@@ -30,28 +31,84 @@ export function attentionSummary(result, headIndex, focusRow) {
   return `${token} now attends ${formatPercent(top.weight)} to ${quoted(result.tokens[top.j])}${headName}.`;
 }
 
+/** The table's header cells and body for `n` tokens, after its `caption`: {cells[i][j], headerCells, rowHeaders}. */
+function buildTable(table, caption, n) {
+  const corner = make("th", "", "asks \\ answers");
+  corner.scope = "col";
+  const header = () => make("th");
+  const grid = makeTableGrid({ rows: n, columns: n, corner, columnHead: header, rowHead: header, cell: () => make("td") });
+  table.replaceChildren(caption, grid.head, grid.body);
+  return { cells: grid.cells, headerCells: grid.columnHeads, rowHeaders: grid.rowHeads };
+}
+
+/**
+ * Run `draw` at most once per burst of updates: when the page is idle if the table is shown; if it is there only
+ * for screen readers, once the weights have stayed still as long as the spoken summary waits. A stream of
+ * updates (typing, a course page's script) then lays out its cells (4,096 at 64 tokens, some 20 ms) once at
+ * its end, not at every pause.
+ * @returns {(tableShown: boolean) => void} asks for a draw
+ */
+function drawOncePerBurst(draw) {
+  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 100));
+  let drawPending = false;
+  let stillTimer = null;
+  function drawWhenIdle() {
+    if (drawPending) return;
+    drawPending = true;
+    idle(() => {
+      drawPending = false;
+      draw();
+    }, { timeout: 1000 });
+  }
+  return (tableShown) => {
+    clearTimeout(stillTimer);
+    if (tableShown) drawWhenIdle();
+    else stillTimer = setTimeout(drawWhenIdle, ANNOUNCE_AFTER_MS);
+  };
+}
+
+/**
+ * Say the focused token's summary in `summary` (a live region) once the weights have stayed still, and only
+ * when it changed; nothing while the page shows its first, precomputed result.
+ * @returns {() => void} asks for the summary of the store's state once it is still
+ */
+function announceWhenStill(summary, store) {
+  let lastSpoken = "";
+  let announceTimer = null;
+  return () => {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => {
+      const { result, resultIsPreview, activeHead, focusToken } = store.state;
+      const text = attentionSummary(result, activeHead, focusToken);
+      if (resultIsPreview) {
+        lastSpoken = text; // the page just opened: nothing has changed yet, so nothing is said
+        return;
+      }
+      if (text && text !== lastSpoken) {
+        lastSpoken = text;
+        summary.textContent = text;
+      }
+    }, ANNOUNCE_AFTER_MS);
+  };
+}
+
 /**
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
- *   whether the table is shown is the view's `table` (page/view.js)
+ *   whether the table is shown is the view's `table` (layout/view.js)
  */
 export function mountWeightsTable(host, { store, actions }) {
-  const toggle = make("button", "link-button table-toggle", "show as table");
-  toggle.type = "button";
-  toggle.dataset.testid = "weights-table-toggle";
+  const toggle = makeButton("link-button table-toggle", "show as table", "weights-table-toggle");
   toggle.setAttribute("aria-expanded", "false");
-  const wrap = make("div", "weights-table-wrap visually-hidden");
+  const wrap = withTestId(make("div", "weights-table-wrap visually-hidden"), "weights-table-wrap");
   wrap.setAttribute("role", "region");
   wrap.setAttribute("aria-label", "Attention weights as a table");
-  wrap.dataset.testid = "weights-table-wrap";
-  const table = make("table", "weights-table");
-  table.dataset.testid = "weights-table";
+  const table = withTestId(make("table", "weights-table"), "weights-table");
   const caption = make("caption");
   table.append(caption);
   wrap.append(table);
-  const summary = make("p", "visually-hidden");
-  summary.dataset.testid = "attention-summary";
+  const summary = withTestId(make("p", "visually-hidden"), "attention-summary");
   summary.setAttribute("aria-live", "polite");
   summary.setAttribute("aria-atomic", "true");
   host.append(toggle, wrap, summary);
@@ -72,51 +129,22 @@ export function mountWeightsTable(host, { store, actions }) {
     if (shown) drawTable(store.state);
   }
 
-  let builtKey = "";
-  let cells = [];
-  let headerCells = [];
-  let rowHeaders = [];
-
-  function build(n) {
-    const head = make("thead");
-    const headRow = make("tr");
-    const corner = make("th", "", "asks \\ answers");
-    corner.scope = "col";
-    headerCells = Array.from({ length: n }, () => {
-      const th = make("th");
-      th.scope = "col";
-      return th;
-    });
-    headRow.append(corner, ...headerCells);
-    head.append(headRow);
-    const body = make("tbody");
-    rowHeaders = [];
-    cells = Array.from({ length: n }, () => {
-      const tr = make("tr");
-      const th = make("th");
-      th.scope = "row";
-      rowHeaders.push(th);
-      const row = Array.from({ length: n }, () => make("td"));
-      tr.append(th, ...row);
-      body.append(tr);
-      return row;
-    });
-    table.replaceChildren(caption, head, body);
-  }
+  let builtFor = -1;
+  let parts = { cells: [], headerCells: [], rowHeaders: [] };
 
   function drawTable(state) {
     const { result } = state;
     if (!result) return;
     const n = result.tokens.length;
-    const headIndex = Math.min(state.activeHead, result.heads.length - 1);
-    const head = result.heads[headIndex];
-    if (builtKey !== String(n)) {
-      build(n);
-      builtKey = String(n);
+    const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+    if (builtFor !== n) {
+      parts = buildTable(table, caption, n);
+      builtFor = n;
     }
     // Weights drawn with the learner's own function may break the rule: then the caption says how.
     const problem = result.drawn_with_problems?.[0];
     caption.textContent = `Attention weights of ${head.name}: each row is a token asking, each column a token answering${problem ? `. ${problem}` : "; each row adds up to 100%."}`;
+    const { cells, headerCells, rowHeaders } = parts;
     result.tokens.forEach((token, j) => {
       if (headerCells[j].textContent !== token) headerCells[j].textContent = token;
       if (rowHeaders[j].textContent !== token) rowHeaders[j].textContent = token;
@@ -129,49 +157,12 @@ export function mountWeightsTable(host, { store, actions }) {
     }
   }
 
-  // Redraw at most once per burst of updates: when the page is idle if the table is shown; if it is there only
-  // for screen readers, once the weights have stayed still as long as the spoken summary waits. A stream of
-  // updates (typing, a course page's script) then lays out its cells (4,096 at 64 tokens, some 20 ms) once at
-  // its end, not at every pause.
-  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 100));
-  let drawPending = false;
-  let stillTimer = null;
-  function drawWhenIdle() {
-    if (drawPending) return;
-    drawPending = true;
-    idle(() => {
-      drawPending = false;
-      drawTable(store.state);
-    }, { timeout: 1000 });
-  }
-  function scheduleDraw() {
-    clearTimeout(stillTimer);
-    if (store.state.view.table) drawWhenIdle();
-    else stillTimer = setTimeout(drawWhenIdle, ANNOUNCE_AFTER_MS);
-  }
-
-  let lastSpoken = "";
-  let announceTimer = null;
-  function scheduleSummary() {
-    clearTimeout(announceTimer);
-    announceTimer = setTimeout(() => {
-      const { result, resultIsPreview, activeHead, focusToken } = store.state;
-      const text = attentionSummary(result, activeHead, focusToken);
-      if (resultIsPreview) {
-        lastSpoken = text; // the page just opened: nothing has changed yet, so nothing is said
-        return;
-      }
-      if (text && text !== lastSpoken) {
-        lastSpoken = text;
-        summary.textContent = text;
-      }
-    }, ANNOUNCE_AFTER_MS);
-  }
-
+  const scheduleDraw = drawOncePerBurst(() => drawTable(store.state));
+  const scheduleSummary = announceWhenStill(summary, store);
   store.subscribe((state, changes) => {
     if (changes.has("view")) showTable(state.view.table);
     if (!state.result) return;
-    if (["result", "head", "scene"].some((part) => changes.has(part))) scheduleDraw();
+    if (["result", "head", "scene"].some((part) => changes.has(part))) scheduleDraw(store.state.view.table);
     if (["result", "focus", "head"].some((part) => changes.has(part))) scheduleSummary();
   });
   showTable(store.state.view.table);

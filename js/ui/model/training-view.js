@@ -7,8 +7,9 @@
  * sentence written from its numbers.
  */
 
-import { make } from "../shared/dom.js";
+import { make, makeButton, withTestId } from "../shared/dom.js";
 import { createLossCurve } from "./loss-curve.js";
+import { createRunStatus, isRunning, seconds } from "./run-status.js";
 
 /** The settings, in order: [name in the config, label, step of the input]. */
 const SETTINGS = [
@@ -32,14 +33,49 @@ function expected(input) {
  * number (the module then checks its range). The boxes are text boxes, so what the learner typed is there to
  * quote: a number box would hand over "" for "abc", and the module could only say it got nothing.
  */
-export function typedProblem(label, text, expectedText) {
+function typedProblem(label, text, expectedText) {
   const typed = text.trim();
   if (typed === "") return `${label} is empty: type ${expectedText}.`;
   if (!Number.isFinite(Number(typed))) return `${label}: “${typed}” is not a number; type ${expectedText}.`;
   return null;
 }
 
-const seconds = (value) => (value < 10 ? `${value.toFixed(1)} s` : `${Math.round(value)} s`);
+/** The settings as typed: {config} when each reads as a number, else {problem}, a sentence on the first that does not. */
+function readSettings(inputs) {
+  const problem = SETTINGS.map(([name, label]) => typedProblem(label, inputs[name].value, expected(inputs[name]))).find(Boolean);
+  if (problem) return { problem };
+  const config = {};
+  for (const [name] of SETTINGS) config[name] = Number(inputs[name].value.trim());
+  return { config };
+}
+
+/** One text box per setting, each in its labelled field at the end of `form`: {name in the config: input}. */
+function settingInputs(form) {
+  const inputs = {};
+  for (const [name, label, step] of SETTINGS) {
+    const field = make("label", "model-setting");
+    const input = withTestId(document.createElement("input"), `model-setting-${name}`);
+    input.type = "text";
+    input.inputMode = step === 1 ? "numeric" : "decimal";
+    input.autocomplete = "off";
+    input.step = String(step);
+    input.name = name;
+    inputs[name] = input;
+    field.append(make("span", "", label), input);
+    form.append(field);
+  }
+  return inputs;
+}
+
+/** What the status line says of a run that trains one model (state.training). */
+const TRAINING_WORDS = {
+  training: (run, perStep) => `Step ${run.step} of ${run.steps} · loss ${run.losses.at(-1).toFixed(3)} · ` +
+    `${seconds(perStep * (run.steps - run.step))} left (${(perStep * 1000).toFixed(1)} ms a step)`,
+  finished: (run) => `${run.status === "done" ? "Trained" : "Stopped at"} step ${run.step} of ${run.steps} in ` +
+    `${seconds(run.seconds)} · loss ${run.losses.at(-1)?.toFixed(3) ?? "–"}. ` +
+    (run.measuring ? "Measuring its heads for the panel above…" : "The panel above now shows this model."),
+  failed: "Training could not run",
+};
 
 /**
  * The sentence about the sudden drop in a loss curve, written from its numbers (`drop` as model/loss_drop.py
@@ -48,7 +84,7 @@ const seconds = (value) => (value < 10 ? `${value.toFixed(1)} s` : `${Math.round
  *          running: boolean}} curve `whose`: the curve's owner as the sentence starts ("This run")
  * @returns {string}
  */
-export function lossDropSentence({ drop, whose, running }) {
+function lossDropSentence({ drop, whose, running }) {
   if (!drop) {
     return running
       ? `No sudden drop in the loss so far. When an induction head forms, the loss falls suddenly after a plateau; the curve marks it when it comes.`
@@ -61,47 +97,19 @@ export function lossDropSentence({ drop, whose, running }) {
 }
 
 /**
- * @param {{onTrain: (config: object) => void, onStop: () => void, onShipped: () => void}} handlers
- * @returns {{element: HTMLElement, update: (view: {training: object, trainable: object, name: string}) => void}}
+ * The settings and the buttons that train with them: Train, a quick run (the settings model_info's `quick_run`
+ * gives: repeated runs only, fewer steps; then Train) and Stop. A setting typed as something that is not a number
+ * is said (`onTypedError`) instead of training, and again at each update until the next Train.
+ * @param {{onTrain: (config: object) => void, onStop: () => void, onTypedError: (problem: string) => void}} handlers
  */
-export function createTrainingView({ onTrain, onStop, onShipped }) {
-  const element = make("section", "model-training");
-  element.dataset.testid = "model-training";
-  element.setAttribute("aria-labelledby", "model-training-title");
-  const heading = make("h3", "", "Train it yourself");
-  heading.id = "model-training-title";
-  const note = make("p", "panel-note", "A model of the same shape, trained from scratch here in your browser, in a Python worker of its own (so the page stays live), on the same NumPy code the tests run, gradients included.");
+function createSettingsForm({ onTrain, onStop, onTypedError }) {
   const form = make("form", "model-training-form");
   form.noValidate = true; // the module checks the settings, and its message names the one that is wrong
-  const inputs = {};
-  for (const [name, label, step] of SETTINGS) {
-    const field = make("label", "model-setting");
-    const input = document.createElement("input");
-    input.type = "text";
-    input.inputMode = step === 1 ? "numeric" : "decimal";
-    input.autocomplete = "off";
-    input.step = String(step);
-    input.name = name;
-    input.dataset.testid = `model-setting-${name}`;
-    inputs[name] = input;
-    field.append(make("span", "", label), input);
-    form.append(field);
-  }
-  const train = make("button", "primary-button", "Train");
-  train.type = "submit";
-  train.dataset.testid = "model-train";
-  const stop = make("button", "small-button", "Stop");
-  stop.type = "button";
-  stop.dataset.testid = "model-stop";
+  const inputs = settingInputs(form);
+  const train = makeButton("primary-button", "Train", "model-train", "submit");
+  const stop = makeButton("small-button", "Stop", "model-stop");
   stop.addEventListener("click", onStop);
-  const shipped = make("button", "small-button", "Back to the model that comes with the page");
-  shipped.type = "button";
-  shipped.dataset.testid = "model-use-shipped";
-  shipped.addEventListener("click", onShipped);
-  // A quick run: the settings model_info's `quick_run` gives (repeated runs only, fewer steps), then Train.
-  const quick = make("button", "small-button", "Quick run: repeated runs only");
-  quick.type = "button";
-  quick.dataset.testid = "model-quick-run";
+  const quick = makeButton("small-button", "Quick run: repeated runs only", "model-quick-run");
   let quickRun = null;
   quick.addEventListener("click", () => {
     if (!quickRun) return;
@@ -109,42 +117,18 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
     form.requestSubmit(train);
   });
   form.append(train, quick, stop);
-  /** A setting typed as something that is not a number: said here, with what was typed, until the next Train. */
   let typedError = null;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    typedError = SETTINGS.map(([name, label]) => typedProblem(label, inputs[name].value, expected(inputs[name]))).find(Boolean) ?? null;
-    if (typedError) {
-      status.textContent = typedError;
-      status.classList.add("is-error");
-      return;
-    }
-    const config = {};
-    for (const [name] of SETTINGS) config[name] = Number(inputs[name].value.trim());
-    onTrain(config);
+    const { problem = null, config } = readSettings(inputs);
+    typedError = problem;
+    if (problem) onTypedError(problem);
+    else onTrain(config);
   });
-  const progress = document.createElement("progress");
-  progress.className = "model-progress";
-  progress.dataset.testid = "model-progress";
-  progress.max = 1;
-  progress.value = 0;
-  const status = make("p", "model-training-status");
-  status.dataset.testid = "model-training-status";
-  status.setAttribute("aria-live", "polite");
-  const curve = createLossCurve();
-  const dropNote = make("p", "panel-note model-loss-drop");
-  dropNote.dataset.testid = "model-loss-drop";
-  const quickNote = make("p", "panel-note", "A quick run trains on repeated runs only: with nothing but copying to learn, the induction head forms within a few hundred steps, while the pronoun head, which needs the sentences, does not form.");
-  quickNote.dataset.testid = "model-quick-note";
-  element.append(heading, note, form, quickNote, progress, status, curve.element, dropNote, shipped);
   let filled = false;
 
-  /**
-   * view = {training (state.training), trainable (model_info's ranges), quickRun (model_info's quick_run),
-   * name ("shipped" or "trained"), model: the shown model's own curve, {losses, drop, steps} (model_info's
-   * loss_curve, loss_drop and steps)}
-   */
-  function update({ training, trainable, quickRun: quickSettings = null, name, model = null }) {
+  /** Fill the boxes from model_info's ranges once they come; while a run goes on, nothing but Stop can be used. */
+  function update({ running, trainable, quickRun: quickSettings }) {
     quickRun = quickSettings;
     if (!filled && trainable) {
       for (const [key] of SETTINGS) {
@@ -153,48 +137,67 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
       }
       filled = true;
     }
-    const running = training.status === "starting" || training.status === "training";
     train.disabled = running;
     quick.disabled = running || !quickRun;
     stop.disabled = !running;
     for (const input of Object.values(inputs)) input.disabled = running;
+  }
+
+  return { form, update, get typedError() { return typedError; } };
+}
+
+/**
+ * The loss curve to show: a run's own from its start until the panel goes back to the model that comes with the
+ * page; before (and after), the shown model's own (`ownCurve`). `shown` is null when that model has no curve.
+ */
+function curveToShow({ training, name, model }, running) {
+  const ownCurve = !running && !training.measuring && name !== "trained" && training.status !== "starting";
+  const shown = ownCurve
+    ? (model?.losses?.length ? { losses: model.losses, steps: model.steps, drop: model.drop ?? null } : null)
+    : { losses: training.losses, steps: training.steps || training.config?.steps || 1, drop: training.drop ?? null };
+  return { ownCurve, shown };
+}
+
+/**
+ * @param {{onTrain: (config: object) => void, onStop: () => void, onShipped: () => void}} handlers
+ * @returns {{element: HTMLElement, update: (view: {training: object, trainable: object, name: string}) => void}}
+ */
+export function createTrainingView({ onTrain, onStop, onShipped }) {
+  const element = withTestId(make("section", "model-training"), "model-training");
+  element.setAttribute("aria-labelledby", "model-training-title");
+  const heading = make("h3", "", "Train it yourself");
+  heading.id = "model-training-title";
+  const note = make("p", "panel-note", "A model of the same shape, trained from scratch here in your browser, in a Python worker of its own (so the page stays live), on the same NumPy code the tests run, gradients included.");
+  const runStatus = createRunStatus({ progressTestId: "model-progress", statusTestId: "model-training-status" });
+  const settings = createSettingsForm({
+    onTrain,
+    onStop,
+    onTypedError(problem) {
+      runStatus.status.textContent = problem;
+      runStatus.status.classList.add("is-error");
+    },
+  });
+  const shipped = makeButton("small-button", "Back to the model that comes with the page", "model-use-shipped");
+  shipped.addEventListener("click", onShipped);
+  const curve = createLossCurve();
+  const dropNote = withTestId(make("p", "panel-note model-loss-drop"), "model-loss-drop");
+  const quickNote = withTestId(make("p", "panel-note", "A quick run trains on repeated runs only: with nothing but copying to learn, the induction head forms within a few hundred steps, while the pronoun head, which needs the sentences, does not form."), "model-quick-note");
+  element.append(heading, note, settings.form, quickNote, runStatus.progress, runStatus.status, curve.element, dropNote, shipped);
+
+  /**
+   * view = {training (state.training), trainable (model_info's ranges), quickRun (model_info's quick_run),
+   * name ("shipped" or "trained"), model: the shown model's own curve, {losses, drop, steps} (model_info's
+   * loss_curve, loss_drop and steps)}
+   */
+  function update(view) {
+    const { training, trainable, quickRun = null, name } = view;
+    const running = isRunning(training);
+    settings.update({ running, trainable, quickRun });
     shipped.hidden = name !== "trained" || running;
-    progress.hidden = training.status === "idle";
-    progress.value = training.steps ? training.step / training.steps : 0;
-    const loss = training.losses.at(-1);
-    const perStep = training.step ? training.seconds / training.step : 0;
-    if (typedError && !running) {
-      status.textContent = typedError;
-      status.classList.add("is-error");
-      return;
-    }
-    switch (training.status) {
-      case "starting":
-        status.textContent = `Starting Python for training: ${training.detail || "…"}`;
-        break;
-      case "training":
-        status.textContent = `Step ${training.step} of ${training.steps} · loss ${loss.toFixed(3)} · ` +
-          `${seconds(perStep * (training.steps - training.step))} left (${(perStep * 1000).toFixed(1)} ms a step)`;
-        break;
-      case "done":
-      case "stopped":
-        status.textContent = `${training.status === "done" ? "Trained" : "Stopped at"} step ${training.step} of ${training.steps} in ` +
-          `${seconds(training.seconds)} · loss ${loss?.toFixed(3) ?? "–"}. ` +
-          (training.measuring ? "Measuring its heads for the panel above…" : "The panel above now shows this model.");
-        break;
-      case "failed":
-        status.textContent = `Training could not run: ${training.message}`;
-        break;
-      default:
-        status.textContent = "";
-    }
-    status.classList.toggle("is-error", training.status === "failed");
-    // The run's curve from its start until the panel goes back to the model that comes with the page; before
-    // (and after), the shown model's own.
-    const ownCurve = !running && !training.measuring && name !== "trained" && training.status !== "starting";
-    const shown = ownCurve
-      ? (model?.losses?.length ? { losses: model.losses, steps: model.steps, drop: model.drop ?? null } : null)
-      : { losses: training.losses, steps: training.steps || training.config?.steps || 1, drop: training.drop ?? null };
+    const typedError = running ? null : settings.typedError;
+    runStatus.show(training, TRAINING_WORDS, typedError);
+    if (typedError) return;
+    const { ownCurve, shown } = curveToShow(view, running);
     curve.element.toggleAttribute("hidden", !shown); // an SVG element has no .hidden
     dropNote.hidden = !shown || (!ownCurve && training.status === "starting");
     if (!shown) return;

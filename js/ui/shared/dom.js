@@ -36,3 +36,19 @@ export function make(tag, className = "", text = "") {
   if (text) node.textContent = text;
   return node;
 }
+
+/** `node`, named `testId` for the tests (its data-testid). */
+export function withTestId(node, testId) {
+  node.dataset.testid = testId;
+  return node;
+}
+
+/**
+ * A button reading `text`, named `testId` for the tests. Of type "button" unless told otherwise: inside a form,
+ * a button of the default type submits it.
+ */
+export function makeButton(className, text, testId, type = "button") {
+  const button = withTestId(make("button", className, text), testId);
+  button.type = type;
+  return button;
+}

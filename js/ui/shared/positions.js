@@ -14,14 +14,8 @@ import { quoted } from "./format.js";
 export const START_TOKEN = MODULE_FACTS.startToken;
 
 /** The word number (from 1) of the token at `index`, or 0 for the model's `<bos>`. */
-export function wordNumber(tokens, index) {
+function wordNumber(tokens, index) {
   return tokens[0] === START_TOKEN ? index : index + 1;
-}
-
-/** "word 8", or "the start" for `<bos>`. */
-export function positionName(tokens, index) {
-  const number = wordNumber(tokens, index);
-  return number === 0 ? "the start" : `word ${number}`;
 }
 
 /** The short mark beside a bar: "8", or "start" for `<bos>`. */
@@ -31,7 +25,7 @@ export function positionMark(tokens, index) {
 }
 
 /** True when the token at `index` occurs more than once, so its text alone does not say which one is meant. */
-export function isRepeated(tokens, index) {
+function isRepeated(tokens, index) {
   return tokens.indexOf(tokens[index]) !== tokens.lastIndexOf(tokens[index]);
 }
 

@@ -20,7 +20,7 @@ import { mountClaimLink } from "../shared/claim-link.js";
 import { createLinePlot } from "./line-plot.js";
 
 /** The Part 6 variations: the pronoun row of Wq (looking for [animal, noun]) and what it shows. */
-export const VARIATIONS = [
+const VARIATIONS = [
   { id: "original", label: "original [4, 4]", row: [4, 4], says: "“it” asks for an animal and for a noun; “cat” is both, so it wins clearly." },
   { id: "no-noun", label: "no noun match [4, 0]", row: [4, 0], says: "“it” no longer asks for a noun: “cat” still wins as the only animal, but without its extra noun score the lead shrinks." },
   { id: "strength-1", label: "strength 1", row: [1, 1], says: "The same question asked quietly: the score gaps shrink, so the weights spread out; “cat” still ranks first." },
@@ -87,7 +87,7 @@ export function mountExperiments(host, { store, actions }) {
       if (chosen) section.update(store.state, new Set(["result", "scene", "experiments"]));
     }
   }
-  // The tab chosen is the view's `experiment` (page/view.js): a link or saved work opens the same one.
+  // The tab chosen is the view's `experiment` (layout/view.js): a link or saved work opens the same one.
   const tabOf = (view) => (sections.some((section) => section.id === view.experiment) ? view.experiment : sections[0].id);
   select(tabOf(store.state.view));
 
@@ -97,13 +97,25 @@ export function mountExperiments(host, { store, actions }) {
   });
 }
 
+/**
+ * A section's opening: what it shows (`note`), then the claim it bears on (`claimText`), with the link to the
+ * test of that claim (`claim`, its id in model/claims.py).
+ */
+function openSection(panel, { store, actions }, { note, claimText, claim }) {
+  panel.append(make("p", "panel-note", note));
+  const claimLine = make("p", "panel-note experiment-claim", claimText);
+  mountClaimLink(claimLine, { store, actions, claim });
+  panel.append(claimLine);
+}
+
 /* ---- Part 6: one-click variations ------------------------------------------------------------ */
 
 function oneThingSection(panel, { store, actions }) {
-  panel.append(make("p", "panel-note", "Each button rewrites one row of Wq: what a pronoun asks for, in the dims [animal, noun]. Everything else stays as it is."));
-  const claim = make("p", "panel-note experiment-claim", "“it” looks for an animal noun, but it is a pronoun: what a word looks for (its query) is not what it is (its key). ");
-  mountClaimLink(claim, { store, actions, claim: "separate-qk" });
-  panel.append(claim);
+  openSection(panel, { store, actions }, {
+    note: "Each button rewrites one row of Wq: what a pronoun asks for, in the dims [animal, noun]. Everything else stays as it is.",
+    claimText: "“it” looks for an animal noun, but it is a pronoun: what a word looks for (its query) is not what it is (its key). ",
+    claim: "separate-qk",
+  });
   const buttons = make("div", "variation-buttons");
   const said = make("p", "variation-said");
   said.dataset.testid = "variation-said";
@@ -164,11 +176,11 @@ function oneThingSection(panel, { store, actions }) {
 /* ---- Part 7: why divide by √d ------------------------------------------------------------------ */
 
 function scalingSection(panel, { store, actions }) {
-  panel.append(make("p", "panel-note",
-    "One random query against random keys, 500 times per length d. Without the division the winning key takes more and more of the weight as d grows, though the vectors are pure noise; dividing by √d keeps it level."));
-  const claim = make("p", "panel-note experiment-claim", "Does a saturated softmax really weaken learning? ");
-  mountClaimLink(claim, { store, actions, claim: "scale" });
-  panel.append(claim);
+  openSection(panel, { store, actions }, {
+    note: "One random query against random keys, 500 times per length d. Without the division the winning key takes more and more of the weight as d grows, though the vectors are pure noise; dividing by √d keeps it level.",
+    claimText: "Does a saturated softmax really weaken learning? ",
+    claim: "scale",
+  });
   const form = make("div", "scaling-form");
   const dsLabel = make("label", "field", "lengths d ");
   const ds = make("input");
@@ -253,11 +265,11 @@ function scalingSection(panel, { store, actions }) {
 /* ---- Part 8: word order, with and without positions ------------------------------------------ */
 
 function orderSection(panel, { store, actions }) {
-  panel.append(make("p", "panel-note",
-    "Attention compares features, not places. Shuffle the words (each keeps its row of X) and compare every word's output before and after."));
-  const claim = make("p", "panel-note experiment-claim", "So positions must be added. Does a model that has none fail to learn? ");
-  mountClaimLink(claim, { store, actions, claim: "positions" });
-  panel.append(claim);
+  openSection(panel, { store, actions }, {
+    note: "Attention compares features, not places. Shuffle the words (each keeps its row of X) and compare every word's output before and after.",
+    claimText: "So positions must be added. Does a model that has none fail to learn? ",
+    claim: "positions",
+  });
   const controls = make("div", "order-controls");
   const shuffle = make("button", "small-button", "shuffle the words");
   shuffle.type = "button";

@@ -11,7 +11,55 @@
  * this costs about 57.) All text goes in as text, never as markup.
  */
 
-import { make } from "../shared/dom.js";
+import { make, setText } from "../shared/dom.js";
+import { makeTableGrid } from "../shared/table-grid.js";
+
+/** A focusable cell for one number, named `${testId}-cell`, whose text is one text node changed in place. */
+function numberCell(testId, i, j) {
+  const td = make("td", "matrix-cell");
+  td.append(document.createTextNode(""));
+  td.tabIndex = 0;
+  td.dataset.testid = `${testId}-cell`;
+  td.dataset.row = String(i);
+  td.dataset.column = String(j);
+  return td;
+}
+
+/** A header cell of `className` reading `label`, with its row's or column's index under `key` ("row", "column"). */
+function headCell(className, label, key, index) {
+  const th = make("th", className, label);
+  th.dataset[key] = String(index);
+  return th;
+}
+
+/**
+ * Draw one cell as `view` says (see update), writing only what differs from `last`, what the cell was given
+ * before, which it then records.
+ */
+function drawCell(td, last, value, i, j, view) {
+  const text = view.format(value, i, j);
+  if (last.text !== text) {
+    td.firstChild.data = text;
+    last.text = text;
+  }
+  const extra = view.classify ? view.classify(value, i, j) : "";
+  const className = extra ? `matrix-cell ${extra}` : "matrix-cell";
+  if (last.className !== className) {
+    // The outlines of `highlight` go with the old class; the view that set them sets them again.
+    td.className = className;
+    last.className = className;
+  }
+  const colour = view.colour ? view.colour(value, i, j) : "";
+  if (last.colour !== colour) {
+    td.style.backgroundColor = colour;
+    last.colour = colour;
+  }
+  const textColour = view.textColour ? view.textColour(value, i, j) : "";
+  if (last.textColour !== textColour) {
+    td.style.color = textColour;
+    last.textColour = textColour;
+  }
+}
 
 /**
  * Create a matrix.
@@ -48,40 +96,16 @@ export function createLabelledMatrix({ testId, name, formula = "", note = "" }) 
   let marked = [];
 
   function build(rowLabels, columnLabels) {
-    const head = make("thead");
-    const headRow = make("tr");
-    headRow.append(make("th", "corner"));
-    columnHeads = columnLabels.map((label, j) => {
-      const th = make("th", "column-head", label);
-      th.scope = "col";
-      th.dataset.column = String(j);
-      headRow.append(th);
-      return th;
+    const grid = makeTableGrid({
+      rows: rowLabels.length,
+      columns: columnLabels.length,
+      corner: make("th", "corner"),
+      columnHead: (j) => headCell("column-head", columnLabels[j], "column", j),
+      rowHead: (i) => headCell("row-head", rowLabels[i], "row", i),
+      cell: (i, j) => numberCell(testId, i, j),
     });
-    head.append(headRow);
-    const body = make("tbody");
-    rowHeads = [];
-    cells = rowLabels.map((label, i) => {
-      const tr = make("tr");
-      const th = make("th", "row-head", label);
-      th.scope = "row";
-      th.dataset.row = String(i);
-      rowHeads.push(th);
-      tr.append(th);
-      const row = columnLabels.map((_, j) => {
-        const td = make("td", "matrix-cell");
-        td.append(document.createTextNode(""));
-        td.tabIndex = 0;
-        td.dataset.testid = `${testId}-cell`;
-        td.dataset.row = String(i);
-        td.dataset.column = String(j);
-        tr.append(td);
-        return td;
-      });
-      body.append(tr);
-      return row;
-    });
-    table.replaceChildren(head, body);
+    ({ cells, rowHeads, columnHeads } = grid);
+    table.replaceChildren(grid.head, grid.body);
     shown = cells.map((row) => row.map(() => ({ text: "", className: "matrix-cell", colour: "", textColour: "" })));
     marked = [];
   }
@@ -98,45 +122,15 @@ export function createLabelledMatrix({ testId, name, formula = "", note = "" }) 
       build(rowLabels, columnLabels);
       shape = key;
     }
-    rowLabels.forEach((label, i) => {
-      if (rowHeads[i].textContent !== label) rowHeads[i].textContent = label;
-    });
-    columnLabels.forEach((label, j) => {
-      if (columnHeads[j].textContent !== label) columnHeads[j].textContent = label;
-    });
-    if (view.formula !== undefined && formulaText.textContent !== view.formula) formulaText.textContent = view.formula;
+    rowLabels.forEach((label, i) => setText(rowHeads[i], label));
+    columnLabels.forEach((label, j) => setText(columnHeads[j], label));
+    if (view.formula !== undefined) setText(formulaText, view.formula);
     if (view.note !== undefined) {
       noteText.textContent = view.note;
       noteText.hidden = !view.note;
     }
     for (let i = 0; i < cells.length; i += 1) {
-      for (let j = 0; j < cells[i].length; j += 1) {
-        const td = cells[i][j];
-        const last = shown[i][j];
-        const value = values[i]?.[j];
-        const text = view.format(value, i, j);
-        if (last.text !== text) {
-          td.firstChild.data = text;
-          last.text = text;
-        }
-        const extra = view.classify ? view.classify(value, i, j) : "";
-        const className = extra ? `matrix-cell ${extra}` : "matrix-cell";
-        if (last.className !== className) {
-          // The outlines of `highlight` go with the old class; the view that set them sets them again.
-          td.className = className;
-          last.className = className;
-        }
-        const colour = view.colour ? view.colour(value, i, j) : "";
-        if (last.colour !== colour) {
-          td.style.backgroundColor = colour;
-          last.colour = colour;
-        }
-        const textColour = view.textColour ? view.textColour(value, i, j) : "";
-        if (last.textColour !== textColour) {
-          td.style.color = textColour;
-          last.textColour = textColour;
-        }
-      }
+      for (let j = 0; j < cells[i].length; j += 1) drawCell(cells[i][j], shown[i][j], values[i]?.[j], i, j, view);
     }
   }
 

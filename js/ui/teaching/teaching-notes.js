@@ -12,7 +12,7 @@ import { namedToken } from "../shared/positions.js";
 import { make } from "../shared/dom.js";
 
 /** True when some weight that is not masked came out as nan (null). */
-export function hasNanWeights(result) {
+function hasNanWeights(result) {
   return result.heads.some((head) => head.weights.some((row, i) => row.some((weight, j) => weight === null && !result.mask[i][j])));
 }
 
