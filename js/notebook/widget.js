@@ -48,7 +48,7 @@ function keepKeysAndFocus(root) {
   });
 }
 
-/** The widget's frame: the page's panels, named as the page names them (page/view.js), in the page's grid. */
+/** The widget's frame: the page's panels, named as the page names them (layout/panels.js), in the page's grid. */
 function frame(el) {
   const n = ++widgetCount; // ids unique on a notebook page that shows several playgrounds
   const root = document.createElement("div");

@@ -15,7 +15,7 @@ export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}
 /**
  * The link to what is on screen now: the scene, the example it came from, the view, and where it opens.
  * @param {object} state the page's state
- * @param {{at?: string|null, startClaim?: boolean}} [options] the panel the link opens at (layout/view.js
+ * @param {{at?: string|null, startClaim?: boolean}} [options] the panel the link opens at (layout/panels.js
  *   OPEN_AT_PANELS), or null for the top; `startClaim`: the link trains the chosen claim's pair as it opens
  * @returns {Promise<string>}
  */

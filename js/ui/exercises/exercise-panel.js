@@ -14,7 +14,7 @@ import { make, makeButton, withTestId } from "../shared/dom.js";
 
 /**
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
- * `exercise` (layout/view.js), so a link or saved work opens it again at the same tab.
+ * `exercise` (layout/panels.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,

@@ -96,7 +96,7 @@ function announceWhenStill(summary, store) {
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
- *   whether the table is shown is the view's `table` (layout/view.js)
+ *   whether the table is shown is the view's `table` (layout/panels.js)
  */
 export function mountWeightsTable(host, { store, actions }) {
   const toggle = makeButton("link-button table-toggle", "show as table", "weights-table-toggle");

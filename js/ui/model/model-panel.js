@@ -39,7 +39,7 @@ const WORD_PATTERN = new RegExp(`${START_TOKEN.replace(/[.*+?^${}()|[\]\\]/g, "\
  * @param {string} text
  * @returns {string[]}
  */
-export function readWords(text) {
+function readWords(text) {
   return text.toLowerCase().match(WORD_PATTERN) ?? [];
 }
 

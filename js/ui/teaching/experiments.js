@@ -87,7 +87,7 @@ export function mountExperiments(host, { store, actions }) {
       if (chosen) section.update(store.state, new Set(["result", "scene", "experiments"]));
     }
   }
-  // The tab chosen is the view's `experiment` (layout/view.js): a link or saved work opens the same one.
+  // The tab chosen is the view's `experiment` (layout/panels.js): a link or saved work opens the same one.
   const tabOf = (view) => (sections.some((section) => section.id === view.experiment) ? view.experiment : sections[0].id);
   select(tabOf(store.state.view));
 

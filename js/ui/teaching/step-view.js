@@ -157,7 +157,7 @@ function describeShown(result, head, { headLine, capNote }) {
  * Mount the view in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
- *   "show every step" is the view's `steps` (layout/view.js), so a link or saved work opens it again
+ *   "show every step" is the view's `steps` (layout/panels.js), so a link or saved work opens it again
  */
 export function mountStepView(host, { store, actions }) {
   const { header, toggle } = createStepsHeader();
