@@ -11,8 +11,7 @@
  */
 
 import { deferredStore, unlessResult, viewChanges } from "../page/deferred-views.js";
-import { createSceneSession } from "../page/session.js";
-import { createStore } from "../page/state.js";
+import { createSceneSession, createStore } from "../page/session.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";

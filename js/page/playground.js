@@ -9,7 +9,8 @@
 
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
-import { CHANGES, createStore } from "./state.js";
+import { CHANGES } from "./state.js";
+import { createStore } from "./session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";

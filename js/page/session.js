@@ -17,12 +17,15 @@
  * Every change is one notification of the store, with one new value per slice it changed: a draft is never
  * changed in place (scene/edits.js), so a view may keep what it drew. The page's controller and the notebook
  * widget both build on this module, with their own `compute` (Python in a worker, or the notebook's kernel).
+ *
+ * The store itself (createStore, at the end) is here too: the state views subscribe to is the session's.
  */
 
 import { applyEdit, fieldsEditedBy } from "../scene/edits.js";
 import { draftFromScene, sceneFromDraft, shapeKey } from "../scene/draft.js";
 import { withErrorDetail } from "../scene/errors.js";
 import { sameSceneData } from "../scene/sameness.js";
+import { CHANGES, SCENE_SLICES, initialState } from "./state.js";
 
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
 function defaultFocus(tokens) {
@@ -313,6 +316,83 @@ function createComputeLoop({ compute, isLost, onLost, write, state }) {
     settled: () => live && !inFlight && !owedDraft && checks.length === 0,
     refuseChecks(error) {
       for (const job of checks.splice(0)) job.reject(error);
+    },
+  };
+}
+
+// ---- The store ------------------------------------------------------------------------------------------------
+
+/** Refuse a patch or a change name this file does not declare (a programming mistake, said at once). */
+function checkDeclared(state, patch, changes) {
+  for (const key of Object.keys(patch)) {
+    if (!Object.hasOwn(state, key)) throw new Error(`state has no slice "${key}" (page/state.js declares them)`);
+  }
+  for (const change of changes) {
+    if (!Object.hasOwn(CHANGES, change)) throw new Error(`no change is called "${change}" (page/state.js CHANGES)`);
+  }
+}
+
+/**
+ * The playground's state (every slice declared in page/state.js) and its subscribers: what views read and
+ * subscribe to, and what the page's controller modules change. The scene's slices are refused to `update`: the
+ * scene session below takes their one writer.
+ * @returns {{state: object, update: (patch: object, ...changes: string[]) => void,
+ *   subscribe: (listener: (state: object, changes: Set<string>) => void) => () => void,
+ *   derive: (derive: (state: object, changes: Set<string>) => ({patch: object, changes: string[]}|null)) => void,
+ *   takeSceneWriter: () => (patch: object, ...changes: string[]) => void}}
+ */
+export function createStore() {
+  const state = initialState();
+  const listeners = new Set();
+  const derivations = [];
+  let sceneWriterTaken = false;
+
+  function publish(patch, changes) {
+    checkDeclared(state, patch, changes);
+    Object.assign(state, patch);
+    const changed = new Set(changes);
+    // A slice that follows from others changes in the same notification, not in one of its own.
+    for (const derive of derivations) {
+      const derived = derive(state, changed);
+      if (!derived) continue;
+      checkDeclared(state, derived.patch, derived.changes);
+      Object.assign(state, derived.patch);
+      for (const change of derived.changes) changed.add(change);
+    }
+    for (const listener of listeners) listener(state, changed);
+  }
+
+  return {
+    state,
+    /** Merge `patch` into the state and tell every subscriber the `changes`. The scene's slices are refused. */
+    update(patch, ...changes) {
+      const owned = Object.keys(patch).filter((key) => SCENE_SLICES.includes(key));
+      if (owned.length) throw new Error(`${owned.join(", ")}: only the scene session changes the scene (page/session.js)`);
+      publish(patch, changes);
+    },
+    /** Call `listener(state, changes)` after every update; returns a function that unsubscribes. */
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /**
+     * Keep a slice in step with others: `derive(state, changes)` runs before every notification and returns
+     * {patch, changes} to apply in it (never a scene slice), or null.
+     */
+    derive(derive) {
+      derivations.push((now, changed) => {
+        const derived = derive(now, changed);
+        if (derived && Object.keys(derived.patch).some((key) => SCENE_SLICES.includes(key))) {
+          throw new Error("only the scene session changes the scene (page/session.js)");
+        }
+        return derived;
+      });
+    },
+    /** The one writer of the scene's slices (it may write any slice), for the scene session; given once. */
+    takeSceneWriter() {
+      if (sceneWriterTaken) throw new Error("the scene session already writes this state");
+      sceneWriterTaken = true;
+      return (patch, ...changes) => publish(patch, changes);
     },
   };
 }

@@ -1,11 +1,11 @@
 /**
- * The playground's one state object: every slice declared here, once, with its initial value, and the names of
- * the changes subscribers are told about. Nothing adds a slice at run time; `update` refuses a slice or a change
- * name that is not declared here, so a typo fails at once instead of drawing nothing.
+ * The playground's state, declared: every slice, once, with its initial value, and the names of the changes
+ * subscribers are told about. The store that holds it (page/session.js createStore) adds nothing at run time and
+ * refuses a slice or a change name that is not declared here, so a typo fails at once instead of drawing nothing.
  *
  * The scene being edited and what is derived from it (SCENE_SLICES) belong to the scene session
- * (page/session.js): only the writer it takes with `takeSceneWriter()` may change them. Every other slice is
- * changed through `update` by the one controller module named beside it.
+ * (page/session.js): only its writer may change them. Every other slice is changed through `update` by the one
+ * controller module named beside it.
  *
  * Views never talk to each other and never write the state: they read it, subscribe to the changes, and act
  * through the actions they are given.
@@ -169,7 +169,7 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *                   (page/exercise-work.js)
  *   lesson          the lesson being followed, or null (page/lessons.js)
  */
-function initialState() {
+export function initialState() {
   return {
     ...SCENE_STATE,
     boot: { ...BOOTING },
@@ -185,78 +185,5 @@ function initialState() {
     experiments: NO_EXPERIMENTS,
     exercises: {},
     lesson: null,
-  };
-}
-
-/** Refuse a patch or a change name this file does not declare (a programming mistake, said at once). */
-function checkDeclared(state, patch, changes) {
-  for (const key of Object.keys(patch)) {
-    if (!Object.hasOwn(state, key)) throw new Error(`state has no slice "${key}" (page/state.js declares them)`);
-  }
-  for (const change of changes) {
-    if (!Object.hasOwn(CHANGES, change)) throw new Error(`no change is called "${change}" (page/state.js CHANGES)`);
-  }
-}
-
-/**
- * Create the state object.
- * @returns {{state: object, update: (patch: object, ...changes: string[]) => void,
- *   subscribe: (listener: (state: object, changes: Set<string>) => void) => () => void,
- *   derive: (derive: (state: object, changes: Set<string>) => ({patch: object, changes: string[]}|null)) => void,
- *   takeSceneWriter: () => (patch: object, ...changes: string[]) => void}}
- */
-export function createStore() {
-  const state = initialState();
-  const listeners = new Set();
-  const derivations = [];
-  let sceneWriterTaken = false;
-
-  function publish(patch, changes) {
-    checkDeclared(state, patch, changes);
-    Object.assign(state, patch);
-    const changed = new Set(changes);
-    // A slice that follows from others changes in the same notification, not in one of its own.
-    for (const derive of derivations) {
-      const derived = derive(state, changed);
-      if (!derived) continue;
-      checkDeclared(state, derived.patch, derived.changes);
-      Object.assign(state, derived.patch);
-      for (const change of derived.changes) changed.add(change);
-    }
-    for (const listener of listeners) listener(state, changed);
-  }
-
-  return {
-    state,
-    /** Merge `patch` into the state and tell every subscriber the `changes`. The scene's slices are refused. */
-    update(patch, ...changes) {
-      const owned = Object.keys(patch).filter((key) => SCENE_SLICES.includes(key));
-      if (owned.length) throw new Error(`${owned.join(", ")}: only the scene session changes the scene (page/session.js)`);
-      publish(patch, changes);
-    },
-    /** Call `listener(state, changes)` after every update; returns a function that unsubscribes. */
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    /**
-     * Keep a slice in step with others: `derive(state, changes)` runs before every notification and returns
-     * {patch, changes} to apply in it (never a scene slice), or null.
-     */
-    derive(derive) {
-      derivations.push((now, changed) => {
-        const derived = derive(now, changed);
-        if (derived && Object.keys(derived.patch).some((key) => SCENE_SLICES.includes(key))) {
-          throw new Error("only the scene session changes the scene (page/session.js)");
-        }
-        return derived;
-      });
-    },
-    /** The one writer of the scene's slices (it may write any slice), for the scene session; given once. */
-    takeSceneWriter() {
-      if (sceneWriterTaken) throw new Error("the scene session already writes this state");
-      sceneWriterTaken = true;
-      return (patch, ...changes) => publish(patch, changes);
-    },
   };
 }

@@ -22,7 +22,7 @@
 
 import { createClient as createDefaultClient } from "../runtime/client.js";
 import { REQUEST_KINDS } from "../../generated/module-facts.js";
-import { WORKER_ERROR_TYPES, packScene } from "../runtime/protocol.js";
+import { WORKER_ERROR_TYPES } from "../runtime/protocol.js";
 
 /**
  * How deeply a payload may nest before Python would choke on it (runtime/nesting.js): the client refuses deeper
@@ -89,23 +89,17 @@ export function createPythonService({
     /** A fresh page worker (the old one died, or the learner asked to retry a failed boot). */
     restart: () => page.restart(),
 
-    /** compute(scene): the result of every head, or a RequestError with the module's message. */
-    compute(scene) {
-      const { payload, matrices } = packScene(scene);
-      return page.request(REQUEST_KINDS.COMPUTE, payload, matrices);
-    },
+    /**
+     * compute(scene): the result of every head, or a RequestError with the module's message. The client's own call
+     * (a keystroke's request goes from the scene session straight to the client).
+     */
+    compute: page.sceneRequest(REQUEST_KINDS.COMPUTE),
     /** Part 7: the average top weight with and without ÷√d, for lengths `ds` and `nKeys` keys. */
     scalingExperiment: ({ ds, nKeys }) => page.request(REQUEST_KINDS.SCALING_EXPERIMENT, { ds, n_keys: nKeys }),
     /** Part 8 on `scene`: the scene with its words in `order`, and whether each output just moved with its word. */
-    shuffleScene({ scene, order }) {
-      const { payload, matrices } = packScene(scene);
-      return page.request(REQUEST_KINDS.SHUFFLE_SCENE, { ...payload, order }, matrices);
-    },
+    shuffleScene: ({ scene, order }) => page.requestScene(REQUEST_KINDS.SHUFFLE_SCENE, scene, { order }),
     /** `scene` with word `column` knocked out: each word's output change, beside head `head`'s weight on it. */
-    knockOutWord({ scene, column, head }) {
-      const { payload, matrices } = packScene(scene);
-      return page.request(REQUEST_KINDS.KNOCK_OUT_WORD, { ...payload, column, head }, matrices);
-    },
+    knockOutWord: ({ scene, column, head }) => page.requestScene(REQUEST_KINDS.KNOCK_OUT_WORD, scene, { column, head }),
 
     /** The exercises (text, starter code, hints, solution, checks), as a RunOutcome. */
     exercises: async () => (await learner()).request(REQUEST_KINDS.EXERCISES, {}),

@@ -15,11 +15,11 @@
  * A "compute" result arrives packed (its matrices as one transferred Float64Array, see protocol.js); the
  * client unpacks it, so `request()` always resolves with the plain result, arrays of numbers and nulls.
  */
-import { BOOT_STAGES, MESSAGE_TYPES, WORKER_ERROR_TYPES, unpackMatrices } from "./protocol.js";
+import { BOOT_STAGES, MATRIX_KEY, MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
 
-// Resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere.
-const DEFAULT_WORKER_URL = new URL("js/runtime/worker.js", document.baseURI);
+/** The worker script, resolved against the page (at the site's root), not this module, which dist/ bundles elsewhere. */
+const defaultWorkerUrl = () => new URL("js/runtime/worker.js", document.baseURI);
 
 /**
  * An Error carrying the error object a reply came with: its message is the module's message (for a bad
@@ -66,7 +66,7 @@ export class RequestError extends Error {
  *   - `stage` is the latest boot stage reported (null before the first).
  */
 export function createClient(options = {}) {
-  const workerUrl = options.workerUrl ?? DEFAULT_WORKER_URL;
+  const workerUrl = options.workerUrl ?? defaultWorkerUrl();
   const shareable = typeof options.shareAs === "string" && typeof SharedWorker === "function" && !options.interruptBuffer;
   const listeners = new Set();
   let session = null;
@@ -87,7 +87,7 @@ export function createClient(options = {}) {
 
   start();
 
-  return {
+  const client = {
     get ready() {
       return session.ready;
     },
@@ -102,6 +102,19 @@ export function createClient(options = {}) {
     request(kind, payload = {}, matrices = null) {
       return session.request(kind, payload, matrices);
     },
+    /**
+     * A request that carries `scene` (with the rest of its payload in `extra`), the scene packed: resolves with the
+     * result, its input matrices put back from the scene sent where the reply left them out.
+     */
+    requestScene(kind, scene, extra = {}) {
+      const { payload, matrices, sent } = packScene(scene);
+      return session.request(kind, { ...payload, ...extra }, matrices).then((result) => withInputsSent(result, sent));
+    },
+    /**
+     * The call that sends request `kind` with a scene, made once (the Python service's typed calls are these):
+     * `(scene, extra) => requestScene(kind, scene, extra)`.
+     */
+    sceneRequest: (kind) => (scene, extra) => client.requestScene(kind, scene, extra),
     restart() {
       session.end("the worker was restarted");
       progress = null;
@@ -111,6 +124,7 @@ export function createClient(options = {}) {
       session.end("the worker was closed");
     },
   };
+  return client;
 }
 
 /** Why a request is refused before it is sent (`endedWith`: why the worker ended, or null), or null. */
@@ -222,7 +236,7 @@ function startSession(workerUrl, notify, sharedName = null) {
    * Ask the worker; resolves with the result, rejects with a RequestError.
    * @param {string} kind a request kind (protocol.js)
    * @param {object} payload
-   * @param {Float64Array|null} [matrices] the numbers of a packed payload (protocol.js packScene)
+   * @param {Float64Array|null} [matrices] the numbers of a packed payload (packScene)
    */
   function request(kind, payload, matrices = null) {
     const refused = refusal(endedWith, payload);
@@ -248,4 +262,146 @@ function startSession(workerUrl, notify, sharedName = null) {
   }
 
   return { ready, request, end, post };
+}
+
+// ---- Packed matrices (protocol.js describes the format) ----------------------------------------------------
+
+/** True for a descriptor {"$matrix": [offset, rows, cols]} and nothing else. */
+function isMatrixDescriptor(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === MATRIX_KEY && Array.isArray(value[MATRIX_KEY]);
+}
+
+/** One matrix out of `matrices`: rows of numbers, null wherever the value is not finite. */
+function unpackMatrix([offset, rows, cols], matrices) {
+  if (![offset, rows, cols].every(Number.isInteger) || offset < 0 || rows < 0 || cols < 0 ||
+      offset + rows * cols > matrices.length) {
+    const where = `[${offset}, ${rows}, ${cols}]`;
+    throw new RangeError(`a packed matrix ${where} lies outside its ${matrices.length} values`);
+  }
+  // Arrays grown with push stay "packed" in the engine, like the ones JSON.parse makes.
+  const unpacked = [];
+  let index = offset;
+  for (let i = 0; i < rows; i++) {
+    const row = [];
+    for (let j = 0; j < cols; j++, index++) {
+      const value = matrices[index];
+      row.push(Number.isFinite(value) ? value : null);
+    }
+    unpacked.push(row);
+  }
+  return unpacked;
+}
+
+/** True for rows of finite numbers, at least one row, every row as long as the first (and at least one long). */
+function isNumberMatrix(value) {
+  if (!Array.isArray(value) || value.length === 0 || !Array.isArray(value[0]) || value[0].length === 0) return false;
+  const cols = value[0].length;
+  for (const row of value) {
+    if (!Array.isArray(row) || row.length !== cols) return false;
+    for (let j = 0; j < cols; j++) if (typeof row[j] !== "number" || !Number.isFinite(row[j])) return false;
+  }
+  return true;
+}
+
+/** The scene's matrices that can be packed (number matrices of the scene and of each of its heads). */
+const PACKED_SCENE_MATRICES = ["X"];
+const PACKED_HEAD_MATRICES = ["Wq", "Wk", "Wv"];
+
+/**
+ * A request's payload with its scene packed (protocol.js, "Packed matrices"): `{payload, matrices, sent}`,
+ * `matrices` null when nothing could be packed, `sent` the matrices that were ({X, heads: [{Wq, Wk, Wv}]}, each a
+ * matrix or undefined). `scene` itself is not changed.
+ * @param {any} scene
+ * @returns {{payload: {scene: any}, matrices: Float64Array|null, sent: {X?: number[][], heads: object[]}}}
+ */
+export function packScene(scene) {
+  const sent = { heads: [] };
+  if (scene === null || typeof scene !== "object" || Array.isArray(scene)) return { payload: { scene }, matrices: null, sent };
+  const chosen = []; // [holder copy, key, matrix]
+  const packed = { ...scene };
+  for (const key of PACKED_SCENE_MATRICES) {
+    if (isNumberMatrix(scene[key])) {
+      chosen.push([packed, key, scene[key]]);
+      sent[key] = scene[key];
+    }
+  }
+  if (Array.isArray(scene.heads)) {
+    packed.heads = scene.heads.map((head) => {
+      const sentHead = {};
+      sent.heads.push(sentHead);
+      if (head === null || typeof head !== "object" || Array.isArray(head)) return head;
+      const copy = { ...head };
+      for (const key of PACKED_HEAD_MATRICES) {
+        if (isNumberMatrix(head[key])) {
+          chosen.push([copy, key, head[key]]);
+          sentHead[key] = head[key];
+        }
+      }
+      return copy;
+    });
+  }
+  if (chosen.length === 0) return { payload: { scene }, matrices: null, sent };
+  const total = chosen.reduce((sum, [, , matrix]) => sum + matrix.length * matrix[0].length, 0);
+  const matrices = new Float64Array(total);
+  let offset = 0;
+  for (const [holder, key, matrix] of chosen) {
+    const rows = matrix.length;
+    const cols = matrix[0].length;
+    holder[key] = { [MATRIX_KEY]: [offset, rows, cols] };
+    for (const row of matrix) {
+      matrices.set(row, offset);
+      offset += cols;
+    }
+  }
+  return { payload: { scene: packed }, matrices, sent };
+}
+
+/** The keys of a computed head, in the order Python writes them (docs/reference.md). */
+const HEAD_KEY_ORDER = ["name", "dims", "value_dims", "d_k", "stages", "weights", "Wq", "Wk", "Wv"];
+const copyRows = (matrix) => matrix.map((row) => [...row]);
+
+/**
+ * A computed scene's result with the input matrices its reply left out put back from what the request `sent`
+ * (packScene), each head's keys in Python's order: the page keeps what it sent instead of receiving it back.
+ * Any other result is returned as it is.
+ * @param {any} result the reply's result, unpacked
+ * @param {{X?: number[][], heads: object[]}} sent
+ */
+export function withInputsSent(result, sent) {
+  if (!result || typeof result !== "object" || !Array.isArray(result.heads) || !Array.isArray(result.tokens)) return result;
+  if (!("X" in result) && sent.X) result.X = copyRows(sent.X);
+  result.heads = result.heads.map((head, index) => {
+    const mine = sent.heads[index] ?? {};
+    if (!PACKED_HEAD_MATRICES.some((key) => !(key in head) && mine[key])) return head;
+    const whole = { ...head };
+    for (const key of PACKED_HEAD_MATRICES) if (!(key in whole) && mine[key]) whole[key] = copyRows(mine[key]);
+    const ordered = {};
+    for (const key of [...HEAD_KEY_ORDER, ...Object.keys(whole)]) if (key in whole && !(key in ordered)) ordered[key] = whole[key];
+    return ordered;
+  });
+  return result;
+}
+
+/**
+ * Rebuild a packed result in place: every {"$matrix": [offset, rows, cols]} inside `value` is replaced by
+ * that matrix of `matrices` (a Float64Array) as plain arrays of rows, with null for every value that is not
+ * finite; everything else stays as it is. (The reply is the receiver's own copy, so it is changed rather
+ * than copied.) Throws a RangeError for a descriptor outside `matrices`.
+ *
+ * @param {any} value a reply's `result`
+ * @param {Float64Array} matrices the reply's `matrices`
+ * @returns {any} the result as the plain JSON reply would have had it (`value` itself, unless it is a
+ *   descriptor)
+ */
+export function unpackMatrices(value, matrices) {
+  if (value === null || typeof value !== "object") return value;
+  if (isMatrixDescriptor(value)) return unpackMatrix(value[MATRIX_KEY], matrices);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unpackMatrices(value[i], matrices);
+  } else {
+    for (const key of Object.keys(value)) value[key] = unpackMatrices(value[key], matrices);
+  }
+  return value;
 }

@@ -2,7 +2,9 @@
  * How deeply a value nests, checked without recursion: a scene is six levels deep at most (scene → heads →
  * head → Wq → row → number), but a hostile one can be thousands of levels deep, which overflows the stack of
  * structuredClone, postMessage, JSON.stringify and Python's own JSON reader (inside the worker that hangs
- * Python rather than failing). Both sides of the worker boundary refuse such values before touching them.
+ * Python rather than failing). The client refuses such a value before it is cloned into a message, the worker
+ * one posted to it another way, and Python one read as text (wire.read_request): one limit and one message, the
+ * module's.
  */
 
 import { MODULE_FACTS } from "../../generated/module-facts.js";
@@ -35,5 +37,5 @@ export function nestedTooDeeply(value, limit = MAX_NESTING) {
   return false;
 }
 
-/** The message for a value refused by nestedTooDeeply. */
-export const TOO_DEEP_MESSAGE = `the scene is nested too deeply (lists inside lists more than ${MAX_NESTING} levels deep); a scene nests six levels at most`;
+/** The message for a value refused by nestedTooDeeply: the module's own (wire.TOO_DEEP_MESSAGE). */
+export const TOO_DEEP_MESSAGE = MODULE_FACTS.tooDeepMessage;

@@ -23,6 +23,9 @@ export async function fetchModuleZip(url = new URL(CORE_ZIP, GENERATED_URL)) {
 /** The parts unpacked so far, by name: a promise each, so two requests never fetch one twice. */
 const unpackedParts = new Map();
 
+/** Whether request `kind` needs a part besides the core (most requests, compute included, do not). */
+export const kindNeedsParts = (kind) => Object.hasOwn(KIND_PARTS, kind);
+
 /** Make sure the parts request `kind` needs are unpacked; rejects with the reason if one cannot be fetched. */
 export function unpackPartsFor(pyodide, kind) {
   const needed = Object.hasOwn(KIND_PARTS, kind) ? KIND_PARTS[kind] : [];

@@ -21,7 +21,7 @@
  */
 import { MESSAGE_TYPES, WORKER_ERROR_TYPES } from "./protocol.js";
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "./nesting.js";
-import { unpackPartsFor } from "./parts.js";
+import { kindNeedsParts, unpackPartsFor } from "./parts.js";
 import { fatalReason, reportFatal, servePages } from "./shared-ports.js";
 import { describe, startPython } from "./start-python.js";
 
@@ -106,10 +106,12 @@ async function answer(message) {
   } catch (error) {
     return errorReply(id, WORKER_ERROR_TYPES.BAD_REQUEST, `the request cannot be written as JSON: ${describe(error)}`);
   }
-  try {
-    await unpackPartsFor(runtime.pyodide, kind);
-  } catch (error) {
-    return errorReply(id, WORKER_ERROR_TYPES.PART_UNAVAILABLE, `Python could not load what this needs: ${describe(error)}`);
+  if (kindNeedsParts(kind)) {
+    try {
+      await unpackPartsFor(runtime.pyodide, kind);
+    } catch (error) {
+      return errorReply(id, WORKER_ERROR_TYPES.PART_UNAVAILABLE, `Python could not load what this needs: ${describe(error)}`);
+    }
   }
   const requestNumbers = matrices ? new Uint8Array(matrices.buffer, matrices.byteOffset, matrices.byteLength) : null;
   try {

@@ -13,38 +13,42 @@ The response is {"ok": true, "result": ...} or {"ok": false, "error": {"type", "
 unexpected. `handle` never raises: whatever happens comes back as a response.
 
 `handle_packed(request_json, numbers=None) -> (header_json, data)` serves the same requests with the same responses, but
-ships the numbers of a "compute" result as raw float64 bytes instead of decimal text: for 64 tokens,
-writing its tens of thousands of floats as JSON text takes several times longer than computing them, while
-copying them as bytes costs almost nothing. "compute" is served as arrays (scene_stages.ComputedScene), and
-wire.py turns them into the JSON form or the packed form, once, on the way out. In the header (the response
-as `handle` would give it), every float matrix of the result is replaced by a small descriptor
-
-    {"$matrix": [offset, rows, cols]}
-
-meaning: `rows * cols` float64 values of `data`, starting at value number `offset` (not byte), one row
-after another (C order). `data` is little-endian float64, one buffer for all the matrices. Where `handle`
-writes None (null) for a value that is not finite (a masked score, a nan from the overflow trap), `data`
-holds a value that is not finite (nan, or ±inf); the reader puts None in place of every such value, and
-so gets exactly `handle`'s response. For any other kind of request, and for every error, `data` is empty
-and the header is exactly `handle`'s response.
-
-The page packs a "compute" request the same way (reading 16,000 numbers from JSON text was most of what a
-64-token request cost in the browser): a matrix of its scene may be a descriptor into `numbers`, float64
-bytes. Such a request is served exactly as the one with the matrix written out; a matrix of the wrong shape
-gets the same message as the same matrix in JSON.
+ships the numbers of a "compute" result as raw float64 bytes instead of decimal text, and takes a request's
+matrices the same way: the packed format, and the inputs a packed compute reply leaves out (the page keeps what
+it sent), are described once, in js/runtime/protocol.js ("Packed matrices"). For any other kind of request, and
+for every error, `data` is empty and the header is exactly `handle`'s response.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from .kinds import KINDS, check_payload, kind_of
-from .wire import MATRIX_KEY, MAX_NESTING, RequestError, failure, packed_success, read_request, success
+from .kinds import KINDS, RequestKind
+from .wire import MATRIX_KEY, MAX_NESTING, RequestError, failure, packed_success, read_request, sent_packed, success
 
 
-def _served(request_json: Any, numbers: Any = None) -> Any:
-    """The handler's value for one request: read (wire.py), checked against its kind (kinds.py), run."""
-    name, payload = read_request(request_json, numbers)
+def kind_of(name: Any) -> RequestKind:
+    """The declared kind called `name` (kinds.py); RequestError for any other."""
+    if not isinstance(name, str) or name not in KINDS:
+        raise RequestError(f"unknown kind {json.dumps(name)}; the kinds are {', '.join(KINDS)}", "kind")
+    return KINDS[name]
+
+
+def check_payload(kind: RequestKind, payload: dict) -> None:
+    """Refuse a payload with a key the kind does not take, or without one it needs."""
+    known = kind.required + kind.optional
+    for key in payload:
+        if key not in known:
+            options = ", ".join(known) if known else "nothing"
+            raise RequestError(f'"{kind.name}" has no option "{key}"; it takes {options}', key)
+    for key in kind.required:
+        if key not in payload:
+            raise RequestError(f'"{kind.name}" needs "{key}" in its payload', key)
+
+
+def _served(name: Any, payload: dict) -> Any:
+    """The handler's value for one request read by wire.py: checked against its kind (kinds.py), run."""
     kind = kind_of(name)
     check_payload(kind, payload)
     return kind.handler(**payload)
@@ -53,7 +57,7 @@ def _served(request_json: Any, numbers: Any = None) -> Any:
 def handle(request_json: str) -> str:
     """Serve one request (a JSON string) and return the response as a JSON string. Never raises."""
     try:
-        return success(_served(request_json))
+        return success(_served(*read_request(request_json)))
     except (Exception, KeyboardInterrupt) as error:  # an interrupt from the page comes back as a result too
         return failure(error)
 
@@ -62,13 +66,15 @@ def handle_packed(request_json: str, numbers: Any = None) -> tuple[str, bytes]:
     """Serve one request like `handle`, with a "compute" result's matrices as float64 bytes.
 
     A request may come packed the same way: its matrices replaced by descriptors, their values in `numbers`
-    (little-endian float64 bytes). It is served exactly as the request with those matrices written out.
-    Returns `(header_json, data)`; see the module's docstring for the format. Never raises.
+    (little-endian float64 bytes). It is served exactly as the request with those matrices written out, except
+    that a computed scene's reply leaves out the input matrices the request sent packed and the module did not
+    change (the sender has them). Returns `(header_json, data)`. Never raises.
     """
     try:
-        return packed_success(_served(request_json, numbers))
+        name, payload = read_request(request_json, numbers)
+        return packed_success(_served(name, payload), sent=sent_packed(payload))
     except (Exception, KeyboardInterrupt) as error:
         return failure(error), b""
 
 
-__all__ = ["KINDS", "MATRIX_KEY", "MAX_NESTING", "RequestError", "handle", "handle_packed"]
+__all__ = ["KINDS", "MATRIX_KEY", "MAX_NESTING", "RequestError", "check_payload", "handle", "handle_packed", "kind_of"]

@@ -19,7 +19,7 @@ from .model.corpus import BOS
 from .parts import facts as part_facts
 from .presets import DEFAULT_PRESET_ID, PRESET_IDS
 from .scene import LIMITS, VALUE_DIM_PREFIX, default_value_dims
-from .wire import MAX_NESTING
+from .wire import MAX_NESTING, TOO_DEEP_MESSAGE
 
 
 def request_kinds() -> dict[str, dict[str, Any]]:
@@ -36,6 +36,7 @@ def module_facts() -> dict[str, Any]:
         "stages": list(STAGES),
         "requestKinds": request_kinds(),
         "maxNesting": MAX_NESTING,
+        "tooDeepMessage": TOO_DEEP_MESSAGE,
         "valueDimNames": {"prefix": VALUE_DIM_PREFIX, "first": 0, "example": list(default_value_dims(3))},
         "moduleParts": part_facts(),
         "startToken": BOS,

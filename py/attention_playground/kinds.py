@@ -14,7 +14,6 @@ into a parameter, a mistake into a RequestError, a part imported on first use).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -22,7 +21,6 @@ from . import handlers
 from .experiments import scaling_experiment, shuffle_check
 from .presets import list_presets
 from .scene_stages import compute_scene
-from .wire import RequestError
 
 
 class RequestKind(NamedTuple):
@@ -88,22 +86,3 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     RequestKind("lesson_check", handlers.lesson_check, ("question", "scene", "start"), (), "lessons",
                 "{correct, score, feedback, conditions, edits}: the learner's scene against a build's target"),
 )}
-
-
-def kind_of(name: Any) -> RequestKind:
-    """The declared kind called `name`; RequestError for any other."""
-    if not isinstance(name, str) or name not in KINDS:
-        raise RequestError(f"unknown kind {json.dumps(name)}; the kinds are {', '.join(KINDS)}", "kind")
-    return KINDS[name]
-
-
-def check_payload(kind: RequestKind, payload: dict) -> None:
-    """Refuse a payload with a key the kind does not take, or without one it needs."""
-    known = kind.required + kind.optional
-    for key in payload:
-        if key not in known:
-            options = ", ".join(known) if known else "nothing"
-            raise RequestError(f'"{kind.name}" has no option "{key}"; it takes {options}', key)
-    for key in kind.required:
-        if key not in payload:
-            raise RequestError(f'"{kind.name}" needs "{key}" in its payload', key)

@@ -40,7 +40,9 @@ class ComputedScene(NamedTuple):
 def compute_scene(scene: Mapping[str, Any]) -> ComputedScene:
     """Check `scene` and run every head; raises `SceneError` (with field, row and column) for a mistake."""
     parsed = parse_scene(scene)
-    X = parsed.X + position_rows(parsed.positions, *parsed.X.shape)  # (n_tokens, n_features)
+    X = parsed.X  # (n_tokens, n_features)
+    if parsed.positions != "none":
+        X = X + position_rows(parsed.positions, *X.shape)  # (n_tokens, n_features)
     per_head = multi_head_stages(
         X, [(head.Wq, head.Wk, head.Wv) for head in parsed.heads],
         scale=parsed.scale, mask=parsed.mask, shift=parsed.shift,

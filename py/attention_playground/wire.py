@@ -7,10 +7,11 @@ Out (what a handler returned, to the page):
   dicts and lists) as plain JSON-ready data; a computed scene becomes `result_json(computed)`, the dict the
   README describes ("What compute(scene) returns"): lists of Python floats at full precision, with None
   wherever a number is not finite (a masked score, -inf, a nan from the overflow trap);
-- `packed_result(computed)`: the same dict with every float matrix replaced by a descriptor
-  {"$matrix": [offset, rows, cols]}, and the matrices themselves as one little-endian float64 buffer. For 64
-  tokens, writing tens of thousands of floats as decimal text costs Python several times more than computing
-  them; copying them as bytes costs almost nothing. The format is entry.py's `handle_packed`;
+- `packed_result(computed, sent)`: the same dict with every float matrix replaced by a descriptor
+  {"$matrix": [offset, rows, cols]}, and the matrices themselves as one little-endian float64 buffer, less the
+  input matrices the request sent packed (`sent`, from `sent_packed`). For 64 tokens, writing tens of thousands
+  of floats as decimal text costs Python several times more than computing them; copying them as bytes costs
+  almost nothing. The format is described once, in js/runtime/protocol.js ("Packed matrices");
 - `success(result)` and `failure(error)`: the response text.
 
 In (a request from the page):
@@ -91,11 +92,21 @@ def _json_array(array: np.ndarray) -> Any:
     return np.where(np.isfinite(array), array, None).tolist()
 
 
-def _result(computed: ComputedScene, matrix: Callable[[np.ndarray], Any]) -> dict[str, Any]:
-    """The README's result dict, each float matrix written by `matrix`."""
+#: What a request sent packed that its reply need not send back: nothing (every reply but a packed one).
+_NOTHING_SENT: dict[str, Any] = {"X": False, "heads": []}
+
+
+def _inputs(head: Any, sent: dict[str, bool], matrix: Callable[[np.ndarray], Any]) -> dict[str, Any]:
+    """A head's Wq, Wk and Wv as the module read them, less those the request sent packed."""
+    written = {"Wq": head.Wq, "Wk": head.Wk, "Wv": head.Wv}
+    return {name: None if value is None else matrix(value) for name, value in written.items() if not sent.get(name)}
+
+
+def _result(computed: ComputedScene, matrix: Callable[[np.ndarray], Any], sent: dict[str, Any] = _NOTHING_SENT) -> dict[str, Any]:
+    """The result dict of docs/reference.md, each float matrix written by `matrix`, less the inputs `sent`."""
     scene = computed.scene
     heads = []
-    for computed_head in computed.heads:
+    for index, computed_head in enumerate(computed.heads):
         head, stages = computed_head.head, computed_head.stages
         written = {name: matrix(array) for name, array in stages._asdict().items()}
         heads.append({
@@ -105,10 +116,10 @@ def _result(computed: ComputedScene, matrix: Callable[[np.ndarray], Any]) -> dic
             "d_k": len(head.dims),
             "stages": written,
             "weights": written["weights"],  # the same matrix as stages.weights, for readers who want only it
-            "Wq": matrix(head.Wq),
-            "Wk": matrix(head.Wk),
-            "Wv": None if head.Wv is None else matrix(head.Wv),
+            **_inputs(head, sent["heads"][index] if index < len(sent["heads"]) else {}, matrix),
         })
+    # X as the heads read it: the sender's own unless positions were added to it.
+    x_sent = sent["X"] and scene.positions == "none"
     return {
         "title": scene.title,
         "tokens": list(scene.tokens),
@@ -122,7 +133,7 @@ def _result(computed: ComputedScene, matrix: Callable[[np.ndarray], Any]) -> dic
         "output_dims": [f"{head.name}/{dim}" for head in scene.heads for dim in head.value_dims],
         "warnings": list(computed.warnings),
         "positions": scene.positions,
-        "X": matrix(computed.X),
+        **({} if x_sent else {"X": matrix(computed.X)}),
     }
 
 
@@ -170,14 +181,29 @@ class _MatrixPacker:
         return np.concatenate(self.blocks).astype("<f8", copy=False).tobytes()  # (size,) as bytes
 
 
-def packed_result(computed: ComputedScene) -> tuple[dict[str, Any], bytes]:
-    """The result dict with its float matrices replaced by descriptors, and the buffer that holds them.
+def sent_packed(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Which input matrices of a request's scene came packed (read as arrays: JSON never gives one):
+    {"X": bool, "heads": [{"Wq": bool, "Wk": bool, "Wv": bool}, ...]}."""
+    scene = payload.get("scene")
+    if not isinstance(scene, Mapping):
+        return _NOTHING_SENT
+    heads = scene.get("heads") if isinstance(scene.get("heads"), list) else []
+    return {
+        "X": isinstance(scene.get("X"), np.ndarray),
+        "heads": [{name: isinstance(head, Mapping) and isinstance(head.get(name), np.ndarray) for name in ("Wq", "Wk", "Wv")}
+                  for head in heads],
+    }
+
+
+def packed_result(computed: ComputedScene, sent: dict[str, Any] = _NOTHING_SENT) -> tuple[dict[str, Any], bytes]:
+    """The result dict with its float matrices replaced by descriptors, and the buffer that holds them, less the
+    input matrices the request `sent` packed (the sender keeps them: js/runtime/protocol.js).
 
     Where the plain result has None (a value that is not finite), the buffer holds that value (nan, ±inf);
     the reader turns every such value back into None, and so gets exactly `result_json`'s dict.
     """
     packer = _MatrixPacker()
-    return _result(computed, packer.pack), packer.data()
+    return _result(computed, packer.pack, sent), packer.data()
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -189,10 +215,11 @@ def success(result: Any) -> str:
     return _response(plain(result))
 
 
-def packed_success(result: Any) -> tuple[str, bytes]:
-    """`success` with a computed scene's matrices as float64 bytes (`packed_result`); any other result plain."""
+def packed_success(result: Any, sent: dict[str, Any] = _NOTHING_SENT) -> tuple[str, bytes]:
+    """`success` with a computed scene's matrices as float64 bytes (`packed_result`, less the inputs `sent`
+    packed); any other result plain."""
     if isinstance(result, ComputedScene):
-        header, data = packed_result(result)
+        header, data = packed_result(result, sent)
         return _response(header), data  # plain already: walking it again would cost more than computing it
     return success(result), b""
 
@@ -216,9 +243,12 @@ def failure(error: BaseException) -> str:
 # The request: JSON text, and the numbers of its packed matrices
 
 #: How many levels of lists and objects a request's payload may nest, itself included. A compute payload nests
-#: six (payload, scene, heads, a head, Wq, a row); the page's client and worker refuse deeper payloads too, with
-#: the same limit (js/runtime/nesting.js reads it from the build's facts).
+#: six (payload, scene, heads, a head, Wq, a row). The page refuses deeper payloads with this limit and message
+#: (js/runtime/nesting.js reads both from the build's facts) where they could reach it another way: its client,
+#: before posting one (cloning thousands of levels fails), and its worker, which any page sharing it may send to.
 MAX_NESTING = 64
+TOO_DEEP_MESSAGE = (f"the scene is nested too deeply (lists inside lists more than {MAX_NESTING} levels deep); "
+                    "a scene nests six levels at most")
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _JSON_BRACKETS = re.compile(r"[\[\]{}]")
@@ -248,8 +278,7 @@ def read_request(request_json: Any, numbers: Any = None) -> tuple[Any, dict]:
     if not isinstance(request_json, (str, bytes, bytearray)):
         raise RequestError(f"a request must be a JSON string; got {type(request_json).__name__}")
     if _nesting_depth(request_json) > MAX_NESTING + 1:  # the request object is one level above its payload
-        raise RequestError(f"the request is nested too deeply: lists inside lists more than {MAX_NESTING} levels "
-                           "deep; a scene nests six levels at most")
+        raise RequestError(TOO_DEEP_MESSAGE)
     try:
         request = json.loads(request_json)
     except ValueError as error:

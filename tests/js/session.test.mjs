@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { createSceneSession } from "../../js/page/session.js";
-import { CHANGES, SCENE_SLICES, createStore } from "../../js/page/state.js";
+import { createSceneSession, createStore } from "../../js/page/session.js";
+import { CHANGES, SCENE_SLICES } from "../../js/page/state.js";
 
 const SCENE = {
   title: "dog bites man",
@@ -138,4 +138,31 @@ test("the controller's actions name each action once: a name two groups give is 
   assert.deepEqual(Object.keys(actions), ["edit", "openModel"]);
   assert.throws(() => combineActions({ model: { openHeadInPlayground: () => 1 }, page: { openHeadInPlayground: () => 2 } }),
     /"openHeadInPlayground" is both model's and page's/);
+});
+
+test("the page keeps what it sent: a packed scene's inputs, left out of the reply, are put back in Python's order", async () => {
+  const { packScene, withInputsSent } = await import("../../js/runtime/client.js");
+  const scene = { ...SCENE, heads: [{ ...SCENE.heads[0], Wv: null }, { ...SCENE.heads[0], Wq: [["a", 0], [0, 1]] }] };
+  const { payload, matrices, sent } = packScene(scene);
+  assert.equal(matrices.length, 6 + 4 + 4 + 4 + 4); // X; head 1's Wq and Wk; head 2's Wk and Wv (its Wq has text)
+  assert.equal(typeof payload.scene.heads[1].Wq[0][0], "string");
+  // A reply as Python writes it for this request: the inputs sent packed left out, the others there.
+  const reply = {
+    tokens: scene.tokens,
+    heads: [
+      { name: "head 1", dims: [], value_dims: [], d_k: 2, stages: {}, weights: [[1]], Wv: null },
+      { name: "head 2", dims: [], value_dims: [], d_k: 2, stages: {}, weights: [[1]], Wq: [[null, 0], [0, 1]] },
+    ],
+  };
+  const whole = withInputsSent(reply, sent);
+  assert.deepEqual(whole.X, SCENE.X);
+  assert.notEqual(whole.X, SCENE.X); // a copy: the result never shares rows with the scene sent
+  assert.deepEqual(Object.keys(whole.heads[0]), ["name", "dims", "value_dims", "d_k", "stages", "weights", "Wq", "Wk", "Wv"]);
+  assert.deepEqual(whole.heads[0].Wk, SCENE.heads[0].Wk);
+  assert.equal(whole.heads[0].Wv, null);
+  assert.deepEqual(whole.heads[1].Wq, [[null, 0], [0, 1]]); // what Python read, kept
+  assert.deepEqual(whole.heads[1].Wv, SCENE.heads[0].Wv);
+  // Not a computed scene: as it came.
+  const other = { order: [1, 0] };
+  assert.equal(withInputsSent(other, sent), other);
 });

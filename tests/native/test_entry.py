@@ -9,14 +9,7 @@ import pytest
 
 from attention_playground import PRESET_IDS, compute, entry, handle, list_presets, load_preset
 from attention_playground.presets import random_scene
-from packing import packed_compute_request
-
-
-def strict_json(text):
-    """Parse like the browser's JSON.parse: NaN and Infinity are not JSON."""
-    def refuse(constant):
-        raise AssertionError(f"{constant} is not valid JSON")
-    return json.loads(text, parse_constant=refuse)
+from packing import assert_identical, packed_compute_request, strict_json, unpack, with_inputs_put_back
 
 
 def send(request):
@@ -44,9 +37,9 @@ def test_compute_returns_what_compute_returns():
 
 
 def test_a_compute_request_passes_through_the_fewest_modules_each_with_one_job():
-    """The keystroke's path: entry, which wire reads for and writes for; kinds, whose "compute" handler is
-    compute_scene itself (scene_stages); the scene's checks (scene) and the maths (positions, attention_maths).
-    handlers.py, the glue other kinds need, is not on it."""
+    """The keystroke's path: entry, which wire reads for and writes for, and whose "compute" handler (kinds.py, a
+    table read, not called) is compute_scene itself (scene_stages); the scene's checks (scene) and the maths
+    (attention_maths). handlers.py, the glue other kinds need, is not on it; nor are the positions, with none."""
     from attention_playground.kinds import KINDS
     from attention_playground.scene_stages import compute_scene
 
@@ -65,7 +58,7 @@ def test_a_compute_request_passes_through_the_fewest_modules_each_with_one_job()
     finally:
         sys.setprofile(before)
     assert strict_json(header_json)["ok"] is True
-    assert passed == {"entry", "wire", "kinds", "scene_stages", "scene", "positions", "attention_maths"}
+    assert passed == {"entry", "wire", "scene_stages", "scene", "attention_maths"}
 
 
 def test_compute_result_has_the_documented_keys():
@@ -195,45 +188,6 @@ def test_a_result_that_is_not_strict_json_becomes_an_internal_error(monkeypatch)
 # --- the packed path: handle_packed ------------------------------------------------------------------------
 
 
-def unpack(header_json, data):
-    """Read handle_packed's reply as the page's client does, written here on its own from the format's rules:
-    each {"$matrix": [offset, rows, cols]} becomes rows of the float64 values from `offset` on, with None for
-    every value that is not finite."""
-    values = struct.unpack(f"<{len(data) // 8}d", data)
-    assert len(data) % 8 == 0
-
-    def revive(value):
-        if isinstance(value, dict) and list(value) == ["$matrix"]:
-            offset, rows, cols = value["$matrix"]
-            assert offset >= 0 and rows >= 0 and cols >= 0 and offset + rows * cols <= len(values)
-            cells = [x if math.isfinite(x) else None for x in values[offset:offset + rows * cols]]
-            return [cells[i * cols:(i + 1) * cols] for i in range(rows)]
-        if isinstance(value, dict):
-            return {key: revive(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [revive(item) for item in value]
-        return value
-
-    return revive(strict_json(header_json))
-
-
-def assert_identical(actual, expected, path="reply"):
-    """Equal structure, equal types, and every float the same to the bit (so -0.0 is not 0.0)."""
-    assert type(actual) is type(expected), f"{path}: {actual!r} is not a {type(expected).__name__}"
-    if isinstance(expected, dict):
-        assert list(actual) == list(expected), f"{path}: keys differ"
-        for key in expected:
-            assert_identical(actual[key], expected[key], f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert len(actual) == len(expected), f"{path}: lengths differ"
-        for index, (a, e) in enumerate(zip(actual, expected)):
-            assert_identical(a, e, f"{path}[{index}]")
-    elif isinstance(expected, float):
-        assert struct.pack("<d", actual) == struct.pack("<d", expected), f"{path}: {actual!r} != {expected!r}"
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
-
-
 def overflowing_scene():
     """Numbers too large for a float: inf in Q and nan in the weights, which handle() writes as null."""
     scene = load_preset("dog-bites-man")
@@ -305,10 +259,24 @@ def compare_layout(packed, plain, path, found):
 
 @pytest.mark.parametrize("name", list(PACKED_SCENES), ids=list(PACKED_SCENES))
 def test_a_packed_request_is_served_exactly_as_its_json(name):
+    """...less the input matrices it sent packed, which the reply leaves out (the page keeps what it sent): put
+    back, the reply is exactly the JSON request's, key for key and bit for bit."""
     scene = PACKED_SCENES[name]()
     request_text, numbers = packed_compute_request(scene)
     assert numbers and "$matrix" in request_text  # the scene's matrices did travel as numbers
-    assert entry.handle_packed(request_text, numbers) == entry.handle_packed(compute_request(scene))
+    packed = unpack(*entry.handle_packed(request_text, numbers))
+    whole = strict_json(handle(compute_request(scene)))
+    for head in packed["result"]["heads"]:
+        assert not {"Wq", "Wk"} & set(head), "a head's Wq and Wk came back though they were sent"
+    assert ("X" in packed["result"]) == (scene.get("positions", "none") != "none")
+    assert_identical(with_inputs_put_back(packed, scene), whole)
+
+
+def test_x_comes_back_when_positions_were_added_to_it():
+    scene = {**load_preset("dog-bites-man"), "positions": "sinusoidal"}
+    packed = unpack(*entry.handle_packed(*packed_compute_request(scene)))
+    assert packed["result"]["X"] == strict_json(handle(compute_request(scene)))["result"]["X"]
+    assert packed["result"]["X"] != [[float(x) for x in row] for row in scene["X"]]
 
 
 def with_extra_row(matrix):

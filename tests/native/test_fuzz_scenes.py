@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attention_playground.entry import handle, handle_packed
-from packing import packed_compute_request
+from packing import assert_identical, packed_compute_request, unpack, with_inputs_put_back
 from attention_playground.scene import LIMITS
 
 #: Cases per generated test; the three generated tests together run 300 cases.
@@ -74,15 +74,17 @@ def respond(request_text):
     assert json.loads(header)["ok"] == response["ok"]
     if not response["ok"]:
         assert json.loads(header)["error"] == response["error"]
-    # And packed, as the page sends a scene: exactly the same reply. Only a request the entry point could read is
-    # read here: one nested thousands deep overflows the WebAssembly stack in Pyodide (which is why it is refused).
+    # And packed, as the page sends a scene: exactly the same reply, once the inputs it sent are put back as the
+    # page's client puts them back. Only a request the entry point could read is read here: one nested thousands
+    # deep overflows the WebAssembly stack in Pyodide (which is why it is refused).
     if not response["ok"] and response["error"]["type"] != "SceneError":
         return response
     request = json.loads(request_text)
     if isinstance(request, dict) and request.get("kind") == "compute" and isinstance(request.get("payload"), dict):
         packed_text, numbers = packed_compute_request(request["payload"].get("scene"))
         if numbers is not None:
-            assert handle_packed(packed_text, numbers) == (header, data)
+            as_sent = with_inputs_put_back(unpack(*handle_packed(packed_text, numbers)), request["payload"]["scene"])
+            assert_identical(as_sent, unpack(header, data))
     return response
 
 
