@@ -2,7 +2,7 @@
 # The test command: install what the tests need, build the site, run every test (native and browser).
 # Extra arguments go to pytest, e.g. ./test.sh -m "not browser" (or -n 0 for one process). The tests run on two
 # workers (pytest-xdist), a file to a worker, the longest files first (tests/conftest.py). At the end it prints the
-# 15 slowest tests and how long the whole run took, set-up included (README, "Test it", keeps the figures for a
+# 15 slowest tests and how long the whole run took, set-up included (docs/testing.md keeps the figures for a
 # fresh 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -40,7 +40,7 @@ TIMEOUT_MS = 120_000
 TARGET_MS = 2000
 STOPS_IN_A_ROW = 3
 RUNAWAY_MS = 1500
-SPARES_WANTED = "3"  # js/python/exercise-runner.js SPARES_WANTED
+SPARES_WANTED = "3"  # js/service/exercise-runner.js SPARES_WANTED
 
 # The Stop click's time, and the moment the status first says "passed" after it.
 WATCH_VERDICT = """() => {

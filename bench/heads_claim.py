@@ -1,5 +1,5 @@
 """Does "several heads specialise" show with a pair? One head a layer against several, natively (a measurement,
-not a test; README.md, "Test a claim", gives the figures).
+not a test; docs/model.md, "Test a claim", gives the figures).
 
     .venv/bin/python bench/heads_claim.py                      # seeds 1-3, the pairs' settings (claims.PAIR_SETTINGS)
     .venv/bin/python bench/heads_claim.py --steps 150

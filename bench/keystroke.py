@@ -4,9 +4,8 @@
     python3 bench/keystroke.py                    # 5 runs of 20 keystrokes each, on dist/
     python3 bench/keystroke.py --runs 3 --keystrokes 30 --site source
 
-The path timed is the README's "one keystroke": the cell's input event, `actions.edit`, the store, the
-recompute loop, the service and the worker, Python's compute, the packed result back, and the heatmap's
-redraw. The scene is 64 tokens x 64 features x 64 dims (the limits), with the step view closed, as a learner
+The path timed is docs/architecture.md's "A keystroke's path": the cell's input event, the scene session's edit, the
+client and the worker, Python's compute, the packed result back, and the heatmap's redraw. The scene is 64 tokens x 64 features x 64 dims (the limits), with the step view closed, as a learner
 first meets the page. Each run is a fresh page that boots Python, shows the scene, and times `--keystrokes`
 keystrokes inside the page (instruments/update-latency.js, mode "edit": from the input event until the new
 weight is in the heatmap's DOM, and until that frame is painted). Printed: each run's median, and the median

@@ -1,5 +1,5 @@
 """How cheaply does the ÷√d claim show? Its pair trained at smaller settings, natively (a measurement, not a test;
-README.md, "Test a claim", gives the figures).
+docs/model.md, "Test a claim", gives the figures).
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py                # every candidate, seeds 1-3
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/scale_claim_settings.py h1-d64-s400     # one candidate

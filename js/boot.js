@@ -3,7 +3,7 @@
  * page runs: Python's seconds-long download and boot overlap everything else the page does.
  */
 
-import { createPythonService } from "./python/service.js";
+import { createPythonService } from "./service/service.js";
 import { isEmbedded } from "./embed/embedded.js";
 
 /**

@@ -1,7 +1,7 @@
 """The runtime's standard library and NumPy compiled to bytecode ahead of time, by the runtime itself.
 
 Pyodide 0.27.7 ships both as Python source, so every start of the page compiled the few hundred modules it
-imports, about half of a start in a warm browser (README.md, "Where the time goes", has the figures). The build
+imports, about half of a start in a warm browser (docs/build.md, "Compiled ahead", has the figures). The build
 compiles them once instead, with the pinned Pyodide running under Node.js (bytecode.mjs; pyc_archive.py does
 the work), so the bytecode is exactly what the page's interpreter would have made. In vendor/pyodide/ the
 compiled archive and wheel then take the pinned ones' place, and pyodide-lock.json gives the compiled wheel's

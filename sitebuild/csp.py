@@ -12,7 +12,7 @@ cannot be set by <meta>; a host that wants to forbid framing sends it as a heade
 import re
 
 #: The headers that make the page cross-origin isolated, so that SharedArrayBuffer exists and a learner's
-#: runaway code can be interrupted (js/python/exercise-runner.js). The development server sends them,
+#: runaway code can be interrupted (js/service/exercise-runner.js). The development server sends them,
 #: dist/_headers asks a static host for them, and sw.js adds them where a host sends neither.
 ISOLATION_HEADERS = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
 

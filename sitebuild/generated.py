@@ -103,7 +103,7 @@ def request_kinds_source(kinds):
     lines = [
         "/**",
         " * The kinds of request the Python entry point answers, as attention_playground/kinds.py declares them",
-        " * (payload keys, handler and part are there). Only the Python service (js/python/) makes requests.",
+        " * (payload keys, handler and part are there). Only the Python service (js/service/) makes requests.",
         " */",
         "export const REQUEST_KINDS = deepFreeze({",
     ]

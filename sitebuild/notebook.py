@@ -2,7 +2,7 @@
 (py/attention_playground/notebook/), so that a wheel built after `build.py` carries them as package data.
 
     widget.js    js/notebook/widget.js and everything it imports (the page's own views, state, edits and
-                 recompute loop), bundled and minified by the pinned esbuild into one module with no imports:
+                 scene session), bundled and minified by the pinned esbuild into one module with no imports:
                  anywidget loads it from the kernel's message, so nothing is fetched from anywhere
     widget.css   static/style.css (the page's palette and the views' rules) and js/notebook/widget.css (the
                  few rules of the widget's own), scoped to the widget's root: a notebook's own page is not

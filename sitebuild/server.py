@@ -8,7 +8,7 @@ worker installs pytest with micropip and gets the allowance that needs (csp.in_p
 
 Every response also carries the headers that make the page cross-origin isolated (csp.ISOLATION_HEADERS): there
 SharedArrayBuffer exists, so Stop can interrupt a learner's runaway code in a fraction of a second instead of
-ending its worker (js/python/exercise-runner.js). Everything the page loads is its own, so nothing is blocked
+ending its worker (js/service/exercise-runner.js). Everything the page loads is its own, so nothing is blocked
 by them; a course page on another origin can still frame the page and load js/embed-host.js.
 """
 

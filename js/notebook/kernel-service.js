@@ -1,5 +1,5 @@
 /**
- * The notebook's Python service: the same `compute(scene)` call as the page's (python/service.js), answered by
+ * The notebook's Python service: the same `compute(scene)` call as the page's (service/service.js), answered by
  * the notebook's kernel through the widget's model instead of by Pyodide in a worker.
  *
  * The view sends {kind: "compute", id, scene}; the kernel (attention_playground/widget.py) computes it with

@@ -38,7 +38,7 @@
  * Every call settles: anything that is not a scene object is rejected at once with a clear Error.
  */
 
-import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../python/service.js";
+import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../service/service.js";
 import { copyPlainData } from "./plain-data.js";
 
 /**

@@ -33,7 +33,7 @@ const HEADS_EXAMPLE = "repeated-run";
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
+ * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
  * @param {(text: string, options?: object) => void} options.notify
  * @param {(panel: string) => boolean} options.panelShown the panel is on the page (controller.js)

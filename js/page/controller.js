@@ -6,7 +6,7 @@
  * No view knows of workers, links or storage.
  */
 
-import { isRuntimeLost } from "../python/service.js";
+import { isRuntimeLost } from "../service/service.js";
 import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { createSavedWork } from "../sharing/saved-work.js";
@@ -31,7 +31,7 @@ import { createSceneSession } from "./session.js";
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
+ * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] the locked fields that showing

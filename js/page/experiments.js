@@ -39,7 +39,7 @@ function shuffledOrder(n, random = Math.random) {
 /**
  * @param {object} options
  * @param {ReturnType<import("./state.js").createStore>} options.store
- * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
+ * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(scene: object) => Promise<object>} options.showScene puts a whole new scene on the page (scene-loader.js)
  */
 export function createExperiments({ store, python, showScene }) {

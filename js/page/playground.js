@@ -35,7 +35,7 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
 /**
  * Start the page.
  * @param {object} options
- * @param {ReturnType<import("../python/service.js").createPythonService>} options.python already booting
+ * @param {ReturnType<import("../service/service.js").createPythonService>} options.python already booting
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js

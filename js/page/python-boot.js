@@ -13,7 +13,7 @@ function bootFailureMessage(error) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("../python/service.js").createPythonService>} options.python
+ * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {ReturnType<import("./state.js").createStore>} options.store
  * @param {() => ReturnType<import("./session.js").createSceneSession>} options.session the scene session, which
  *   computes once Python is live (asked for when needed: the session itself calls back here when Python dies)

@@ -7,7 +7,7 @@
  *     await client.ready;                                   // Python is live
  *     const result = await client.request(kind, payload);             // a kind of runtime/protocol.js
  *
- * The page makes its requests through the Python service (js/python/service.js), which holds one client.
+ * The page makes its requests through the Python service (js/service/service.js), which holds one client.
  *
  * Every promise it hands out settles: if the worker fails to boot or dies, `ready` and every pending
  * request reject, and later requests reject at once until restart().

@@ -129,7 +129,7 @@ export function draftFromScene(scene, result) {
 }
 
 /**
- * The scene a draft stands for, in the README's scene format: a fresh plain object the caller may keep.
+ * The scene a draft stands for, in the scene format (docs/reference.md): a fresh plain object the caller may keep.
  * @param {object} draft
  * @returns {object}
  */

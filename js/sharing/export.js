@@ -1,6 +1,6 @@
 /**
  * Files a learner or an author can take away: the heatmap as a picture (SVG, PNG), the weights as a
- * table (CSV), the scene itself (JSON, the README's scene format, which the page opens again).
+ * table (CSV), the scene itself (JSON, the scene format of docs/reference.md, which the page opens again).
  *
  * Each function makes the file's contents; `downloadBlob` hands a file to the browser.
  */

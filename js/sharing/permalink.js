@@ -8,7 +8,7 @@
  *                         base64url, so the link holds only the characters A–Z a–z 0–9 - _
  *
  * The JSON of the current version (4):
- *   { "scene": <the scene, README format; cells the learner typed that are not numbers stay text>,
+ *   { "scene": <the scene, in the scene format (docs/reference.md); cells the learner typed that are not numbers stay text>,
  *     "preset": <the example it started from, or null>,
  *     "edited": <true if it was changed since>,
  *     "view": { "focus": <focused token index or null>, "head": <head being edited>,

@@ -40,7 +40,7 @@ _MODEL = ("model",)
 
 KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     RequestKind("compute", compute_scene, ("scene",), (), None,
-                "compute(scene): every stage of every head (README: What compute(scene) returns)"),
+                "compute(scene): every stage of every head (docs/reference.md: What compute(scene) returns)"),
     RequestKind("presets", list_presets, (), (), "presets",
                 "the examples: [{id, title, description}, ...] (the build asks; the page reads generated/)"),
     RequestKind("preset", handlers.preset, ("id",), (), "presets",

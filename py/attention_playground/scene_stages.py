@@ -3,7 +3,7 @@
 Inside Python everything stays an array: `compute_scene(scene)` returns a `ComputedScene`, whose stages
 are NumPy arrays, and the exercises and the learner's drawing read those. Turning them into plain data
 happens once, at the boundary (`wire.py`): `compute(scene)` there is `compute_scene` written as the
-JSON-ready dict the README describes, and the page's worker gets the same arrays packed as raw float64.
+JSON-ready dict docs/reference.md describes, and the page's worker gets the same arrays packed as raw float64.
 (So `attention_playground.compute` is that function; this module is named for what it gives.)
 """
 
@@ -27,7 +27,7 @@ class ComputedHead(NamedTuple):
 
 
 class ComputedScene(NamedTuple):
-    """A scene and everything computed from it, as arrays (see `wire.result_json` for the README's form)."""
+    """A scene and everything computed from it, as arrays (see `wire.result_json` for the form docs/reference.md describes)."""
 
     scene: Scene
     X: np.ndarray  # (n_tokens, n_features): the input as the heads read it, positions included

@@ -5,7 +5,7 @@ Out (what a handler returned, to the page):
 
 - `plain(value)`: any value a handler returns (a `ComputedScene`, a NamedTuple, arrays, NumPy numbers, in
   dicts and lists) as plain JSON-ready data; a computed scene becomes `result_json(computed)`, the dict the
-  README describes ("What compute(scene) returns"): lists of Python floats at full precision, with None
+  docs/reference.md describes ("What compute(scene) returns"): lists of Python floats at full precision, with None
   wherever a number is not finite (a masked score, -inf, a nan from the overflow trap);
 - `packed_result(computed, sent)`: the same dict with every float matrix replaced by a descriptor
   {"$matrix": [offset, rows, cols]}, and the matrices themselves as one little-endian float64 buffer, less the
@@ -138,17 +138,17 @@ def _result(computed: ComputedScene, matrix: Callable[[np.ndarray], Any], sent: 
 
 
 def result_json(computed: ComputedScene) -> dict[str, Any]:
-    """The computed scene as plain data: the result described in the README."""
+    """The computed scene as plain data: the result docs/reference.md describes."""
     return _result(computed, json_matrix)
 
 
 def compute(scene: Mapping[str, Any]) -> dict[str, Any]:
-    """Check `scene`, run every head, and return the result described in the README, as plain data.
+    """Check `scene`, run every head, and return the result docs/reference.md describes, as plain data.
 
     `compute_scene` (scene_stages.py) written out: the one call a notebook or the page needs. Raises
     `SceneError` (with field, row and column labels) if the scene has a mistake. Lists of Python floats at full
     precision, with None wherever a number is not finite (a masked score, a nan from the overflow trap). Besides
-    the README's keys, the result has `warnings`: plain sentences about anything the learner should know. It
+    the keys described there, the result has `warnings`: plain sentences about anything the learner should know. It
     also echoes `positions` and gives the inputs every head read, so each number of the stages can be worked by
     hand: `X` (the scene's X plus the positions, if any) and, per head, `Wq`, `Wk`, `Wv` (`Wv` is None for
     one-hot position markers).

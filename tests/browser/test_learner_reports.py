@@ -461,7 +461,7 @@ LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
 def test_three_stops_in_a_row_on_a_plain_host_find_spares_ready(page, plain_site_url):
     from page_helpers import page_constant, paste_code
 
-    spares = page_constant("python/exercise-runner.js", "SPARES_WANTED")
+    spares = page_constant("service/exercise-runner.js", "SPARES_WANTED")
     page.goto(f"{plain_site_url}/")
     wait_live(page)
     assert page.evaluate("self.crossOriginIsolated") is False

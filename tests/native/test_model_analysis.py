@@ -93,7 +93,7 @@ def test_knocking_out_the_other_layer_0_heads_leaves_copying_but_hurts_sentences
 
 
 def test_no_head_is_a_duplicate_token_head_the_induction_route_finds_the_repeat(shipped_model):
-    # Not grown in this model (nor in the earlier tries): documented in the README with what it does instead.
+    # Not grown in this model (nor in the earlier tries): documented in docs/model.md with what it does instead.
     threshold = ROLE_THRESHOLDS["duplicate-token"][1]
     assert head_scores(shipped_model).duplicate_token.max() < threshold
     mention = second_mention_scores(shipped_model)

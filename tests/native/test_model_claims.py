@@ -27,7 +27,7 @@ SEEDS = seeds_to_train((1, 2, 3, 4, 5))
 #: Claims whose pair is trained here (the ÷√d claim's own test is below).
 CHEAP_CLAIMS = ("positions", "mask", "separate-qk")
 
-#: Measured on seeds 1-5 at PAIR_SETTINGS (README.md, "Test a claim"): the model with the choice reached
+#: Measured on seeds 1-5 at PAIR_SETTINGS (docs/model.md, "Test a claim"): the model with the choice reached
 #: repeated-part accuracy 0.97-1.00 and the models without it 0.05-0.25. The bounds leave room for another
 #: corpus or NumPy: the model with the choice must learn to copy, the one without must stay far from it.
 WITH_AT_LEAST = 0.8
@@ -82,7 +82,7 @@ def test_each_claim_shows_on_seeds_1_to_5(trained, claim_id):
 def test_without_scaling_a_wide_head_learns_to_copy_and_then_unlearns_it(trained):
     """The ÷√d claim at its settings (claims.SCALE_SETTINGS: 1 head a layer of d_head 64, runs of at most 28
     words, 360 steps), on seeds 1-5 natively and seed 1 inside Pyodide (a pair costs several seconds natively,
-    three times that there); README.md gives the figures (bench/scale_claim_settings.py)."""
+    three times that there); docs/model.md gives the figures (bench/scale_claim_settings.py)."""
     claim = CLAIMS["scale"]
     for seed in SEEDS:
         with_config, without_config = pair_configs(claim, seed=seed)

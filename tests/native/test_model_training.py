@@ -25,7 +25,7 @@ CURVE_TOLERANCE = 1e-3
 SEEDS = seeds_to_train((1, 2, 3, 4, 5))
 MOST_STEPS = 600
 #: The shape the page trained live before the story world (2 heads per layer, mostly repeated runs): copying
-#: forms in it within MOST_STEPS; the shipped shape takes longer (see README, *The trained model*).
+#: forms in it within MOST_STEPS; the shipped shape takes longer (see docs/model.md).
 SMALL_SHAPE = TrainConfig(n_heads=2, d_head=16, repeat_fraction=0.75)
 
 

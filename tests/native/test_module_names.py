@@ -58,7 +58,7 @@ def test_importing_every_module_by_its_dotted_name_gives_that_module():
 
 
 def test_the_exported_functions_named_like_old_modules_are_still_functions_once_every_module_is_imported():
-    """`compute`, `attention`, `model.head_scene` and `model.train` are the functions the README documents."""
+    """`compute`, `attention`, `model.head_scene` and `model.train` are the functions docs/reference.md and docs/model.md document."""
     for name in package_modules():
         try:
             importlib.import_module(name)

@@ -185,7 +185,7 @@ def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
 
     modules = page.first_view_modules()
     # Python first: boot.js and the service's worker client come before the rest of the page.
-    assert modules[:3] == ["js/boot.js", "js/python/service.js", "js/runtime/client.js"]
+    assert modules[:3] == ["js/boot.js", "js/service/service.js", "js/runtime/client.js"]
     assert "js/main.js" in modules and "generated/module-facts.js" in modules and "generated/preview.js" in modules
     for path in modules:
         assert (paths.ROOT / path).exists(), path

@@ -95,7 +95,7 @@ def test_every_step_of_the_lab_expects_what_the_scene_gives():
     assert value["the-first-row"] == 1.0
     assert value["the-root-d-detail-on-random-numbers"] == "rises"
     tokens = steps["a-trained-model-on-a-repeated-noun"].scene["tokens"]
-    # At the second "fox", L1H0 reads the word after the first "fox": the induction route (README, The second mention).
+    # At the second "fox", L1H0 reads the word after the first "fox": the induction route (docs/model.md, The second mention).
     assert tokens[value["a-trained-model-on-a-repeated-noun"]] == "met"
     assert value["one-word-early"] == 2 and tokens[2] == "fox"  # from the second "the", the first "fox"
     assert value["the-attention-sink"] == "most"

@@ -75,7 +75,7 @@ def test_what_is_used_later_stays_out_of_the_first_view():
     preloaded = [line.split('href="')[1].split('"')[0] for line in index.splitlines() if 'rel="modulepreload"' in line]
     first_view = {source for script in ["js/boot.js", "js/main.js", *preloaded] for source in sources_of(script)}
     later = {str(paths.ROOT / path) for path in ["js/sharing/permalink.js", "js/sharing/export.js",
-                                                 "js/python/exercise-runner.js", "js/python/model-training.js"]}
+                                                 "js/service/exercise-runner.js", "js/service/model-training.js"]}
     assert str(paths.ROOT / "js/page/controller.js") in first_view, "the maps name the modules as the tests do"
     assert not first_view & later
     chunks = {source for chunk in (paths.DIST_DIR / "js/chunks").glob("*.js")

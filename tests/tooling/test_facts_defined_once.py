@@ -221,11 +221,11 @@ def js_sources():
 def all_senders(sources):
     """The functions that send a request, as the Python service and the runtime define them."""
     return set().union(*(senders_defined(js_tokens(text)) for name, text in sources.items()
-                         if name.startswith(("js/python/", "js/runtime/"))))
+                         if name.startswith(("js/service/", "js/runtime/"))))
 
 
 def test_no_module_spells_a_request_kind():
-    """A kind is REQUEST_KINDS.X, and only the Python service (js/python/: service.js and the runners it starts,
+    """A kind is REQUEST_KINDS.X, and only the Python service (js/service/: service.js and the runners it starts,
     such as model-training.js) uses them. Every request sent (a call of `request`, or of a function of the
     service or the runtime that passes its `kind` on, such as askModel) names its kind as REQUEST_KINDS.X, and so
     does every message shaped like a request; a kind with "_" is not spelled out anywhere, not even in a comment.
@@ -242,7 +242,7 @@ def test_no_module_spells_a_request_kind():
         if found:
             spelled[name] = found
         if "REQUEST_KINDS" in text:
-            assert name.startswith("js/python/"), f"{name} makes requests itself"
+            assert name.startswith("js/service/"), f"{name} makes requests itself"
         if re.search(r"""\.request\(\s*["'`]""", text):
             literal_requests.append(name)
         if violations := request_kind_violations(text, senders, set(KINDS)):

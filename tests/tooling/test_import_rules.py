@@ -7,7 +7,7 @@ it back.
 
 JavaScript: dependency-cruiser's rules in .dependency-cruiser.json (sitebuild/cruiser.py installs the pinned
 version and runs it): views import no controller, service, runtime, links or storage; only the service
-(js/python/) reaches the runtime; links, downloads and embed mode never import the page; no circles.
+(js/service/) reaches the runtime; links, downloads and embed mode never import the page; no circles.
 """
 
 import os

@@ -3,7 +3,7 @@
     scene = "dog-bites-man"                 an example, by its id (presets.PRESET_IDS)
     scene = "#preset=dog-bites-man"         the same, as a link names it
     scene = "#s=4.<data>"                   a scene link, as "Copy link" makes it
-    [scene]                                 a scene written out in the scene format (README: The scene format)
+    [scene]                                 a scene written out in the scene format (docs/reference.md: The scene format)
     [scene]                                 or made from another scene: `from` names it (an id or a link), and
     from = "it-animal-noun"                 `change` is a variant (variants.py) applied to it
     change = {Wq = "times 2"}

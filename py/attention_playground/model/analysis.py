@@ -138,7 +138,7 @@ def by_length(sentences) -> dict[int, list]:
 
 
 def in_order_of_appearance() -> dict[str, list]:
-    """An empty list per word order, in the order the evaluation set has them (the README's tables follow it)."""
+    """An empty list per word order, in the order the evaluation set has them (docs/model.md's tables follow it)."""
     return {sentence.order: [] for sentence in pronoun_evaluation_set()}
 
 

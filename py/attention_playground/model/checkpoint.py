@@ -11,7 +11,7 @@
 Each parameter's `data` is its entries in row-major (C) order, each a decimal rounded to
 `significant_digits` significant digits. The model *is* those decimals: read as float64 (Python's
 `float()`, JavaScript's `Number()` give the same double for the same text), they are exactly the
-parameters the summary, the README and the tests describe. Parameter shapes are in `param_shapes`.
+parameters the summary, docs/model.md and the tests describe. Parameter shapes are in `param_shapes`.
 
 The file is read with importlib.resources, so it loads from a folder, a zip or Pyodide's file system.
 """

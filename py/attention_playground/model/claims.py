@@ -14,7 +14,7 @@ would be used.
 
 The verdict is written from the two measurements and one threshold (`SHOWN_GAP`), never typed in. The
 settings each pair trains with (`Claim.settings`) are the cheapest found to show the claim on seeds 1-5
-(tests/native/test_model_claims.py; the figures are in README.md).
+(tests/native/test_model_claims.py; the figures are in docs/model.md).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .evaluation import Metrics, evaluate
 from .transformer import Model
 
 #: A claim is shown when the model with the choice predicts at least this much more of the repeated part (in
-#: accuracy, 0-1) than the model without it (the figures at each claim's settings are in README.md,
+#: accuracy, 0-1) than the model without it (the figures at each claim's settings are in docs/model.md,
 #: "Test a claim"); two models that both fail differ by less than 0.2.
 SHOWN_GAP = 0.3
 
@@ -42,7 +42,7 @@ PAIR_SETTINGS: dict[str, Any] = {"repeat_fraction": 1.0, "steps": 300, "n_heads"
 #: runs of at most 28 words (not 32) and 360 steps cost nearly a third less than 32 words and 450 steps, and the
 #: unscaled loss still ended 1.12 to 1.30 nats above its best on seeds 1-5 (the test asks for 1); at 350 steps
 #: only 0.97 on seed 3, at 24 to 27 words 0.86 to 0.87 on one seed, with a residual width of 24 0.54 on seed 4
-#: (bench/scale_claim_settings.py; figures in README.md).
+#: (bench/scale_claim_settings.py; figures in docs/model.md).
 SCALE_SETTINGS: dict[str, Any] = {"n_heads": 1, "d_head": 64, "max_words": 28, "steps": 360}
 
 

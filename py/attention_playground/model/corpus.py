@@ -213,7 +213,7 @@ SENTENCE_KINDS: tuple[tuple[Callable[[random.Random], list[str]], float], ...] =
     (scene_sentence, 0.15),
 )
 
-#: What each sentence kind is there for, in one line (the README's list of kinds is written from it). Data, not
+#: What each sentence kind is there for, in one line (docs/model.md's list of kinds is written from it). Data, not
 #: the functions' docstrings: the page's zips carry the module without its docstrings.
 SENTENCE_KIND_PURPOSES: dict[str, str] = {
     "pronoun_sentence":

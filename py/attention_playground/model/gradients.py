@@ -7,7 +7,7 @@ walks it in reverse, stage by stage, with the same names. A test checks every gr
 differences, with each design choice switched on and off.
 
 Why by hand and not with an automatic-differentiation library: at this size a step is a few dozen small
-array operations, and tracing them costs as much as doing them (README.md, "The trained model in the page",
+array operations, and tracing them costs as much as doing them (docs/model.md, "The trained model in the page",
 *Train it yourself*, has the figures); written out, training in the page needs nothing but NumPy.
 
 Shapes: B sequences of n tokens; H heads of d_head; d_model; V words. Per-head matrices are stacked
@@ -58,7 +58,7 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
 #: Pyodide's NumPy has no BLAS: its matmul is then a plain loop over each output cell, summing along the shared
 #: axis. For the products that sum over every token (a weight's gradient, x.T @ g), the unembedding and the
 #: gradients sent back through a weight (g @ W.T), that loop walks its operands across rows; einsum's loops run
-#: along them, and take 40-90% of matmul's time there (README.md, "The trained model in the page", gives a
+#: along them, and take 40-90% of matmul's time there (docs/model.md, "The trained model in the page", gives a
 #: step's time both ways). With BLAS, natively, matmul is far faster than einsum. `without_blas` below chooses the way (default: this NumPy's).
 WITHOUT_BLAS = sys.platform == "emscripten"
 
