@@ -6,7 +6,7 @@
 
 import { createAttentionBars } from "../heatmap/attention-bars.js";
 import { createHeatmap } from "../heatmap/heatmap.js";
-import { make } from "../shared/dom.js";
+import { make, makeButton } from "../shared/dom.js";
 import { causalMask, roleName } from "./head-cards.js";
 
 /**
@@ -20,15 +20,11 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
   const heatmap = createHeatmap({ testId: "model-heatmap", onRowLabel: onFocus, onCell: (row) => onFocus(row) });
   const barsHost = make("div", "model-bars");
   const bars = createAttentionBars(barsHost, { testPrefix: "model-" });
-  const open = make("button", "small-button", "Open this head in the playground");
-  open.type = "button";
-  open.dataset.testid = "model-open-head";
+  const open = makeButton("small-button", "Open this head in the playground", "model-open-head");
   open.addEventListener("click", onOpen);
   const edited = make("p", "model-edited");
   edited.dataset.testid = "model-edited";
-  const back = make("button", "small-button", "Use the trained weights");
-  back.type = "button";
-  back.dataset.testid = "model-trained-weights";
+  const back = makeButton("small-button", "Use the trained weights", "model-trained-weights");
   back.addEventListener("click", onTrainedWeights);
   const actionsRow = make("div", "model-chosen-actions");
   actionsRow.append(open, edited, back);

@@ -8,7 +8,7 @@
  */
 
 import { formatPercent, formatWeight } from "../shared/format.js";
-import { make } from "../shared/dom.js";
+import { make, makeButton } from "../shared/dom.js";
 import { namedToken, wordAt } from "../shared/positions.js";
 import { effectWord, isMostWeight } from "../shared/verdicts.js";
 
@@ -92,9 +92,7 @@ export function createWeightEffect({ onGuided }) {
   const body = table.createTBody();
   const contrast = make("p", "model-contrast");
   contrast.dataset.testid = "model-contrast";
-  const guided = make("button", "small-button", "Show me: a busy head that does not matter, and one that does");
-  guided.type = "button";
-  guided.dataset.testid = "model-guided";
+  const guided = makeButton("small-button", "Show me: a busy head that does not matter, and one that does", "model-guided");
   guided.addEventListener("click", onGuided);
   element.append(heading, note, table, contrast, guided);
 

@@ -13,7 +13,7 @@
  */
 
 import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
-import { make, setPropertyIfChanged } from "../shared/dom.js";
+import { make, makeButton, setPropertyIfChanged, withTestId } from "../shared/dom.js";
 import { namedToken, wordAt } from "../shared/positions.js";
 import { markEdit } from "../grids/grid-input.js";
 import { mountClaimLink } from "../shared/claim-link.js";
@@ -98,10 +98,27 @@ export function mountExperiments(host, { store, actions }) {
 }
 
 /**
- * A section's opening: what it shows (`note`), then the claim it bears on (`claimText`), with the link to the
- * test of that claim (`claim`, its id in model/claims.py).
+ * What each section says first, by the claim it bears on (its id in model/claims.py): a note on what it shows,
+ * and the claim, which a link offers to test by training.
  */
-function openSection(panel, { store, actions }, { note, claimText, claim }) {
+const SECTION_INTROS = Object.freeze({
+  "separate-qk": {
+    note: "Each button rewrites one row of Wq: what a pronoun asks for, in the dims [animal, noun]. Everything else stays as it is.",
+    claimText: "“it” looks for an animal noun, but it is a pronoun: what a word looks for (its query) is not what it is (its key). ",
+  },
+  scale: {
+    note: "One random query against random keys, 500 times per length d. Without the division the winning key takes more and more of the weight as d grows, though the vectors are pure noise; dividing by √d keeps it level.",
+    claimText: "Does a saturated softmax really weaken learning? ",
+  },
+  positions: {
+    note: "Attention compares features, not places. Shuffle the words (each keeps its row of X) and compare every word's output before and after.",
+    claimText: "So positions must be added. Does a model that has none fail to learn? ",
+  },
+});
+
+/** A section's opening: what it shows, then the claim it bears on, with the link to the test of that claim. */
+function openSection(panel, { store, actions }, claim) {
+  const { note, claimText } = SECTION_INTROS[claim];
   panel.append(make("p", "panel-note", note));
   const claimLine = make("p", "panel-note experiment-claim", claimText);
   mountClaimLink(claimLine, { store, actions, claim });
@@ -111,20 +128,12 @@ function openSection(panel, { store, actions }, { note, claimText, claim }) {
 /* ---- Part 6: one-click variations ------------------------------------------------------------ */
 
 function oneThingSection(panel, { store, actions }) {
-  openSection(panel, { store, actions }, {
-    note: "Each button rewrites one row of Wq: what a pronoun asks for, in the dims [animal, noun]. Everything else stays as it is.",
-    claimText: "“it” looks for an animal noun, but it is a pronoun: what a word looks for (its query) is not what it is (its key). ",
-    claim: "separate-qk",
-  });
+  openSection(panel, { store, actions }, "separate-qk");
   const buttons = make("div", "variation-buttons");
-  const said = make("p", "variation-said");
-  said.dataset.testid = "variation-said";
-  const weightLine = make("p", "variation-weight");
-  weightLine.dataset.testid = "variation-cat-weight";
+  const said = withTestId(make("p", "variation-said"), "variation-said");
+  const weightLine = withTestId(make("p", "variation-weight"), "variation-cat-weight");
   const needsIt = make("div", "needs-it");
-  const loadIt = make("button", "small-button", "load the “it” example");
-  loadIt.type = "button";
-  loadIt.dataset.testid = "variation-load-it";
+  const loadIt = makeButton("small-button", "load the “it” example", "variation-load-it");
   loadIt.addEventListener("click", () => actions.pickPreset("it-animal-noun"));
   needsIt.append(make("span", "panel-note", "These buttons need the sentence with “it”, “cat” and a pronoun feature. "), loadIt);
   let lastVariation = null;
@@ -176,37 +185,27 @@ function oneThingSection(panel, { store, actions }) {
 /* ---- Part 7: why divide by √d ------------------------------------------------------------------ */
 
 function scalingSection(panel, { store, actions }) {
-  openSection(panel, { store, actions }, {
-    note: "One random query against random keys, 500 times per length d. Without the division the winning key takes more and more of the weight as d grows, though the vectors are pure noise; dividing by √d keeps it level.",
-    claimText: "Does a saturated softmax really weaken learning? ",
-    claim: "scale",
-  });
+  openSection(panel, { store, actions }, "scale");
   const form = make("div", "scaling-form");
   const dsLabel = make("label", "field", "lengths d ");
-  const ds = make("input");
+  const ds = withTestId(make("input"), "scaling-ds");
   ds.value = DEFAULT_DS;
-  ds.dataset.testid = "scaling-ds";
   ds.setAttribute("aria-label", "query/key lengths d, separated by commas");
   dsLabel.append(ds);
   const keysLabel = make("label", "field", "keys ");
-  const keys = make("input");
+  const keys = withTestId(make("input"), "scaling-keys");
   keys.type = "number";
   keys.min = "1";
   keys.max = "1000";
   keys.value = String(DEFAULT_KEYS);
-  keys.dataset.testid = "scaling-keys";
   keys.setAttribute("aria-label", "number of keys");
   keysLabel.append(keys);
-  const run = make("button", "small-button", "run in the browser");
-  run.type = "button";
-  run.dataset.testid = "scaling-run";
+  const run = makeButton("small-button", "run in the browser", "scaling-run");
   form.append(dsLabel, keysLabel, run);
-  const status = make("p", "scaling-status");
-  status.dataset.testid = "scaling-time";
+  const status = withTestId(make("p", "scaling-status"), "scaling-time");
   status.setAttribute("role", "status");
   const plot = createLinePlot({ testId: "scaling-plot", xLabel: "query/key length d (log scale)", yLabel: "average top weight" });
-  const table = make("table", "scaling-table");
-  table.dataset.testid = "scaling-table";
+  const table = withTestId(make("table", "scaling-table"), "scaling-table");
   const plotRow = make("div", "scaling-result");
   plotRow.append(plot.element, table);
   plotRow.hidden = true;
@@ -265,26 +264,17 @@ function scalingSection(panel, { store, actions }) {
 /* ---- Part 8: word order, with and without positions ------------------------------------------ */
 
 function orderSection(panel, { store, actions }) {
-  openSection(panel, { store, actions }, {
-    note: "Attention compares features, not places. Shuffle the words (each keeps its row of X) and compare every word's output before and after.",
-    claimText: "So positions must be added. Does a model that has none fail to learn? ",
-    claim: "positions",
-  });
+  openSection(panel, { store, actions }, "positions");
   const controls = make("div", "order-controls");
-  const shuffle = make("button", "small-button", "shuffle the words");
-  shuffle.type = "button";
-  shuffle.dataset.testid = "shuffle-button";
+  const shuffle = makeButton("small-button", "shuffle the words", "shuffle-button");
   const positionsLabel = make("label", "choice");
-  const positions = make("input");
+  const positions = withTestId(make("input"), "positions-toggle");
   positions.type = "checkbox";
-  positions.dataset.testid = "positions-toggle";
   markEdit(positions, "positions");
   positionsLabel.append(positions, make("span", "", "add sinusoidal positions to X"));
   controls.append(shuffle, positionsLabel);
-  const positionsNote = make("p", "panel-note positions-note");
-  positionsNote.dataset.testid = "positions-note";
-  const check = make("p", "shuffle-check");
-  check.dataset.testid = "shuffle-check";
+  const positionsNote = withTestId(make("p", "panel-note positions-note"), "positions-note");
+  const check = withTestId(make("p", "shuffle-check"), "shuffle-check");
   check.setAttribute("role", "status");
   panel.append(controls, positionsNote, check);
 
@@ -341,18 +331,13 @@ function knockoutSection(panel, { store, actions }) {
     "A weight says where a word reads from, not whether that reading mattered. Block one word (nobody may read it), compute again, and measure how far each word's output moved (the length of the change, ‖Δ output‖). With one-hot values the change follows the weight; try the causal exercise and knock out t1: a tiny weight, a large change."));
   const controls = make("div", "order-controls");
   const label = make("label", "field", "knock out ");
-  const choice = make("select");
-  choice.dataset.testid = "knockout-token";
+  const choice = withTestId(make("select"), "knockout-token");
   label.append(choice);
-  const run = make("button", "small-button", "knock it out");
-  run.type = "button";
-  run.dataset.testid = "knockout-run";
+  const run = makeButton("small-button", "knock it out", "knockout-run");
   controls.append(label, run);
-  const summary = make("p", "knockout-summary");
-  summary.dataset.testid = "knockout-summary";
+  const summary = withTestId(make("p", "knockout-summary"), "knockout-summary");
   summary.setAttribute("role", "status");
-  const table = make("table", "knockout-table");
-  table.dataset.testid = "knockout-table";
+  const table = withTestId(make("table", "knockout-table"), "knockout-table");
   panel.append(controls, summary, table);
   let tokensShown = "";
 

@@ -44,6 +44,14 @@ class Check:
     run: Callable[[Callable[..., Any], "CheckContext"], None]
 
 
+def shared_checks(overflow: Callable[[Callable[..., Any], "CheckContext"], None],
+                  scene: Callable[[Callable[..., Any], "CheckContext"], None]) -> tuple[Check, Check]:
+    """The two checks every exercise ends with: the overflow trap's scores give weights, not nan; and the learner's
+    function agrees with the playground on the scene on screen."""
+    return (Check("overflow", "Large scores [1000, 1001, 1002] give weights, not nan", overflow),
+            Check("scene", "It agrees with the playground on the scene shown", scene))
+
+
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: what to write (`function`), how to start, how to get unstuck, and how it is checked.
