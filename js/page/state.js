@@ -165,9 +165,13 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *   saveStatus      {saved, problem, kept} (sharing/saved-work.js)
  *   learnerDrawing  {drawing, message} (page/learner-drawing.js)
  *   model, training, claim, experiments   see MODEL_STATE, TRAINING_STATE, CLAIM_STATE, NO_EXPERIMENTS
- *   exercises       the last run of each exercise's checks by id: {exercise, passed, checks, attempts}
- *                   (page/exercise-work.js)
- *   lesson          the lesson being followed, or null (page/lessons.js)
+ *   exercises       each exercise's last run of its checks, by the exercise's id (page/exercise-work.js):
+ *                   {exercise, passed, checks: [{name, passed, message}], attempts}; attempts counts the runs
+ *   lesson          the lesson being followed (page/lessons.js), or null:
+ *                   {id, title, source, steps: [{id, title, kind}], step (the index of the step on show),
+ *                    done: [step ids], answers: {[step id]: {kind, answer, expected, correct, score, feedback,
+ *                    attempts, first: {correct, score}}}, status: "loading" | "ready" | "judging" | "failed",
+ *                    message}; `first` is the first answer's verdict (what a course's score counts)
  */
 export function initialState() {
   return {
