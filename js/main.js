@@ -26,6 +26,8 @@ const playground = Promise.resolve(startPlayground({
   storageMode: embed.embedded ? "embed" : "page",
   // A course page's frame leaves out the panels its author did not choose, whatever a link shows.
   panelsOnPage: embed.embedded ? embed.panels : null,
+  // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`) opens there.
+  lesson: embed.embedded ? embed.lesson : null,
 }));
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });

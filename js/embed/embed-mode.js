@@ -69,14 +69,24 @@ export function readEmbedOptions(location) {
   const params = new URLSearchParams(location.search);
   const embedded = isEmbedded(location.search);
   const asked = listOption(params, "panels");
-  const panels = Object.keys(PANELS).filter((name) => (asked ?? DEFAULT_PANELS).includes(name));
+  const lesson = lessonOption(params);
+  // A lesson's frame shows what each step asks for, unless its author chose the panels.
+  const panels = Object.keys(PANELS).filter((name) => (asked ?? (lesson ? Object.keys(PANELS) : DEFAULT_PANELS)).includes(name));
   const locks = locksFromOption(listOption(params, "lock") ?? []);
   const origins = listOption(params, "origins");
   const theme = THEMES.includes(params.get("theme")) ? params.get("theme") : null;
   return {
     embedded, panels, locks, origins: origins === null ? null : origins.map(normalOrigin).filter(Boolean),
-    theme, themeToggle: params.has("theme-toggle"),
+    theme, themeToggle: params.has("theme-toggle"), lesson,
   };
+}
+
+/** The lesson a frame opens (`lesson=ID&step=STEP`: the step's id or number), or null; a malformed one is none. */
+function lessonOption(params) {
+  const id = params.get("lesson");
+  if (!id || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) return null;
+  const step = params.get("step");
+  return { id, step: step && /^([1-9][0-9]{0,3}|[a-z0-9][a-z0-9-]{0,99})$/.test(step) ? step : null };
 }
 
 /** An origin as the browser writes it in `event.origin` ("https://a.example", no path, no slash), or "". */

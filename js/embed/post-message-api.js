@@ -17,6 +17,11 @@
  *     "modelCompare" params {claim, options?: {seed?, steps?}} → the outcome of a claim's test (model.compare);
  *                                          while its two models train, progress events carry the request's id
  *     "modelOpenClaim" params {claim}    → the claim, chosen and brought into view without training (model.openClaim)
+ *     "lessonsList"  params ignored      → the lessons (lessons.list)
+ *     "lessonsOpen"  params {lesson, step?} → the step, once drawn, and its question (lessons.open)
+ *     "lessonsAnswer" params {answer}    → the verdict {correct, score, expected, feedback} (lessons.answer)
+ *     "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"  params ignored → as lessons.check, .next,
+ *                                          .back and .progress
  *
  * Frame → parent, exactly one reply per request it accepts, sent to the requesting window and origin only:
  *
@@ -31,6 +36,11 @@
  *     {type: "attention-playground:result", result, preview}
  *
  *   `preview` is true for the shipped first-paint result, shown before Python is live.
+ *
+ * Frame → parent, an event each time the learner answers a lesson's question (or a build step's target is met or
+ * checked), to the same windows as result events:
+ *
+ *     {type: "attention-playground:answer", lesson, step, kind, answer, expected, correct, score, attempts}
  *
  * Frame → parent, while a "modelTrain" request trains, after every batch of steps (to the requester only):
  *
@@ -54,10 +64,12 @@ export const MESSAGE_TYPES = Object.freeze({
   REPLY: "attention-playground:reply",
   RESULT: "attention-playground:result",
   TRAIN_PROGRESS: "attention-playground:train-progress",
+  ANSWER: "attention-playground:answer",
 });
 
 /** The methods a request may call. */
-const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim"]);
+const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim",
+  "lessonsList", "lessonsOpen", "lessonsAnswer", "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"]);
 
 /**
  * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
@@ -111,6 +123,12 @@ function parseRequest(data) {
   if (method === "setScene" && !("scene" in params)) {
     return { id, method, params, problem: "setScene needs params {scene: {...}}" };
   }
+  if (method === "lessonsOpen" && typeof params.lesson !== "string") {
+    return { id, method, params, problem: "lessonsOpen needs params {lesson: \"attention-from-scratch\", step?: 3}" };
+  }
+  if (method === "lessonsAnswer" && !("answer" in params)) {
+    return { id, method, params, problem: "lessonsAnswer needs params {answer}: a word or a column, a number, a list of numbers, an option's id" };
+  }
   if (method === "modelRun" && !("words" in params)) {
     return { id, method, params, problem: "modelRun needs params {words: \"the cat sat\", knockedOut?: [[layer, head], ...]}" };
   }
@@ -162,6 +180,13 @@ export function installPostMessageApi({ api, playground, origins = null }) {
       modelStop: () => api.model.stop(),
       modelCompare: () => api.model.compare(request.params.claim, { ...request.params.options, onProgress: progress }),
       modelOpenClaim: () => api.model.openClaim(request.params.claim),
+      lessonsList: () => api.lessons.list(),
+      lessonsOpen: () => api.lessons.open(request.params.lesson, { step: request.params.step ?? null }),
+      lessonsAnswer: () => api.lessons.answer(request.params.answer),
+      lessonsCheck: () => api.lessons.check(),
+      lessonsNext: () => api.lessons.next(),
+      lessonsBack: () => api.lessons.back(),
+      lessonsProgress: () => api.lessons.progress(),
     };
     let outcome;
     try {
@@ -176,12 +201,20 @@ export function installPostMessageApi({ api, playground, origins = null }) {
   });
 
   if (window.parent === window) return;
+  /** An event to the parent: any page without `origins`, else the allowed origins that have sent a request. */
+  const tell = (event) => {
+    if (origins === null) window.parent.postMessage(event, "*");
+    else for (const origin of listeners) window.parent.postMessage(event, origin);
+  };
   playground.then(({ store }) => {
+    let lastAnswer = null; // the answer event told last (each answer is a new one)
     store.subscribe((state, changes) => {
-      if (!changes.has("result") || !state.result) return;
-      const event = { type: MESSAGE_TYPES.RESULT, result: state.result, preview: state.resultIsPreview };
-      if (origins === null) window.parent.postMessage(event, "*");
-      else for (const origin of listeners) window.parent.postMessage(event, origin);
+      if (changes.has("result") && state.result) tell({ type: MESSAGE_TYPES.RESULT, result: state.result, preview: state.resultIsPreview });
+      const answered = state.lesson?.answered;
+      if (changes.has("lesson") && answered?.event && answered.event !== lastAnswer) {
+        lastAnswer = answered.event;
+        tell(structuredClone(answered.event));
+      }
     });
   }, () => {});
 }

@@ -83,6 +83,23 @@ export function installApi({ python, playground }) {
     result() {
       return page?.store.state.result ? copyPlainData(page.store.state.result) : null;
     },
+    lessons: Object.freeze({
+      /** The lessons: [{id, title, source, summary, steps: [{id, title, kind}]}]. */
+      list: () => playground.then(({ controller }) => controller.actions.lessonsList()).then(copyPlainData),
+      /** Open lesson `id` at `step` (its id or number); resolves once drawn with the step and its question. */
+      open(id, { step = null } = {}) {
+        if (typeof id !== "string") return Promise.reject(new TypeError("lessons.open needs a lesson's id, e.g. lessons.open(\"attention-from-scratch\")"));
+        return playground.then(({ controller }) => controller.actions.openLesson(id, { step })).then(copyPlainData);
+      },
+      /** Answer the step's question (a word or a column, a number, a list of numbers, an option's id). */
+      answer: (value) => playground.then(({ controller }) => controller.actions.lessonAnswer(structuredClone(value))).then(copyPlainData),
+      /** Check a build step's target on the scene as it is now. */
+      check: () => playground.then(({ controller }) => controller.actions.lessonCheck()).then(copyPlainData),
+      next: () => playground.then(({ controller }) => controller.actions.lessonNext()).then(copyPlainData),
+      back: () => playground.then(({ controller }) => controller.actions.lessonBack()).then(copyPlainData),
+      /** Where the learner is: {id, step, number, of, done, answers}, or null while no lesson is open. */
+      progress: () => playground.then(({ controller }) => controller.actions.lessonProgress()).then(copyPlainData),
+    }),
     model: Object.freeze({
       run(request) {
         if (request === null || typeof request !== "object" || Array.isArray(request)) {

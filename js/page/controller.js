@@ -73,12 +73,15 @@ export function createController({ store, python, preview, lockedFields = new Se
     showAllPanels: () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice"),
     // A link that chose a claim: its test comes into view when the link asks for its pair to start.
     openClaim: ({ id, start, steps, seed }) => claims.actions.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
+    // A link to a lesson's step (#lesson=ID&step=STEP, or ?lesson=… in a course page's frame).
+    openLesson: ({ id, step }) => lessons.openLesson(id, { step }),
   });
   const drawing = createLearnerDrawing({ store, session, python });
   /** A scene the learner asked for from a panel: checked first, refused if it breaks a lock. */
   const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
   const experiments = createExperiments({ store, python, showScene: showChecked("this change") });
   const model = createModelController({ store, python, reveal, notify, showScene: showChecked("this head of the trained model") });
+  const lessons = lazyLessons(() => ({ store, python, session, loader, presets, setView, model, claims, mode: storageMode }));
 
   const actions = combineActions({
     scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
@@ -99,19 +102,39 @@ export function createController({ store, python, preview, lockedFields = new Se
     experiments,
     model: model.actions,
     claims: claims.actions,
+    lessons,
   });
 
   return {
     actions,
     session,
-    /** Open the first scene (a link, saved work, the preview); call once the views are mounted. */
-    start: () => firstScene.openFirstScene().catch(() => {}),
+    /**
+     * Open the first scene (a link, saved work, the preview), or the lesson's step a course page's frame asks for
+     * (the first scene if that lesson cannot open); call once the views are mounted.
+     */
+    start: ({ lesson = null } = {}) => (lesson
+      ? lessons.openLesson(lesson.id, { step: lesson.step }).catch(() => firstScene.openFirstScene())
+      : firstScene.openFirstScene()).catch(() => {}),
     /** A course page's setScene: checked first, shown if the module accepts it (locks do not hold it back). */
     setScene: (scene) => loader.showScene({ scene, checkFirst: true, by: "author" }),
     /** The list of examples, into the state (for the picker). */
     loadPresetList: () =>
       presets.list().then((list) => store.update({ presets: list }, "presets"), () => store.update({ presets: [] }, "presets")),
   };
+}
+
+/** The lesson controller's actions (page/lessons.js), each an async call. */
+const LESSON_ACTIONS = ["lessonsList", "openLesson", "lessonNext", "lessonBack", "lessonGoTo", "lessonAnswer", "lessonCheck",
+  "lessonHint", "lessonProgress", "closeLesson", "restartLesson", "downloadLessonAnswers"];
+
+/**
+ * The lesson actions, their code loaded on the first call: lessons are not part of the page's first view.
+ * @param {() => object} options the lesson controller's options, asked for when it starts
+ */
+function lazyLessons(options) {
+  let started = null;
+  const controller = () => (started ??= import("./lessons.js").then(({ createLessonController }) => createLessonController(options())));
+  return Object.fromEntries(LESSON_ACTIONS.map((name) => [name, async (...args) => (await controller()).actions[name](...args)]));
 }
 
 /** What the views may do to the scene: the session's own ways, and a sentence typed, which the page explains. */

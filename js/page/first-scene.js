@@ -11,6 +11,16 @@ import { OPEN_AT_PANELS, PANEL_NAMES } from "../layout/panels.js";
 
 const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
 
+/** A link to a lesson's step: the lesson opens there, over the scene its step shows; {opened, problem}. */
+async function openLessonLink({ id, step }, openLesson) {
+  try {
+    await openLesson({ id, step });
+    return { opened: true, problem: null };
+  } catch (error) {
+    return { opened: false, problem: `This link names a lesson that cannot be opened: ${error.message}.` };
+  }
+}
+
 /**
  * @param {object} options
  * @param {ReturnType<import("./session.js").createSceneSession>} options.session
@@ -22,12 +32,14 @@ const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
  * @param {() => void} options.showAllPanels show every panel (a link showed only some), and close the notice
  * @param {(claim: {id: string, steps: number|null, seed: number|null, start: boolean}) => void} options.openClaim
  *   a link chose a claim to test (and may ask for its pair to start): claims.js takes it from there
+ * @param {(lesson: {id: string, step: string|null}) => Promise<object>} options.openLesson a link to a lesson's step
  */
-export function createFirstScene({ session, loader, savedWork, preview, notify, reveal, showAllPanels, openClaim }) {
+export function createFirstScene({ session, loader, savedWork, preview, notify, reveal, showAllPanels, openClaim, openLesson }) {
   /** Show what a link holds; resolves to {opened, problem}. A link in the page's own address is the author's. */
   async function openLink(hash, { by }) {
     const { link, problem } = await readLink(hash);
     if (!link) return { opened: false, problem };
+    if (link.kind === "lesson") return openLessonLink(link, openLesson);
     if (link.kind === "preset") {
       try {
         await loader.openPreset(link.id, { by });

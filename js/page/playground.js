@@ -41,18 +41,20 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
+ * @param {{id: string, step: string|null}|null} [options.lesson] the lesson's step a course page's frame opens at
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>,
  *   firstScene: Promise<void>}} firstScene settles once the first scene (a link, saved work, the example) is shown
  */
-export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null }) {
+export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null }) {
   const store = createStore();
   const controller = createController({ store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage });
   const { actions } = controller;
   const theme = createTheme({ remember: storageMode === "page" });
   mountViews({ store, actions, theme });
-  const firstScene = controller.start();
+  const firstScene = controller.start({ lesson });
 
   followReveals(store);
+  followLessons({ store, actions, idle: window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200)) });
 
   // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
@@ -115,6 +117,40 @@ function mountViews({ store, actions, theme }) {
     shown();
   });
   bootStatus.update(store.state.boot);
+}
+
+/** Set (or, with null, remove) a data attribute of <body> that static/style.css lays the page out by. */
+function setBodyFlag(name, value) {
+  if ((document.body.dataset[name] ?? null) === value) return;
+  if (value === null) delete document.body.dataset[name];
+  else document.body.dataset[name] = value;
+}
+
+/** Whether a lesson's question waits for its answer and asks about numbers the page would show. */
+function questionWaiting(lesson) {
+  const step = lesson?.steps[lesson.step];
+  return Boolean(step?.kind) && step.kind !== "build" && !lesson.answers[step.id];
+}
+
+/**
+ * Lessons on the page: the list to start one from (once the page is idle), the player (its code loaded when a
+ * lesson first opens), and, while a step's question waits for its answer, the weights hidden everywhere they show
+ * (`data-lesson-hides` on <body>: static/style.css hides them), so the learner commits before the page reveals.
+ */
+function followLessons({ store, actions, idle }) {
+  idle(() => import("../ui/lessons/lesson-start.js").then(({ mountLessonStart }) => mountLessonStart(host("lesson-start"), { actions })));
+  let player = null;
+  store.subscribe((state, changes) => {
+    if (!changes.has("lesson")) return;
+    const hides = questionWaiting(state.lesson) ? "weights" : null;
+    setBodyFlag("lessonHides", hides);
+    setBodyFlag("lessonOpen", state.lesson ? "true" : null);
+    if (!state.lesson || player) return;
+    player = import("../ui/lessons/lesson-panel.js").then(({ mountLessonPanel }) => {
+      mountLessonPanel(host("lesson"), { store, actions });
+      store.update({}, "lesson"); // the player draws the lesson as it is by now
+    });
+  });
 }
 
 /** The places the controller may take the learner to that are not a whole panel (state.js "reveal"). */

@@ -101,6 +101,17 @@ export function createPythonService({
     /** `scene` with word `column` knocked out: each word's output change, beside head `head`'s weight on it. */
     knockOutWord: ({ scene, column, head }) => page.requestScene(REQUEST_KINDS.KNOCK_OUT_WORD, scene, { column, head }),
 
+    /** A lesson's question as the learner meets it on `scene`: its places (row, columns), a choice's options. */
+    lessonAsk: ({ question, scene }) => page.request(REQUEST_KINDS.LESSON_ASK, { question, ...(scene ? { scene } : {}) }),
+    /**
+     * The learner's `answer` to a lesson's question, judged against the truth computed now on `scene`:
+     * {correct, score, expected, feedback}; `evidence` is a claim's test's outcome, for a claim's question.
+     */
+    lessonAnswer: ({ question, scene, answer, evidence }) =>
+      page.request(REQUEST_KINDS.LESSON_ANSWER, { question, answer, ...(scene ? { scene } : {}), ...(evidence ? { evidence } : {}) }),
+    /** A build step's target checked on the learner's `scene` (`start`: the step's scene as it opened). */
+    lessonCheck: ({ question, scene, start }) => page.request(REQUEST_KINDS.LESSON_CHECK, { question, scene, start }),
+
     /** The exercises (text, starter code, hints, solution, checks), as a RunOutcome. */
     exercises: async () => (await learner()).request(REQUEST_KINDS.EXERCISES, {}),
     /** Run the learner's code against the exercise's checks (on `scene`, if given), as a RunOutcome. */

@@ -77,5 +77,12 @@ async function sceneHash(state) {
 export async function embedCodeFor(state, options) {
   if (!state.draft) throw new Error("there is no scene yet");
   const pageUrl = new URL("index.html", document.baseURI).href;
+  const { lesson } = state;
+  if (lesson) {
+    // A lesson's step: the frame opens the lesson there; the panels are each step's own unless the author chose.
+    const step = lesson.steps[lesson.step];
+    const query = `&lesson=${encodeURIComponent(lesson.id)}&step=${encodeURIComponent(step.id)}${embedQuery(options)}`;
+    return embedSnippet({ pageUrl, hash: "", title: `${lesson.title}: ${step.title}`, query });
+  }
   return embedSnippet({ pageUrl, hash: await sceneHash(state), title: state.draft.title ?? state.result?.title ?? "", query: embedQuery(options) });
 }

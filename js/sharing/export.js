@@ -188,6 +188,26 @@ export function weightsCsv(tokens, weights) {
   return `${lines.join("\r\n")}\r\n`;
 }
 
+/** The columns of "My answers" (answersCsv), in order. */
+const ANSWER_COLUMNS = ["lesson", "step", "number", "kind", "answer", "expected", "correct", "score", "attempts", "first_correct", "first_score"];
+
+/**
+ * A lesson's answers as CSV, one row per step answered: what the learner answered and what the page measured (as
+ * JSON text where they are not plain numbers), the verdict, the attempts, and the first answer's verdict.
+ * @param {{id: string, steps: Array<{id: string}>, answers: object}} lesson
+ */
+export function answersCsv(lesson) {
+  const plain = (value) => (typeof value === "number" || typeof value === "boolean" ? String(value) : csvText(JSON.stringify(value ?? null)));
+  const lines = [ANSWER_COLUMNS.join(",")];
+  lesson.steps.forEach((step, index) => {
+    const answer = lesson.answers[step.id];
+    if (!answer) return;
+    lines.push([csvText(lesson.id), csvText(step.id), String(index + 1), csvText(answer.kind), plain(answer.answer), plain(answer.expected),
+      String(answer.correct), String(answer.score), String(answer.attempts), String(answer.first?.correct ?? ""), String(answer.first?.score ?? "")].join(","));
+  });
+  return `${lines.join("\r\n")}\r\n`;
+}
+
 /** The scene as a JSON file a person can read and edit. */
 export function sceneJson(scene) {
   return `${JSON.stringify(scene, null, 2)}\n`;

@@ -20,6 +20,7 @@ export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}
  * @returns {Promise<string>}
  */
 export async function linkTo(state, { at = null, startClaim = false } = {}) {
+  if (state.lesson) return lessonLink(state.lesson);
   if (!state.draft) throw new Error("there is no scene yet");
   const { encodePermalinkHash, makePayload } = await import("./permalink.js");
   const view = viewOf(state);
@@ -28,10 +29,17 @@ export async function linkTo(state, { at = null, startClaim = false } = {}) {
   return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
 }
 
+/** The link to the lesson's step on show: `#lesson=<id>&step=<step id>` (permalink.js reads it). */
+export function lessonLink(lesson) {
+  const step = lesson.steps[lesson.step];
+  return `${location.origin}${location.pathname}${location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${encodeURIComponent(step.id)}`;
+}
+
 /**
  * What a hash holds; never throws.
  * @param {string} hash
- * @returns {Promise<{link: null | {kind: "preset", id: string} | {kind: "scene", payload: object}, problem: string|null}>}
+ * @returns {Promise<{link: null | {kind: "preset", id: string} | {kind: "lesson", id: string, step: string|null} |
+ *   {kind: "scene", payload: object}, problem: string|null}>}
  *   `link` null and `problem` null: the hash is not a playground link; `problem`: why it cannot be opened
  */
 export async function readLink(hash) {

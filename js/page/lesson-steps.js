@@ -1,0 +1,75 @@
+/**
+ * Putting a lesson's step on the page: its scene (an example as shipped, a link, a scene written in the lesson, or
+ * the scene the step before left, edits and all), the panels it shows, the row and head in focus, and what it opens
+ * below the playground (the trained model on a sentence, an experiment's tab, an exercise, a claim to test).
+ *
+ * A compiled step (generated/lessons/<id>.json, py/attention_playground/lessons/compile.py) says all of that as
+ * data; this module only does what it says, through the scene loader and the panels' own actions.
+ */
+
+import { draftFromScene } from "../scene/draft.js";
+import { readLink } from "../sharing/links.js";
+import { PANEL_NAMES } from "../layout/panels.js";
+
+/** The scene a step's `scene` reference names, in the scene format: {scene, presetId}; null keeps the one on show. */
+async function sceneOf(reference, presets) {
+  if (!reference) return null;
+  if (reference.preset) return { scene: await presets.scene(reference.preset), presetId: reference.preset };
+  if (reference.scene) return { scene: reference.scene, presetId: null };
+  const { link, problem } = await readLink(reference.link);
+  if (!link) throw new Error(problem ?? "the step's link holds no scene");
+  if (link.kind === "preset") return { scene: await presets.scene(link.id), presetId: link.id };
+  if (link.kind === "scene") return { scene: link.payload.scene, presetId: link.payload.preset };
+  throw new Error("a step's link must hold a scene");
+}
+
+/** A head of the trained model named as a lesson names it, "L1H2", as [layer, head]. */
+function modelHead(label) {
+  const [, layer, head] = /^L(\d+)H(\d+)$/.exec(label) ?? [null, "1", "0"];
+  return [Number(layer), Number(head)];
+}
+
+/** The view a step asks for: its panels (all, when it names none) and the tab it opens below the playground. */
+function viewOf(step) {
+  const view = { panels: step.panels ? PANEL_NAMES.filter((name) => step.panels.includes(name)) : [...PANEL_NAMES] };
+  if (step.experiment) view.experiment = step.experiment;
+  if (step.exercise) Object.assign(view, { exercises: true, exercise: step.exercise });
+  return view;
+}
+
+/**
+ * @param {object} options
+ * @param {ReturnType<import("./session.js").createSceneSession>} options.session
+ * @param {ReturnType<import("./scene-loader.js").createSceneLoader>} options.loader
+ * @param {ReturnType<import("./presets.js").createPresetLibrary>} options.presets
+ * @param {(patch: object) => void} options.setView
+ * @param {{restore: (kept: object) => Promise<void>}} options.model the model panel's controller (model.js)
+ * @param {{actions: {openClaim: Function}}} options.claims "Test a claim" (claims.js)
+ */
+export function createStepShower({ session, loader, presets, setView, model, claims }) {
+  return {
+    /**
+     * Show `step`: its scene (or `edited`, the draft the learner left it with; or, for a step that keeps the scene
+     * on show, `sceneStep`'s, the step before it that names one), its view, its focus and head, what it opens
+     * below. Resolves once the scene is on the page.
+     */
+    async show(step, { edited = null, sceneStep = step } = {}) {
+      const named = edited ? null : await sceneOf(sceneStep.scene, presets);
+      const focus = step.focus?.index ?? null;
+      const head = step.head ?? 0;
+      if (edited) await loader.showScene({ draft: edited, presetId: null, edited: true, focus, head, by: "author" });
+      else if (named) await loader.showScene({ draft: draftFromScene(named.scene), presetId: named.presetId, focus, head, by: "author" });
+      else {
+        if (focus !== null) session.focus(focus);
+        if (step.head !== null) session.selectHead(head);
+      }
+      setView(viewOf(step));
+      if (step.model) {
+        const { words = "", head = "L1H0", knocked_out: knockedOut = [] } = step.model;
+        const kept = { open: true, words, knocked_out: knockedOut.map(modelHead), head: modelHead(head), focus: null, opened: null };
+        model.restore(kept).catch(() => {});
+      }
+      if (step.claim) claims.actions.openClaim(step.claim, { show: false }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Lessons as the learner follows them: which lesson, which step, what they answered, where they left it. A lesson
+ * is a compiled file (generated/lessons/<id>.json, written by the build from lessons/<id>.md); its steps go on the
+ * page through lesson-steps.js and its questions are judged through lesson-answers.js. The lesson files load when
+ * a lesson opens: they are not part of the page's first view.
+ *
+ * State: `state.lesson` (change "lesson"), null while no lesson is open (page/state.js says its shape). Progress is
+ * kept in this browser (sharing/lesson-progress.js) and resumed when the lesson opens again.
+ */
+
+import { forgetProgress, loadProgress, saveProgress } from "../sharing/lesson-progress.js";
+import { PANEL_NAMES } from "../layout/panels.js";
+import { createLessonAnswers } from "./lesson-answers.js";
+import { createStepShower } from "./lesson-steps.js";
+
+const LESSONS_URL = "generated/lessons/";
+/** The compiled lesson format this page reads (py/attention_playground/lessons/compile.py FORMAT). */
+const LESSON_FORMAT = 1;
+
+async function fetchJson(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The index of the step `wanted` names (its id, or its number from 1), or null. */
+function stepIndex(lesson, wanted) {
+  if (wanted === null || wanted === undefined || wanted === "") return null;
+  const byId = lesson.steps.findIndex((step) => step.id === String(wanted));
+  if (byId >= 0) return byId;
+  const number = Number(wanted);
+  return Number.isInteger(number) && number >= 1 && number <= lesson.steps.length ? number - 1 : null;
+}
+
+/** What a course page or a test may see of a step: everything but how its question is judged. */
+function publicStep(step, index, count, asked) {
+  return { id: step.id, number: index + 1, of: count, title: step.title, kind: step.question?.kind ?? null, question: asked ?? null };
+}
+
+/**
+ * The scene step `at` of `lesson` opens on: its own, or the learner's `edits` of it; for a step that keeps the scene
+ * on show, the scene as it is when the learner comes from the step before (`fromBefore`), else the scene of the
+ * nearest step before it that names one (a link or the map jumped there), with the learner's edits of that step.
+ */
+function sceneFor(lesson, at, edits, fromBefore) {
+  const step = lesson.steps[at];
+  if (edits[step.id]) return { edited: edits[step.id] };
+  if (step.scene || fromBefore) return {};
+  for (let before = at - 1; before >= 0; before -= 1) {
+    const earlier = lesson.steps[before];
+    if (edits[earlier.id]) return { edited: edits[earlier.id] };
+    if (earlier.scene) return { sceneStep: earlier };
+  }
+  return {};
+}
+
+/** The lesson files, each fetched once: the list (index.json) and each lesson (its id's file), format checked. */
+function createLessonFiles() {
+  let index = null;
+  const files = new Map();
+  return {
+    list() {
+      index ??= fetchJson(`${LESSONS_URL}index.json`).catch((error) => {
+        index = null;
+        throw error;
+      });
+      return index;
+    },
+    lesson(id) {
+      if (!files.has(id)) {
+        const loading = fetchJson(`${LESSONS_URL}${encodeURIComponent(id)}.json`).then((lesson) => {
+          if (lesson.format !== LESSON_FORMAT) throw new Error(`the lesson is in format ${lesson.format}; this page reads ${LESSON_FORMAT}`);
+          return lesson;
+        });
+        loading.catch(() => files.delete(id));
+        files.set(id, loading);
+      }
+      return files.get(id);
+    },
+  };
+}
+
+/**
+ * @param {object} options
+ * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
+ * @param {ReturnType<import("./session.js").createSceneSession>} options.session
+ * @param {object} options.loader the scene loader (scene-loader.js)
+ * @param {object} options.presets the examples (presets.js)
+ * @param {(patch: object) => void} options.setView
+ * @param {object} options.model the model panel's controller (model.js)
+ * @param {object} options.claims "Test a claim"'s controller (claims.js)
+ * @param {string} options.mode where progress is kept: "page", or "embed" in a course page's frame
+ */
+export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode }) {
+  const files = createLessonFiles();
+  let shown = null; // {lesson, step} on the page now
+  const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
+  const steps = createStepShower({ session, loader, presets, setView, model, claims });
+
+  /** The progress worth keeping: where the learner is, what is done and answered, and the current step's edits. */
+  function save() {
+    const lesson = store.state.lesson;
+    if (!lesson || !shown) return;
+    let { edits } = lesson;
+    if (store.state.edited && store.state.draft && edits[shown.step.id] !== store.state.draft) {
+      edits = { ...edits, [shown.step.id]: store.state.draft };
+      update({ edits });
+    }
+    const kept = saveProgress(mode, lesson.id, { step: shown.step.id, done: lesson.done, answers: lesson.answers, edits });
+    if (!kept && !lesson.unsaved) update({ unsaved: true });
+  }
+  const answers = createLessonAnswers({ store, python, session, claims: claims.actions, lesson: { current: () => shown, update, save } });
+
+  /** Put step `at` of the open lesson on the page and ask Python how its question meets the scene. */
+  async function goTo(at) {
+    const lesson = await files.lesson(store.state.lesson.id);
+    const step = lesson.steps[at];
+    save(); // the step being left keeps its edits
+    const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
+    shown = { lesson, step };
+    const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [] };
+    update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
+    await steps.show(step, opening);
+    answers.stepShown();
+    const asked = step.question ? await python.lessonAsk({ question: step.question, scene: session.scene() }) : null;
+    if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);
+    // A step that only shows is done once it is seen; a question, once it is answered (lesson-answers.js).
+    const done = step.question ? store.state.lesson.done : [...new Set([...store.state.lesson.done, step.id])];
+    update({ status: "ready", asked, done });
+    save();
+    return publicStep(step, at, lesson.steps.length, asked);
+  }
+
+  const actions = {
+    /** The lessons this page has: [{id, title, source, summary, steps: [{id, title, kind}]}]. */
+    lessonsList: () => files.list(),
+    /**
+     * Open lesson `id` at `step` (its id or number; by default where the learner left it, else the first): resolves
+     * once the step is drawn, with the step and its question as asked (never its answer).
+     */
+    async openLesson(id, { step = null } = {}) {
+      const listed = (await actions.lessonsList()).find((entry) => entry.id === id);
+      if (!listed) throw new Error(`there is no lesson “${id}”; the lessons are ${(await actions.lessonsList()).map((entry) => `“${entry.id}”`).join(", ")}`);
+      const lesson = await files.lesson(id);
+      const kept = loadProgress(mode, id) ?? { step: null, done: [], answers: {}, edits: {} };
+      store.update({ lesson: { id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: kept.done, answers: kept.answers,
+        edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0, answered: { count: 0, event: null }, unsaved: false } }, "lesson");
+      const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
+      try {
+        return await goTo(at);
+      } catch (error) {
+        update({ status: "failed", message: `This step cannot be shown: ${error.message}` });
+        throw error;
+      }
+    },
+    /** The step after this one. */
+    async lessonNext() {
+      const lesson = store.state.lesson;
+      return lesson && lesson.step + 1 < lesson.steps.length ? goTo(lesson.step + 1) : null;
+    },
+    /** The step before this one. */
+    async lessonBack() {
+      const lesson = store.state.lesson;
+      return lesson && lesson.step > 0 ? goTo(lesson.step - 1) : null;
+    },
+    /** Any step of the open lesson (the map of steps). */
+    lessonGoTo: (at) => (store.state.lesson ? goTo(Math.max(0, Math.min(at, store.state.lesson.steps.length - 1))) : null),
+    lessonAnswer: (value) => answers.answer(value),
+    lessonCheck: () => answers.check(),
+    lessonHint: () => answers.hint(),
+    /** Where the learner is: {id, step, number, done, answers}; null while no lesson is open. */
+    lessonProgress() {
+      const lesson = store.state.lesson;
+      if (!lesson) return null;
+      return structuredClone({ id: lesson.id, step: lesson.steps[lesson.step].id, number: lesson.step + 1, of: lesson.steps.length, done: lesson.done, answers: lesson.answers });
+    },
+    /** Leave the lesson: the playground whole again (the progress stays kept). */
+    closeLesson() {
+      save();
+      shown = null;
+      store.update({ lesson: null }, "lesson");
+      setView({ panels: [...PANEL_NAMES] });
+    },
+    /** "My answers": every answer of the open lesson as a file, CSV or JSON. */
+    async downloadLessonAnswers(format = "csv") {
+      const lesson = store.state.lesson;
+      if (!lesson) return;
+      const { answersCsv, downloadBlob } = await import("../sharing/export.js");
+      const name = `${lesson.id}-answers.${format === "json" ? "json" : "csv"}`;
+      const text = format === "json" ? `${JSON.stringify(actions.lessonProgress(), null, 2)}\n` : answersCsv(lesson);
+      downloadBlob(new Blob([text], { type: format === "json" ? "application/json" : "text/csv" }), name);
+    },
+    /** Start lesson `id` again from its first step, its answers and edits forgotten. */
+    async restartLesson() {
+      const { id } = store.state.lesson ?? {};
+      if (!id) return null;
+      forgetProgress(mode, id);
+      shown = null;
+      return actions.openLesson(id, { step: 1 });
+    },
+  };
+  return { actions };
+}

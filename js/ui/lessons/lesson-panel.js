@@ -1,0 +1,151 @@
+/**
+ * The lesson player: step n of N, the map of the steps (done ones marked), the step's words, its question (asked
+ * before anything it asks about is shown: the page hides the weights until the learner commits), the reveal (their
+ * answer beside the live numbers, and what the gap means, said by the module), hints, back and next, and "My
+ * answers" to download. It draws `state.lesson` and acts through the lesson actions (page/lessons.js).
+ *
+ * The reveal is a live region: a screen reader hears the verdict as it comes.
+ */
+
+import { make, makeButton, withTestId } from "../shared/dom.js";
+import { drawProse } from "./prose.js";
+import { answerInWords, expectedInWords, questionForm } from "./question-forms.js";
+
+/** The map of steps: one button per step, the one on show marked current, the done ones ticked. */
+function drawMap(map, lesson, actions) {
+  map.replaceChildren(...lesson.steps.map((step, index) => {
+    const item = make("li");
+    const done = lesson.done.includes(step.id);
+    const button = makeButton(`map-step${done ? " done" : ""}`, `${index + 1}`, "lesson-map-step");
+    button.title = `${index + 1}. ${step.title}${done ? " (done)" : ""}`;
+    button.setAttribute("aria-label", button.title);
+    if (index === lesson.step) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => actions.lessonGoTo(index).catch(() => {}));
+    item.append(button);
+    return item;
+  }));
+}
+
+/** The reveal of the step's answer: the learner's beside the page's, the verdict, the module's sentence, the why. */
+function drawReveal(reveal, lesson, content) {
+  const step = lesson.steps[lesson.step];
+  const answer = lesson.answers[step.id];
+  if (!answer || step.kind === "build") {
+    reveal.replaceChildren();
+    return;
+  }
+  const verdict = withTestId(make("p", `lesson-verdict ${answer.correct ? "right" : "wrong"}`, answer.correct ? "✓ Right." : "✗ Not quite."), "lesson-verdict");
+  const sideBySide = make("dl", "lesson-compare");
+  sideBySide.append(make("dt", "", "Your answer"), withTestId(make("dd", "", answerInWords(lesson.asked, answer.answer)), "lesson-your-answer"),
+    make("dt", "", "The page"), withTestId(make("dd", "", expectedInWords(lesson.asked, answer.expected)), "lesson-expected"));
+  const feedback = withTestId(make("p", "lesson-feedback", answer.feedback), "lesson-feedback");
+  const explain = make("div", "lesson-explain");
+  explain.append(drawProse(content.explain));
+  reveal.replaceChildren(verdict, sideBySide, feedback, explain);
+}
+
+/** A build step: each condition of its target, met or not, on the scene as it is now; a check and the hints. */
+function drawBuild(area, lesson, content, actions) {
+  const list = withTestId(make("ul", "lesson-conditions"), "lesson-conditions");
+  for (const condition of lesson.check?.conditions ?? []) {
+    list.append(make("li", condition.met ? "met" : "unmet", `${condition.met ? "✓" : "○"} ${condition.sentence ?? condition.text ?? ""}`));
+  }
+  const check = makeButton("small-button", "Check my scene", "lesson-check");
+  check.addEventListener("click", () => actions.lessonCheck().catch(() => {}));
+  const status = withTestId(make("p", `lesson-build-status${lesson.check?.correct ? " right" : ""}`, lesson.check?.feedback ?? "Edit the scene; the page checks the target at every change."), "lesson-build-status");
+  area.append(list, status, check);
+}
+
+/** The hints given so far, and the button for the next. */
+function drawHints(area, lesson, content, actions) {
+  const shown = lesson.hintsShown ?? 0;
+  content.hints.slice(0, shown).forEach((hint, i) => {
+    const box = withTestId(make("div", "lesson-hint"), "lesson-hint");
+    box.append(make("strong", "", `Hint ${i + 1}. `), drawProse(hint));
+    area.append(box);
+  });
+  if (shown < content.hints.length) {
+    const more = makeButton("link-button", shown ? "another hint" : "a hint", "lesson-hint-button");
+    more.addEventListener("click", () => actions.lessonHint());
+    area.append(more);
+  }
+}
+
+/** The step's question: what it asks, and the form to answer (or the build's checklist), with its hints. */
+function drawQuestion(area, lesson, content, actions) {
+  area.replaceChildren();
+  if (!lesson.asked) return;
+  const ask = make("div", "lesson-ask");
+  ask.append(drawProse(content.ask));
+  area.append(ask);
+  if (lesson.asked.kind === "build") drawBuild(area, lesson, content, actions);
+  else {
+    const form = questionForm(lesson.asked, (value) => actions.lessonAnswer(value).catch(() => {}));
+    if (form) area.append(form);
+  }
+  drawHints(area, lesson, content, actions);
+}
+
+/**
+ * Mount the player in `host` (index.html's lesson panel); it shows while a lesson is open.
+ * @param {HTMLElement} host
+ * @param {{store: object, actions: object}} context
+ */
+export function mountLessonPanel(host, { store, actions }) {
+  const heading = withTestId(make("h2", "lesson-title"), "lesson-title");
+  heading.id = "lesson-panel-title";
+  const counter = withTestId(make("p", "lesson-counter"), "lesson-counter");
+  const leave = makeButton("link-button", "leave the lesson", "lesson-close");
+  const map = withTestId(make("ol", "lesson-map"), "lesson-map");
+  map.setAttribute("aria-label", "the lesson's steps");
+  const stepTitle = withTestId(make("h3", "lesson-step-title"), "lesson-step-title");
+  const prose = withTestId(make("div", "lesson-prose"), "lesson-prose");
+  const question = withTestId(make("div", "lesson-question"), "lesson-question");
+  const reveal = withTestId(make("div", "lesson-reveal"), "lesson-reveal");
+  reveal.setAttribute("aria-live", "polite");
+  const status = withTestId(make("p", "lesson-status"), "lesson-status");
+  status.setAttribute("role", "status");
+  const back = makeButton("small-button", "← Back", "lesson-back");
+  const next = makeButton("small-button", "Next →", "lesson-next");
+  const mine = makeButton("link-button", "My answers (CSV)", "lesson-my-answers-csv");
+  const mineJson = makeButton("link-button", "(JSON)", "lesson-my-answers-json");
+  const nav = make("div", "lesson-nav");
+  nav.append(back, next, mine, mineJson);
+  host.append(heading, counter, leave, map, stepTitle, prose, question, reveal, status, nav);
+  host.setAttribute("aria-labelledby", heading.id);
+
+  leave.addEventListener("click", () => actions.closeLesson());
+  back.addEventListener("click", () => actions.lessonBack().catch(() => {}));
+  next.addEventListener("click", () => actions.lessonNext().catch(() => {}));
+  mine.addEventListener("click", () => actions.downloadLessonAnswers("csv"));
+  mineJson.addEventListener("click", () => actions.downloadLessonAnswers("json"));
+
+  let drawnStep = null; // the step (and its question as asked) the words and the form were drawn for
+  store.subscribe((state, changes) => {
+    if (!changes.has("lesson")) return;
+    const { lesson } = state;
+    host.hidden = !lesson;
+    if (!lesson) {
+      drawnStep = null;
+      return;
+    }
+    const content = lesson.content ?? { prose: [], ask: [], explain: [], hints: [] };
+    heading.textContent = `Lesson: ${lesson.title}`;
+    counter.textContent = `Step ${lesson.step + 1} of ${lesson.steps.length} · ${lesson.done.length} done`;
+    drawMap(map, lesson, actions);
+    if (drawnStep?.step !== lesson.step || drawnStep?.asked !== lesson.asked || drawnStep?.hints !== lesson.hintsShown || drawnStep?.check !== lesson.check) {
+      stepTitle.textContent = lesson.steps[lesson.step].title;
+      prose.replaceChildren(drawProse(content.prose));
+      drawQuestion(question, lesson, content, actions);
+      drawnStep = { step: lesson.step, asked: lesson.asked, hints: lesson.hintsShown, check: lesson.check };
+    }
+    drawReveal(reveal, lesson, content);
+    status.textContent = lesson.status === "loading" ? "Putting the step on the page…"
+      : lesson.status === "judging" ? "Checking your answer against the live numbers…"
+        : lesson.status === "training" ? "Training the pair to test the claim: this takes some seconds…"
+          : lesson.message || (lesson.unsaved ? "This browser does not let the page keep your progress: download your answers to keep them." : "");
+    back.disabled = lesson.step === 0;
+    next.disabled = lesson.step + 1 >= lesson.steps.length;
+  });
+  host.hidden = true;
+}
