@@ -99,6 +99,8 @@ export function installApi({ python, playground }) {
       back: () => playground.then(({ controller }) => controller.actions.lessonBack()).then(copyPlainData),
       /** Where the learner is: {id, step, number, of, done, answers}, or null while no lesson is open. */
       progress: () => playground.then(({ controller }) => controller.actions.lessonProgress()).then(copyPlainData),
+      /** Leave the lesson open (its progress stays kept): the playground whole again. */
+      close: () => playground.then(({ controller }) => controller.actions.closeLesson()).then(() => null),
     }),
     model: Object.freeze({
       run(request) {

@@ -9,6 +9,7 @@
 import { isRuntimeLost } from "../service/service.js";
 import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
+import { lessonLeftOpen } from "../sharing/lesson-progress.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { PANEL_NAMES } from "../layout/panels.js";
@@ -112,9 +113,12 @@ export function createController({ store, python, preview, lockedFields = new Se
      * Open the first scene (a link, saved work, the preview), or the lesson's step a course page's frame asks for
      * (the first scene if that lesson cannot open); call once the views are mounted.
      */
-    start: ({ lesson = null } = {}) => (lesson
-      ? lessons.openLesson(lesson.id, { step: lesson.step }).catch(() => firstScene.openFirstScene())
-      : firstScene.openFirstScene()).catch(() => {}),
+    start: ({ lesson = null } = {}) => {
+      // The lesson a course page's frame asks for; else one left open here, unless a link names what to open.
+      const reopen = lesson ?? (location.hash.length > 1 ? null : lessonLeftOpen(storageMode) && { id: lessonLeftOpen(storageMode), step: null });
+      const opening = reopen ? lessons.openLesson(reopen.id, { step: reopen.step }).catch(() => firstScene.openFirstScene()) : firstScene.openFirstScene();
+      return opening.catch(() => {});
+    },
     /** A course page's setScene: checked first, shown if the module accepts it (locks do not hold it back). */
     setScene: (scene) => loader.showScene({ scene, checkFirst: true, by: "author" }),
     /** The list of examples, into the state (for the picker). */

@@ -8,7 +8,7 @@
  * kept in this browser (sharing/lesson-progress.js) and resumed when the lesson opens again.
  */
 
-import { forgetProgress, loadProgress, saveProgress } from "../sharing/lesson-progress.js";
+import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { PANEL_NAMES } from "../layout/panels.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
@@ -147,6 +147,7 @@ export function createLessonController({ store, python, session, loader, presets
       store.update({ lesson: { id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: kept.done, answers: kept.answers,
         edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0, answered: { count: 0, event: null }, unsaved: false } }, "lesson");
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
+      rememberLessonOpen(mode, id);
       try {
         return await goTo(at);
       } catch (error) {
@@ -169,15 +170,21 @@ export function createLessonController({ store, python, session, loader, presets
     lessonAnswer: (value) => answers.answer(value),
     lessonCheck: () => answers.check(),
     lessonHint: () => answers.hint(),
-    /** Where the learner is: {id, step, number, done, answers}; null while no lesson is open. */
+    /**
+     * Where the learner is: {id, step, number, of, status, question (as asked, never its answer), done, answers};
+     * null while no lesson is open.
+     */
     lessonProgress() {
       const lesson = store.state.lesson;
       if (!lesson) return null;
-      return structuredClone({ id: lesson.id, step: lesson.steps[lesson.step].id, number: lesson.step + 1, of: lesson.steps.length, done: lesson.done, answers: lesson.answers });
+      const { id, step, steps, status, asked, done, answers } = lesson;
+      return structuredClone({ id, step: steps[step].id, number: step + 1, of: steps.length, status, question: asked, done, answers });
     },
     /** Leave the lesson: the playground whole again (the progress stays kept). */
     closeLesson() {
+      if (!store.state.lesson) return;
       save();
+      rememberLessonOpen(mode, null);
       shown = null;
       store.update({ lesson: null }, "lesson");
       setView({ panels: [...PANEL_NAMES] });

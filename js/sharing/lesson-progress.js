@@ -5,6 +5,8 @@
  * One record per lesson under the page's versioned prefix (sharing/saved-drafts.js STORAGE_PREFIX):
  *   attention-playground/v1/<mode>/lesson/<lesson id>
  *   {format, id, step, done: [step ids], answers: {[step id]: answer}, edits: {[step id]: draft}}
+ *   attention-playground/v1/<mode>/lesson-open              the lesson open when the page was left, so a reload
+ *                                                            opens it again where the learner was
  * <mode> is the page's ("page") or a course page's frame's ("embed"). Storage can fail (a frame on another site,
  * a private window, a full disk): reading then finds nothing and saving says false; the page says so itself.
  */
@@ -71,5 +73,28 @@ export function forgetProgress(mode, id) {
     storage()?.removeItem(progressKey(mode, id));
   } catch {
     // nothing kept, nothing to forget
+  }
+}
+
+/** The key that remembers the lesson open in `mode`. */
+const openKey = (mode) => `${STORAGE_PREFIX}/${mode}/lesson-open`;
+
+/** The lesson that was open when the page was left in `mode`, or null. */
+export function lessonLeftOpen(mode) {
+  try {
+    const id = storage()?.getItem(openKey(mode)) ?? null;
+    return id && /^[a-z0-9][a-z0-9-]{0,63}$/.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remember lesson `id` as the one open in `mode` (null: none is). */
+export function rememberLessonOpen(mode, id) {
+  try {
+    if (id) storage()?.setItem(openKey(mode), id);
+    else storage()?.removeItem(openKey(mode));
+  } catch {
+    // nothing kept: a reload then opens the playground, and the lesson resumes when the learner opens it
   }
 }

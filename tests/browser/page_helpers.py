@@ -92,6 +92,7 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
     while (location.hash || !shown(api.getScene())) await settled();  // opened, then taken out of the address
   }
   document.activeElement?.blur();
+  await api.lessons.close();  // a lesson left open: the playground whole again
   await open(away, (scene) => scene?.tokens.length !== tokens.length);
   // It follows a new scene into saved work when idle (at most SAVE_DELAY_MS later); a page being hidden writes
   // what it owes at once (saved-work.js), so the test does not wait the delay out.

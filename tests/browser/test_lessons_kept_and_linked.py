@@ -1,0 +1,49 @@
+"""A lesson's step opened by a link, the weights hidden until the learner answers, and the lesson found again
+after a reload at the step the learner left, with their answers: what a learner who follows a link from a course,
+and comes back later, meets."""
+
+import pytest
+from playwright.sync_api import expect
+
+from lesson_helpers import lesson_steps, native_verdict, page_scene, progress, wait_for_progress, wait_for_verdict
+from page_helpers import sel, wait_live
+
+pytestmark = pytest.mark.browser
+
+LESSON = "attention-from-scratch"
+
+
+def test_a_step_opens_by_link_and_the_lesson_resumes_after_a_reload(page, site_url):
+    steps = lesson_steps(LESSON)
+    pick = next(index for index, step in enumerate(steps) if step["question"] and step["question"]["kind"] == "pick")
+    step = steps[pick]
+    page.goto(f"{site_url}/#lesson={LESSON}&step={pick + 1}")
+    wait_live(page)
+    now = wait_for_progress(page, lambda p: p["number"] == pick + 1 and p["status"] == "ready", what="the linked step")
+    expect(page.locator(sel("lesson-counter"))).to_contain_text(f"Step {pick + 1} of {len(steps)}")
+    expect(page.locator(sel("lesson-step-title"))).to_have_text(step["title"])
+    # The question comes before the numbers: the heatmap's values and the bars are hidden until the learner picks.
+    assert page.evaluate("document.body.dataset.lessonHides") == "weights"
+    expect(page.locator('[data-testid="heatmap-panel"] .cell-value').first).to_be_hidden()
+    expect(page.locator('[data-testid="bars-panel"] .bars')).to_be_hidden()
+    question, scene = step["question"], page_scene(page)
+    wrong = 0 if native_verdict(question, scene, 0)["correct"] is False else 2
+    page.locator(sel("lesson-pick-word")).nth(wrong).click()
+    wait_for_verdict(page, step["id"], 1)
+    expect(page.locator(sel("lesson-feedback"))).to_have_text(native_verdict(question, scene, wrong)["feedback"])
+    expect(page.locator('[data-testid="heatmap-panel"] .cell-value').first).to_be_visible()
+    page.locator(sel("lesson-next")).click()
+    wait_for_progress(page, lambda p: p["number"] == pick + 2 and p["status"] == "ready", what="the next step")
+
+    page.reload()
+    wait_live(page)
+    resumed = wait_for_progress(page, lambda p: p["status"] == "ready", what="the lesson, resumed")
+    assert resumed["id"] == LESSON and resumed["number"] == pick + 2, "back at the step the learner left"
+    assert resumed["answers"][step["id"]]["answer"] == wrong and resumed["answers"][step["id"]]["correct"] is False
+    assert step["id"] in resumed["done"]
+    expect(page.locator(f'{sel("lesson-map-step")}.done')).to_have_count(len(resumed["done"]))
+    # Back at the step answered: the reveal is there, as it was left.
+    page.locator(sel("lesson-back")).click()
+    wait_for_progress(page, lambda p: p["number"] == pick + 1 and p["status"] == "ready", what="the step answered")
+    expect(page.locator(sel("lesson-verdict"))).to_have_text("✗ Not quite.")
+    assert now["question"] == progress(page)["question"]
