@@ -1,0 +1,85 @@
+"""The lesson player for everyone: axe finds no WCAG 2.2 A/AA violation in it, for every kind of question and
+after a reveal, in both themes; a question is answered from the keyboard and its reveal is announced; at 390 px the
+player and its question fit the screen's width."""
+
+import pytest
+from playwright.sync_api import expect
+
+from axe import run_axe
+from lesson_helpers import lesson_steps, wait_for_progress, wait_for_verdict
+from page_helpers import open_live, sel
+
+pytestmark = pytest.mark.browser
+
+LESSON = "attention-from-scratch"
+PLAYER = '[data-testid="lesson-panel"]'
+
+
+def first_step_of_each_kind(steps):
+    """{kind: the index of the first step asking that kind of question}."""
+    found = {}
+    for index, step in enumerate(steps):
+        if step["question"]:
+            found.setdefault(step["question"]["kind"], index)
+    return found
+
+
+def open_step(page, index):
+    page.evaluate("([lesson, step]) => window.attentionPlayground.lessons.open(lesson, {step})", [LESSON, index + 1])
+    return wait_for_progress(page, lambda p: p["number"] == index + 1 and p["status"] == "ready", what=f"step {index + 1}")
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_every_kind_of_question_and_its_reveal_pass_axe(page, site_url, color_scheme):
+    steps = lesson_steps(LESSON)
+    kinds = first_step_of_each_kind(steps)
+    assert {"pick", "estimate", "compute", "choose", "sketch", "build"} <= set(kinds), kinds
+    open_live(page, f"{site_url}/#lesson={LESSON}&step={kinds['pick'] + 1}", color_scheme)
+    for kind, index in sorted(kinds.items(), key=lambda item: item[1]):
+        open_step(page, index)
+        violations = run_axe(page, include=PLAYER)
+        assert violations == [], f"axe, {kind} question ({color_scheme}): {violations}"
+    open_step(page, kinds["pick"])
+    page.locator(sel("lesson-pick-word")).first.click()
+    wait_for_verdict(page, steps[kinds["pick"]]["id"], 1)
+    violations = run_axe(page, include=PLAYER)
+    assert violations == [], f"axe, after a reveal ({color_scheme}): {violations}"
+
+
+def test_a_question_is_answered_from_the_keyboard_and_the_reveal_is_announced(page, site_url):
+    steps = lesson_steps(LESSON)
+    kinds = first_step_of_each_kind(steps)
+    open_live(page, f"{site_url}/#lesson={LESSON}&step={kinds['choose'] + 1}")
+    open_step(page, kinds["choose"])
+    page.locator(sel("lesson-step-title")).click()  # the learner's place: the step they read
+    for _ in range(40):  # Tab to the first option, as a keyboard user does
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement?.dataset.testid") == "lesson-option":
+            break
+    else:
+        raise AssertionError("no option of the question is reachable with Tab from the step's title")
+    page.keyboard.press("Space")
+    while page.evaluate("document.activeElement?.dataset.testid") != "lesson-submit":
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    wait_for_verdict(page, steps[kinds["choose"]]["id"], 1)
+    # The reveal sits in a live region, so a screen reader reads the verdict out when it appears.
+    live = page.locator(f'{PLAYER} [aria-live="polite"]')
+    expect(live).to_contain_text("The page")
+    expect(live.locator(sel("lesson-verdict"))).to_be_visible()
+
+
+def test_at_390_px_the_player_and_its_question_fit_the_width(page, site_url):
+    steps = lesson_steps(LESSON)
+    kinds = first_step_of_each_kind(steps)
+    open_live(page, f"{site_url}/#lesson={LESSON}&step={kinds['sketch'] + 1}", viewport={"width": 390, "height": 844})
+    for kind in ("sketch", "pick", "choose"):
+        open_step(page, kinds[kind])
+        widths = page.evaluate(f"""() => {{
+            const player = document.querySelector('{PLAYER}').getBoundingClientRect();
+            const question = document.querySelector('[data-testid="lesson-question"]').getBoundingClientRect();
+            return {{page: document.documentElement.scrollWidth, left: player.left, right: player.right,
+                     questionRight: question.right}};
+        }}""")
+        assert widths["page"] <= 390 and widths["left"] >= 0 and widths["right"] <= 390, (kind, widths)
+        assert widths["questionRight"] <= 390, (kind, widths)
