@@ -30,11 +30,13 @@ def open_step(page, index):
 
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
-def test_every_kind_of_question_and_its_reveal_pass_axe(page, site_url, color_scheme):
+def test_every_kind_of_question_and_its_reveal_pass_axe(live_page, color_scheme):
+    page = live_page
     steps = lesson_steps(LESSON)
     kinds = first_step_of_each_kind(steps)
     assert {"pick", "estimate", "compute", "choose", "sketch", "build"} <= set(kinds), kinds
-    open_live(page, f"{site_url}/#lesson={LESSON}&step={kinds['pick'] + 1}", color_scheme)
+    page.emulate_media(color_scheme=color_scheme)
+    page.wait_for_function("(scheme) => document.documentElement.dataset.theme === scheme", arg=color_scheme)
     for kind, index in sorted(kinds.items(), key=lambda item: item[1]):
         open_step(page, index)
         violations = run_axe(page, include=PLAYER)
@@ -46,10 +48,10 @@ def test_every_kind_of_question_and_its_reveal_pass_axe(page, site_url, color_sc
     assert violations == [], f"axe, after a reveal ({color_scheme}): {violations}"
 
 
-def test_a_question_is_answered_from_the_keyboard_and_the_reveal_is_announced(page, site_url):
+def test_a_question_is_answered_from_the_keyboard_and_the_reveal_is_announced(live_page):
+    page = live_page
     steps = lesson_steps(LESSON)
     kinds = first_step_of_each_kind(steps)
-    open_live(page, f"{site_url}/#lesson={LESSON}&step={kinds['choose'] + 1}")
     open_step(page, kinds["choose"])
     page.locator(sel("lesson-step-title")).click()  # the learner's place: the step they read
     for _ in range(40):  # Tab to the first option, as a keyboard user does
@@ -72,6 +74,7 @@ def test_a_question_is_answered_from_the_keyboard_and_the_reveal_is_announced(pa
 def test_at_390_px_the_player_and_its_question_fit_the_width(page, site_url):
     steps = lesson_steps(LESSON)
     kinds = first_step_of_each_kind(steps)
+    # A fresh page at the phone's width: the page lays itself out for the width it opens at, as a phone's does.
     open_live(page, f"{site_url}/#lesson={LESSON}&step={kinds['sketch'] + 1}", viewport={"width": 390, "height": 844})
     for kind in ("sketch", "pick", "choose"):
         open_step(page, kinds[kind])
