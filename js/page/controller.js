@@ -10,6 +10,7 @@ import { isRuntimeLost } from "../service/service.js";
 import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { lessonLeftOpen } from "../sharing/lesson-progress.js";
+import { createLessonFiles } from "./lesson-files.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { PANEL_NAMES } from "../layout/panels.js";
@@ -82,7 +83,8 @@ export function createController({ store, python, preview, lockedFields = new Se
   const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
   const experiments = createExperiments({ store, python, showScene: showChecked("this change") });
   const model = createModelController({ store, python, reveal, notify, showScene: showChecked("this head of the trained model") });
-  const lessons = lazyLessons(() => ({ store, python, session, loader, presets, setView, model, claims, mode: storageMode }));
+  const lessonFiles = createLessonFiles();
+  const lessons = lazyLessons(lessonFiles, () => ({ store, python, session, loader, presets, setView, model, claims, mode: storageMode, files: lessonFiles }));
 
   const actions = combineActions({
     scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
@@ -132,13 +134,16 @@ const LESSON_ACTIONS = ["lessonsList", "openLesson", "lessonNext", "lessonBack",
   "lessonHint", "lessonProgress", "closeLesson", "restartLesson", "downloadLessonAnswers"];
 
 /**
- * The lesson actions, their code loaded on the first call: lessons are not part of the page's first view.
+ * The lesson actions, their code loaded on the first call: lessons are not part of the page's first view. The list
+ * of lessons (which the page's start shows) comes from the files alone, without loading the player.
+ * @param {ReturnType<typeof createLessonFiles>} files
  * @param {() => object} options the lesson controller's options, asked for when it starts
  */
-function lazyLessons(options) {
+function lazyLessons(files, options) {
   let started = null;
   const controller = () => (started ??= import("./lessons.js").then(({ createLessonController }) => createLessonController(options())));
-  return Object.fromEntries(LESSON_ACTIONS.map((name) => [name, async (...args) => (await controller()).actions[name](...args)]));
+  const actions = Object.fromEntries(LESSON_ACTIONS.map((name) => [name, async (...args) => (await controller()).actions[name](...args)]));
+  return { ...actions, lessonsList: () => files.list() };
 }
 
 /** What the views may do to the scene: the session's own ways, and a sentence typed, which the page explains. */

@@ -13,16 +13,6 @@ import { PANEL_NAMES } from "../layout/panels.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
 
-const LESSONS_URL = "generated/lessons/";
-/** The compiled lesson format this page reads (py/attention_playground/lessons/compile.py FORMAT). */
-const LESSON_FORMAT = 1;
-
-async function fetchJson(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.json();
-}
-
 /** The index of the step `wanted` names (its id, or its number from 1), or null. */
 function stepIndex(lesson, wanted) {
   if (wanted === null || wanted === undefined || wanted === "") return null;
@@ -54,32 +44,6 @@ function sceneFor(lesson, at, edits, fromBefore) {
   return {};
 }
 
-/** The lesson files, each fetched once: the list (index.json) and each lesson (its id's file), format checked. */
-function createLessonFiles() {
-  let index = null;
-  const files = new Map();
-  return {
-    list() {
-      index ??= fetchJson(`${LESSONS_URL}index.json`).catch((error) => {
-        index = null;
-        throw error;
-      });
-      return index;
-    },
-    lesson(id) {
-      if (!files.has(id)) {
-        const loading = fetchJson(`${LESSONS_URL}${encodeURIComponent(id)}.json`).then((lesson) => {
-          if (lesson.format !== LESSON_FORMAT) throw new Error(`the lesson is in format ${lesson.format}; this page reads ${LESSON_FORMAT}`);
-          return lesson;
-        });
-        loading.catch(() => files.delete(id));
-        files.set(id, loading);
-      }
-      return files.get(id);
-    },
-  };
-}
-
 /**
  * @param {object} options
  * @param {ReturnType<import("./session.js").createStore>} options.store
@@ -91,9 +55,9 @@ function createLessonFiles() {
  * @param {object} options.model the model panel's controller (model.js)
  * @param {object} options.claims "Test a claim"'s controller (claims.js)
  * @param {string} options.mode where progress is kept: "page", or "embed" in a course page's frame
+ * @param {ReturnType<import("./lesson-files.js").createLessonFiles>} options.files the lesson files, fetched once
  */
-export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode }) {
-  const files = createLessonFiles();
+export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode, files }) {
   let shown = null; // {lesson, step} on the page now
   const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
   const steps = createStepShower({ session, loader, presets, setView, model, claims });

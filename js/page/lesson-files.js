@@ -1,0 +1,41 @@
+/**
+ * The compiled lesson files (generated/lessons/, written by the build from lessons/*.md), each fetched once: the
+ * list, which the page's start shows, and each lesson when it opens. Kept apart from the lesson controller so the
+ * start can name the lessons without loading the player.
+ */
+
+const LESSONS_URL = "generated/lessons/";
+/** The compiled lesson format this page reads (py/attention_playground/lessons/compile.py FORMAT). */
+const LESSON_FORMAT = 1;
+
+async function fetchJson(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The lesson files, each fetched once: the list (index.json) and each lesson (its id's file), format checked. */
+export function createLessonFiles() {
+  let index = null;
+  const files = new Map();
+  return {
+    list() {
+      index ??= fetchJson(`${LESSONS_URL}index.json`).catch((error) => {
+        index = null;
+        throw error;
+      });
+      return index;
+    },
+    lesson(id) {
+      if (!files.has(id)) {
+        const loading = fetchJson(`${LESSONS_URL}${encodeURIComponent(id)}.json`).then((lesson) => {
+          if (lesson.format !== LESSON_FORMAT) throw new Error(`the lesson is in format ${lesson.format}; this page reads ${LESSON_FORMAT}`);
+          return lesson;
+        });
+        loading.catch(() => files.delete(id));
+        files.set(id, loading);
+      }
+      return files.get(id);
+    },
+  };
+}
