@@ -22,3 +22,22 @@ def arguments_then_build(description, argv=None, runs=3):
 
         build.build(report=lambda line: None)
     return arguments
+
+
+def fresh_page_runs(site_path, runs, one_run):
+    """Serve the site, start Chromium, and call `one_run(browser, url)` `runs` times (each call opens the pages it
+    needs, in contexts of its own); yields each run's figures as it comes."""
+    from page_server import ByteLedger, start_server  # noqa: PLC0415
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    if not (ROOT / "vendor/pyodide/pyodide.mjs").exists():
+        raise SystemExit("the site is not built: run python3 build.py")
+    server, base_url = start_server(ByteLedger())
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            for _ in range(runs):
+                yield one_run(browser, base_url + site_path)
+            browser.close()
+    finally:
+        server.shutdown()

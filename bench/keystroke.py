@@ -20,8 +20,8 @@ import statistics
 import sys
 
 from page_probes import LARGE_SIZE, UPDATE_LATENCY_FUNCTION
-from page_server import ByteLedger, start_server
-from page import CHROMIUM, CHROMIUM_FLAGS, LIVE_TIMEOUT_MS, ROOT, SITE_PATHS, VIEWPORT
+from browser_bench import fresh_page_runs
+from page import LIVE_TIMEOUT_MS, SITE_PATHS, VIEWPORT
 from attention_playground.presets import random_scene  # page.py put py/ on the path
 
 
@@ -55,25 +55,12 @@ def main(argv=None):
     parser.add_argument("--warmup", type=int, default=5, help="untimed keystrokes first (default 5)")
     parser.add_argument("--site", choices=sorted(SITE_PATHS), default="dist")
     arguments = parser.parse_args(argv)
-    if not (ROOT / "vendor/pyodide/pyodide.mjs").exists():
-        raise SystemExit("the site is not built: run python3 build.py")
-
-    from playwright.sync_api import sync_playwright
-
     load_before = os.getloadavg()[0]
-    server, base_url = start_server(ByteLedger())
     runs = []
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-            for index in range(arguments.runs):
-                run = one_run(browser, base_url + SITE_PATHS[arguments.site], arguments.keystrokes, arguments.warmup)
-                runs.append(run)
-                print(f"  run {index + 1}: median {run['dom_ms']:.1f} ms in the DOM, {run['painted_ms']:.1f} ms painted",
-                      flush=True)
-            browser.close()
-    finally:
-        server.shutdown()
+    for index, run in enumerate(fresh_page_runs(SITE_PATHS[arguments.site], arguments.runs,
+                                                     lambda browser, url: one_run(browser, url, arguments.keystrokes, arguments.warmup))):
+        runs.append(run)
+        print(f"  run {index + 1}: median {run['dom_ms']:.1f} ms in the DOM, {run['painted_ms']:.1f} ms painted", flush=True)
     dom = statistics.median(run["dom_ms"] for run in runs)
     painted = statistics.median(run["painted_ms"] for run in runs)
     print(f"one keystroke at {LARGE_SIZE} tokens, median of {len(runs)} runs of {arguments.keystrokes}: "

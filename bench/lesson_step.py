@@ -18,8 +18,8 @@ import os
 import statistics
 import sys
 
-from page import CHROMIUM, CHROMIUM_FLAGS, LIVE_TIMEOUT_MS, ROOT, SITE_PATHS, VIEWPORT
-from page_server import ByteLedger, start_server
+from browser_bench import fresh_page_runs
+from page import LIVE_TIMEOUT_MS, SITE_PATHS, VIEWPORT
 
 TARGET_MS = 100
 
@@ -65,27 +65,15 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=3, help="fresh pages (default 3)")
     parser.add_argument("--site", choices=sorted(SITE_PATHS), default="dist")
     arguments = parser.parse_args(argv)
-    if not (ROOT / "vendor/pyodide/pyodide.mjs").exists():
-        raise SystemExit("the site is not built: run python3 build.py")
-
-    from playwright.sync_api import sync_playwright
-
     load_before = os.getloadavg()[0]
-    server, base_url = start_server(ByteLedger())
     every = {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-            for index in range(arguments.runs):
-                for lesson, by_step in one_run(browser, base_url + SITE_PATHS[arguments.site]).items():
-                    times = list(by_step.values())
-                    every.setdefault(lesson, []).extend(times)
-                    slowest = max(by_step, key=by_step.get)
-                    print(f"  run {index + 1}, {lesson}: {len(times)} question steps, median {statistics.median(times):.0f} ms, "
-                          f"slowest {by_step[slowest]:.0f} ms ({slowest})", flush=True)
-            browser.close()
-    finally:
-        server.shutdown()
+    for index, timed in enumerate(fresh_page_runs(SITE_PATHS[arguments.site], arguments.runs, one_run)):
+        for lesson, by_step in timed.items():
+            times = list(by_step.values())
+            every.setdefault(lesson, []).extend(times)
+            slowest = max(by_step, key=by_step.get)
+            print(f"  run {index + 1}, {lesson}: {len(times)} question steps, median {statistics.median(times):.0f} ms, "
+                  f"slowest {by_step[slowest]:.0f} ms ({slowest})", flush=True)
     for lesson, times in every.items():
         within = sum(time <= TARGET_MS for time in times)
         print(f"{lesson}: a question drawn in {statistics.median(times):.0f} ms (median of {len(times)}), slowest "

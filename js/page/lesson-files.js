@@ -4,15 +4,11 @@
  * start can name the lessons without loading the player.
  */
 
+import { fetchJson } from "./presets.js";
+
 const LESSONS_URL = "generated/lessons/";
 /** The compiled lesson format this page reads (py/attention_playground/lessons/compile.py FORMAT). */
 const LESSON_FORMAT = 1;
-
-async function fetchJson(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.json();
-}
 
 /** The lesson files, each fetched once: the list (index.json) and each lesson (its id's file), format checked. */
 export function createLessonFiles() {

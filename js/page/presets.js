@@ -8,7 +8,8 @@
 const PRESETS_URL = "generated/presets/";
 const PREVIEWS_URL = "generated/previews/";
 
-async function fetchJson(url) {
+/** The JSON at `url`, or a rejection naming the HTTP status. */
+export async function fetchJson(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return response.json();
