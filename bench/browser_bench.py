@@ -41,3 +41,10 @@ def fresh_page_runs(site_path, runs, one_run):
             browser.close()
     finally:
         server.shutdown()
+
+
+def load_line(load_before):
+    """The line each bench ends with: the machine's load average before and now, beside its figures."""
+    import os  # noqa: PLC0415
+
+    return f"load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores"

@@ -20,7 +20,7 @@ import statistics
 import sys
 
 from page_probes import LARGE_SIZE, UPDATE_LATENCY_FUNCTION
-from browser_bench import fresh_page_runs
+from browser_bench import fresh_page_runs, load_line
 from page import LIVE_TIMEOUT_MS, SITE_PATHS, VIEWPORT
 from attention_playground.presets import random_scene  # page.py put py/ on the path
 
@@ -65,7 +65,7 @@ def main(argv=None):
     painted = statistics.median(run["painted_ms"] for run in runs)
     print(f"one keystroke at {LARGE_SIZE} tokens, median of {len(runs)} runs of {arguments.keystrokes}: "
           f"{dom:.1f} ms until the heatmap's DOM holds it, {painted:.1f} ms until painted")
-    print(f"load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores")
+    print(load_line(load_before))
     return 0
 
 

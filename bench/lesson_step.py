@@ -18,7 +18,7 @@ import os
 import statistics
 import sys
 
-from browser_bench import fresh_page_runs
+from browser_bench import fresh_page_runs, load_line
 from page import LIVE_TIMEOUT_MS, SITE_PATHS, VIEWPORT
 
 TARGET_MS = 100
@@ -78,7 +78,7 @@ def main(argv=None):
         within = sum(time <= TARGET_MS for time in times)
         print(f"{lesson}: a question drawn in {statistics.median(times):.0f} ms (median of {len(times)}), slowest "
               f"{max(times):.0f} ms; {within} of {len(times)} within {TARGET_MS} ms")
-    print(f"load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores")
+    print(load_line(load_before))
     return 0
 
 
