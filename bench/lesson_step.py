@@ -8,7 +8,8 @@ Each run is a fresh page that boots Python and opens each lesson once untimed (t
 module's lessons part is unpacked then, as when a learner opens a lesson). Then every step that asks a question is
 opened with `lessons.open(id, {step})`, and timed inside the page from the call until the question's form is in the
 player's DOM and the next frame is painted: the step's scene shown and computed, the question asked of Python
-(`lesson_ask`) and the player drawn. Printed: each lesson's median and slowest step per run, and over the runs.
+(`lesson_ask`) and the player drawn. After each step the bench waits 1.5 s, as a learner reads it, so what the
+step opened below the playground (the trained model's run) is not counted against the next. Printed: each lesson's median and slowest step per run, and over the runs.
 
 Not a test: nothing here asserts. The machine is shared and noisy; the load average is printed beside.
 """
@@ -22,6 +23,8 @@ from browser_bench import fresh_page_runs, load_line
 from page import LIVE_TIMEOUT_MS, SITE_PATHS, VIEWPORT
 
 TARGET_MS = 100
+#: The pause after each step, as a learner reads it: what the step opened below (the model's run) finishes then.
+READING_MS = 1500
 
 #: Times one step inside the page: from the call until the question's form is drawn and a frame painted.
 TIME_STEP = """async ({lesson, step}) => {
@@ -54,7 +57,10 @@ def one_run(browser, url):
         timed = {}
         for lesson, steps in question_steps(page).items():
             page.evaluate("([lesson, step]) => window.attentionPlayground.lessons.open(lesson, {step})", [lesson, steps[0]])
-            timed[lesson] = {step: page.evaluate(TIME_STEP, {"lesson": lesson, "step": step})["painted"] for step in steps}
+            timed[lesson] = {}
+            for step in steps:
+                timed[lesson][step] = page.evaluate(TIME_STEP, {"lesson": lesson, "step": step})["painted"]
+                page.wait_for_timeout(READING_MS)
     finally:
         context.close()
     return timed

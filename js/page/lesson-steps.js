@@ -50,8 +50,8 @@ export function createStepShower({ session, loader, presets, setView, model, cla
   return {
     /**
      * Show `step`: its scene (or `edited`, the draft the learner left it with; or, for a step that keeps the scene
-     * on show, `sceneStep`'s, the step before it that names one), its view, its focus and head, what it opens
-     * below. Resolves once the scene is on the page.
+     * on show, `sceneStep`'s, the step before it that names one), its view, its focus and head. Resolves once the
+     * scene is on the page; what the step opens below comes with `showBelow`.
      */
     async show(step, { edited = null, sceneStep = step } = {}) {
       const named = edited ? null : await sceneOf(sceneStep.scene, presets);
@@ -64,6 +64,12 @@ export function createStepShower({ session, loader, presets, setView, model, cla
         if (step.head !== null) session.selectHead(head);
       }
       setView(viewOf(step));
+    },
+    /**
+     * What `step` opens below the playground: the trained model on its sentence, a claim to test. Called once the
+     * step's question is asked: the model's run would otherwise hold Python while the learner waits for it.
+     */
+    showBelow(step) {
       if (step.model) {
         const { words = "", head = "L1H0", knocked_out: knockedOut = [] } = step.model;
         const kept = { open: true, words, knocked_out: knockedOut.map(modelHead), head: modelHead(head), focus: null, opened: null };

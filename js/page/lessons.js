@@ -89,6 +89,7 @@ export function createLessonController({ store, python, session, loader, presets
     answers.stepShown();
     const asked = step.question ? await python.lessonAsk({ question: step.question, scene: session.scene() }) : null;
     if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);
+    steps.showBelow(step);
     // A step that only shows is done once it is seen; a question, once it is answered (lesson-answers.js).
     const done = step.question ? store.state.lesson.done : [...new Set([...store.state.lesson.done, step.id])];
     update({ status: "ready", asked, done });
