@@ -19,8 +19,8 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
                cookies, permissions, routes, offline) is wiped after each test, for every origin it touched
     cold_page  a fresh context of its own in `browser` (empty HTTP cache), guarded like `page`: for a test
                about a first visit's downloads, or that needs the browser's own CDP session
-    live_page  the page at site_url, already live, shared by the tests of one module and put back before each
-               as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`; it
+    live_page  the page at site_url, already live, shared by the tests of a test process and put back before
+               each as a fresh visitor finds it (page_helpers.reset_to_default_example); guarded like `page`; it
                lives in a warm profile of its own (`warm_shared_context`)
     fresh_page a page as a first-time visitor finds it in a third warm profile (`warm_fresh_context`): a link
                opened on someone else's computer, beside a `page` or a shared page
@@ -33,8 +33,10 @@ none of it (tests/browser/test_shared_page.py checks this). A test about booting
 a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, training
 in the page, or another address (dist/, the zip, a plain host) takes `page` (or a context of its own) instead.
 The exercise and model panels keep Python state of their own: their files put the panel back too before each
-test that shares the page (and check that nothing leaks). The module's page itself is `shared_page`; after a
-failed test it is booted again rather than reset, so one failure does not cascade.
+test that shares the page (and check that nothing leaks), and another module gets a page booted again. The
+page itself is `shared_page`, one per test process (pytest-xdist runs a file to a worker, so a file split in
+two costs no second boot); after a failed test it is booted again rather than reset, so one failure does not
+cascade.
 """
 
 import fcntl
@@ -300,17 +302,28 @@ def cold_page(browser, site_url, page_problems):
     assert_no_problems(page_problems)
 
 
-@pytest.fixture(scope="module")
+#: What the shared page runs and shows once put back, which must be as it was after its boot for another module
+#: to use it: the workers (each a Python) and the elements on show. A panel that keeps Python state of its own (the
+#: exercises' Python, the trained model's panel, which stays open) shows up here.
+AS_BOOTED = """() => [...document.querySelectorAll("[data-testid]")]
+  .filter((element) => element.checkVisibility()).map((element) => element.dataset.testid)"""
+
+
+def as_booted(page):
+    return {"workers": len(page.workers), "shown": page.evaluate(AS_BOOTED)}
+
+
+@pytest.fixture(scope="session")
 def shared_page(warm_shared_context, site_url):
-    """One guarded page per test module, live at site_url, in `warm_shared_context`; `live_page` lends it to
-    each test. Yields {"page", "problems" (a ForwardedProblems), "broken" (a test failed on it: boot it again)}.
-    At the module's end its pages close and what the sites kept is wiped, as after a `page` test."""
+    """One guarded page per test process, live at site_url, in `warm_shared_context`; `live_page` lends it to
+    each test. Yields {"page", "problems" (a ForwardedProblems), "broken" (boot it again before the next test),
+    "module" (the test module that used it last), "booted" (as_booted once put back after its boot)}. At the
+    session's end its pages close and what the sites kept is wiped, as after a `page` test."""
     problems = ForwardedProblems()
     origins = {site_url}
     new_page = guard(warm_shared_context, problems, origins)
+    shared = {"page": new_page, "problems": problems, "broken": True, "module": None, "booted": None}
     try:
-        open_live(new_page, f"{site_url}/")
-        shared = {"page": new_page, "problems": problems, "broken": False}
         yield shared
     finally:
         problems.target = PageProblems()  # what the page does while it closes belongs to no test
@@ -318,19 +331,31 @@ def shared_page(warm_shared_context, site_url):
         wipe_site_data(warm_shared_context, origins)
 
 
+def boot_shared_page(shared, site_url):
+    open_live(shared["page"], f"{site_url}/")
+    reset_to_default_example(shared["page"])
+    shared["booted"] = as_booted(shared["page"])
+    shared["broken"] = False
+
+
 @pytest.fixture
 def live_page(request, shared_page, site_url, page_problems):
-    """The module's shared page, live and put back as a fresh visitor finds it; guarded like `page` (its
-    problems go to this test's `page_problems`). After a failed test the page is booted again, not reset, so
-    one failure cannot cascade."""
+    """The shared page, live and put back as a fresh visitor finds it; guarded like `page` (its problems go to
+    this test's `page_problems`). After a failed test the page is booted again, not reset, so one failure cannot
+    cascade. The tests of one module may leave a panel open for the next (the exercise and model panels' files
+    put them back themselves); the first test of another module gets the page only if, put back, it runs and
+    shows what it did after its boot, else a page booted again."""
     shared_page["problems"].target = page_problems
     live = shared_page["page"]
-    if shared_page["broken"]:
-        open_live(live, f"{site_url}/")
-        shared_page["broken"] = False
     failures_before = request.session.testsfailed
     try:
-        reset_to_default_example(live)
+        if shared_page["broken"]:
+            boot_shared_page(shared_page, site_url)
+        else:
+            reset_to_default_example(live)
+            if shared_page["module"] is not request.module and as_booted(live) != shared_page["booted"]:
+                boot_shared_page(shared_page, site_url)
+        shared_page["module"] = request.module
     except (AssertionError, PlaywrightError):
         shared_page["broken"] = True
         raise
