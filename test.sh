@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test command: install what the tests need, build the site, run every test (native and browser).
 # Extra arguments go to pytest, e.g. ./test.sh -m "not browser" (or -n 0 for one process). The tests run on two
-# workers (pytest-xdist), a file to a worker, the longest files first (tests/conftest.py). At the end it prints the
-# 15 slowest tests and how long the whole run took, set-up included (docs/testing.md keeps the figures for a
-# fresh 2-core machine).
+# workers (pytest-xdist), a file to a worker (or a group of files that share state, on one worker), the longest
+# files first (tests/conftest.py). At the end it prints the 15 slowest tests and how long the whole run took,
+# set-up included (docs/testing.md keeps the figures for a fresh 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")"
 started=$SECONDS
@@ -49,10 +49,11 @@ set_up=$((SECONDS - started))
 status=0
 # One BLAS thread per process (tests/conftest.py says why; set here too, before anything imports NumPy).
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-# --no-loadscope-reorder: keep the files in the order tests/conftest.py gives (the long ones first); by default
-# xdist puts the files with the most tests first, which left the one-test native suite inside Pyodide (three
+# --dist loadgroup: each test is in its file's group, or a group of files that share state (tests/conftest.py).
+# --no-loadscope-reorder: keep the groups in the order tests/conftest.py gives (the long ones first); by default
+# xdist puts the groups with the most tests first, which left the one-test native suite inside Pyodide (three
 # minutes) to start near the end, alone.
-"$PYTHON" -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=15 "$@" || status=$?
+"$PYTHON" -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 "$@" || status=$?
 echo "test.sh: $((SECONDS - started)) s in all: set-up (install, build) $set_up s, pytest $((SECONDS - started - set_up)) s"
 if [ "$status" -eq 5 ]; then
   echo "test.sh: pytest collected no tests, which counts as a failure" >&2

@@ -24,6 +24,10 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
                lives in a warm profile of its own (`warm_shared_context`)
     fresh_page a page as a first-time visitor finds it in a third warm profile (`warm_fresh_context`): a link
                opened on someone else's computer, beside a `page` or a shared page
+    embed_page a new page in a context where an embedded page keeps one Python live (a SharedWorker, as the
+               frames of a course page share), one per test process: its frames join it, none boots Python
+    client_page  the harness page (tests/browser/harness.html) with the runtime's client started, one per
+               test process, for tests that only send it requests (runtime_helpers.py)
     artifacts  the folder for screenshots, tests/artifacts/
 
 Booting Python costs seconds of CPU, so a test that only reads or edits a scene takes `live_page` and starts
@@ -32,11 +36,11 @@ experiment tab, change the window size or the colour scheme, set a scene through
 none of it (tests/browser/test_shared_page.py checks this). A test about booting, reloading, saved work after
 a reload, a fresh visitor, a link opened elsewhere, storage that fails, dark mode's remembered toggle, training
 in the page, or another address (dist/, the zip, a plain host) takes `page` (or a context of its own) instead.
-The exercise and model panels keep Python state of their own: their files put the panel back too before each
-test that shares the page (and check that nothing leaks), and another module gets a page booted again. The
-page itself is `shared_page`, one per test process (pytest-xdist runs a file to a worker, so a file split in
-two costs no second boot); after a failed test it is booted again rather than reset, so one failure does not
-cascade.
+The exercise and model panels keep Python state of their own: their tests' fixtures put the panel back too before
+each test that shares the page (and files check that nothing leaks), and a module whose fixtures do not gets a
+page booted again. The page itself is `shared_page`, one per test process (pytest-xdist runs a file, or a group
+of files, to a worker: a file split in two costs no second boot); after a failed test it is booted again rather
+than reset, so one failure does not cascade.
 """
 
 import fcntl
@@ -57,6 +61,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (build.py lives at the project's root)
 from page_helpers import open_live, reset_to_default_example  # noqa: E402
+from runtime_helpers import start_client  # noqa: E402
 from sitebuild import paths, server as dev_server, variants  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -166,8 +171,8 @@ def warm_context(playwright_driver, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def warm_shared_context(playwright_driver, tmp_path_factory):
-    """Another, for the modules' shared pages: a shared page lives while its module's `page` tests run, and
-    what it keeps must not reach them (nor their wipes it)."""
+    """Another, for the shared page (`live_page`): it lives while the `page` tests run, and what it keeps must not
+    reach them (nor their wipes it)."""
     context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("shared-page-profile"))
     yield context
     context.close()
@@ -302,15 +307,34 @@ def cold_page(browser, site_url, page_problems):
     assert_no_problems(page_problems)
 
 
-#: What the shared page runs and shows once put back, which must be as it was after its boot for another module
-#: to use it: the workers (each a Python) and the elements on show. A panel that keeps Python state of its own (the
-#: exercises' Python, the trained model's panel, which stays open) shows up here.
-AS_BOOTED = """() => [...document.querySelectorAll("[data-testid]")]
-  .filter((element) => element.checkVisibility()).map((element) => element.dataset.testid)"""
+#: What the shared page shows once put back, by where it is: the elements on show in the trained model's panel, in
+#: the exercises' panel, and everywhere else.
+AS_BOOTED = """() => {
+  const shown = (within) => [...document.querySelectorAll("[data-testid]")]
+    .filter((element) => element.checkVisibility() && element.closest('[data-panel="model"], [data-panel="exercise"]') === within)
+    .map((element) => element.dataset.testid);
+  return { page: shown(null), model: shown(document.querySelector('[data-panel="model"]')),
+           exercise: shown(document.querySelector('[data-panel="exercise"]')) };
+}"""
+
+#: What a test's fixture puts back itself on the shared page, so that the page may differ there from a fresh one
+#: when the test gets it: the model's panel (model_panel_helpers.model_page: it stays open once opened), and the
+#: exercises' panel with the Python that runs the learner's code (exercise_helpers.exercise_page).
+PUT_BACK_BY = {"model_page": {"model"}, "exercise_page": {"exercise", "workers"}}
 
 
 def as_booted(page):
-    return {"workers": len(page.workers), "shown": page.evaluate(AS_BOOTED)}
+    """What the shared page runs and shows once put back, to compare with how it was after its boot: the workers (each
+    a Python) and the elements on show (AS_BOOTED)."""
+    return {"workers": len(page.workers), **page.evaluate(AS_BOOTED)}
+
+
+def same_as_booted(shared, fixturenames):
+    """Whether the shared page, put back, runs and shows what it did after its boot, but for what the fixtures
+    named (a test's) put back themselves (PUT_BACK_BY)."""
+    now, booted = as_booted(shared["page"]), shared["booted"]
+    put_back = set().union(*(PUT_BACK_BY.get(name, set()) for name in fixturenames))
+    return all(now[part] == booted[part] for part in booted if part not in put_back)
 
 
 @pytest.fixture(scope="session")
@@ -344,7 +368,8 @@ def live_page(request, shared_page, site_url, page_problems):
     this test's `page_problems`). After a failed test the page is booted again, not reset, so one failure cannot
     cascade. The tests of one module may leave a panel open for the next (the exercise and model panels' files
     put them back themselves); the first test of another module gets the page only if, put back, it runs and
-    shows what it did after its boot, else a page booted again."""
+    shows what it did after its boot (but for what its own fixtures put back: PUT_BACK_BY), else a page booted
+    again."""
     shared_page["problems"].target = page_problems
     live = shared_page["page"]
     failures_before = request.session.testsfailed
@@ -353,7 +378,7 @@ def live_page(request, shared_page, site_url, page_problems):
             boot_shared_page(shared_page, site_url)
         else:
             reset_to_default_example(live)
-            if shared_page["module"] is not request.module and as_booted(live) != shared_page["booted"]:
+            if shared_page["module"] is not request.module and not same_as_booted(shared_page, request.fixturenames):
                 boot_shared_page(shared_page, site_url)
         shared_page["module"] = request.module
     except (AssertionError, PlaywrightError):
@@ -363,6 +388,98 @@ def live_page(request, shared_page, site_url, page_problems):
     shared_page["problems"].target = PageProblems()
     if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
         shared_page["broken"] = True
+    assert_no_problems(page_problems)
+
+
+#: The embedded page that keeps the shared Python live while the tests open and close theirs.
+KEEPER = "/index.html?embed&panels=heatmap#preset=causal-exercise"
+
+
+@pytest.fixture(scope="session")
+def shared_python(browser, site_url):
+    """One guarded context per test process in which an embedded page (KEEPER) stays open, so that every embedded
+    page opened there joins its Python instead of booting one. Booted again after a test failed in it."""
+    shared = {"context": None, "keeper": None, "problems": ForwardedProblems(), "broken": True, "site_url": site_url}
+    yield shared
+    shared["problems"].target = PageProblems()  # what the pages do while they close belongs to no test
+    if shared["context"]:
+        shared["context"].close()
+
+
+def open_keeper(shared, browser):
+    if shared["context"]:
+        shared["context"].close()
+    shared["context"], shared["keeper"] = guarded_page(browser, shared["problems"])
+    shared["keeper"].goto(shared["site_url"] + KEEPER)
+    shared["keeper"].evaluate("window.attentionPlayground.ready")
+    shared["broken"] = False
+
+
+def page_sharing_python(shared):
+    """A new page in the shared context, guarded like the context's others. The storage every page of the
+    site shares there is emptied first: a page finds nothing the last one saved."""
+    shared["keeper"].evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    new_page = shared["context"].new_page()
+    problems = shared["problems"]
+    new_page.on("console", lambda message: problems.console_errors.append(message.text) if message.type == "error" else None)
+    new_page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+    return new_page
+
+
+@pytest.fixture
+def embed_page(request, shared_python, browser, page_problems):
+    """A new page (no address yet) whose embedded playgrounds join the shared live Python; guarded like
+    `page` (its problems, and the keeper's, go to this test's `page_problems`)."""
+    shared_python["problems"].target = page_problems
+    failures_before = request.session.testsfailed
+    try:
+        if shared_python["broken"]:
+            open_keeper(shared_python, browser)
+        new_page = page_sharing_python(shared_python)
+    except (AssertionError, PlaywrightError):
+        shared_python["broken"] = True
+        raise
+    yield new_page
+    new_page.close()  # it writes what it still owed to storage now, which the next page's set-up empties
+    shared_python["problems"].target = PageProblems()
+    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
+        shared_python["broken"] = True
+    assert_no_problems(page_problems)
+
+
+@pytest.fixture(scope="session")
+def client_harness(browser, site_url):
+    """One harness page per test process with a started client (runtime_helpers.start_client), for `client_page`;
+    yields {"page", "problems" (a ForwardedProblems), "broken"}."""
+    shared = {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
+    yield shared
+    shared["problems"].target = PageProblems()  # what the page does while it closes belongs to no test
+    if shared["context"]:
+        shared["context"].close()
+
+
+@pytest.fixture
+def client_page(request, client_harness, browser, site_url, page_problems):
+    """The harness page with a started client, shared by the tests that only send it requests (a request leaves
+    nothing behind in Python), restart it (it is live again after) or soak it, so that they pay for one boot;
+    guarded like `page` (its problems go to this test's `page_problems`). Started again after a failed test."""
+    shared = client_harness
+    shared["problems"].target = page_problems
+    failures_before = request.session.testsfailed
+    try:
+        if shared["broken"]:
+            if shared["context"]:
+                shared["context"].close()
+            shared["context"], shared["page"] = guarded_page(browser, shared["problems"])
+            start_client(shared["page"], site_url)
+            shared["broken"] = False
+    except (AssertionError, PlaywrightError):
+        shared["broken"] = True
+        raise
+    yield shared["page"]
+    shared["problems"].target = PageProblems()
+    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
+        shared["broken"] = True
     assert_no_problems(page_problems)
 
 

@@ -3,6 +3,7 @@ back as a fresh visitor finds it, typing into a cell, the shipped presets, the m
 
 import base64
 import json
+import math
 import re
 import zlib
 from pathlib import Path
@@ -15,6 +16,13 @@ from attention_playground.scene import SceneError
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ROOT / "generated" / "presets"
+
+
+#: The default example, "the cat sat on the mat because it was tired", and positions in it: the tokens "it",
+#: "cat" and "mat"; rows of Wq are features (noun, animal, pronoun, …), its columns the dims (animal, noun).
+DEFAULT_PRESET = "it-animal-noun"
+IT, CAT, MAT = 7, 1, 5
+PRONOUN, ANIMAL_DIM, NOUN_DIM = 2, 0, 1
 
 
 def sel(test_id, **data):
@@ -66,6 +74,8 @@ def page_constant(path, name):
 
 #: How long the page waits before it speaks a summary of a change.
 SUMMARY_DELAY_MS = page_constant("ui/heatmap/weights-table.js", "ANNOUNCE_AFTER_MS")
+#: The phone a learner reported from, in CSS pixels (2 device pixels each, touch): `phone_at(**LEARNERS_PHONE)`.
+LEARNERS_PHONE = {"width": 390, "height": 844}
 #: The window a fresh context opens with (Playwright's default), and the colour scheme it reports.
 FRESH_VIEWPORT = {"width": 1280, "height": 720}
 FRESH_COLOR_SCHEME = "light"
@@ -133,6 +143,28 @@ def reset_to_default_example(page):
         expect(notice).to_be_hidden()
     page.mouse.move(-1, -1)  # off the page: nothing hovered, as before a visitor's first move
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+
+
+def bar_value(page, token_index):
+    """The number beside the focused token's bar for `token_index`."""
+    return page.locator(f'{sel("bar-row", token_index=token_index)} {sel("bar-value")}')
+
+
+def cell_value(page, row, column):
+    """The number written in heatmap cell (row, column)."""
+    return page.locator(sel("heatmap-cell", row=row, column=column)).locator("xpath=following-sibling::*[1]")
+
+
+def assert_weights_equal(browser_result, native_result, tolerance=1e-12):
+    """Every head's weights in the page's result equal the native module's, to `tolerance`."""
+    assert len(browser_result["heads"]) == len(native_result["heads"])
+    for browser_head, native_head in zip(browser_result["heads"], native_result["heads"]):
+        for browser_row, native_row in zip(browser_head["weights"], native_head["weights"], strict=True):
+            for got, want in zip(browser_row, native_row, strict=True):
+                if want is None:  # nan from the overflow trap crosses as null on both sides
+                    assert got is None
+                else:
+                    assert got is not None and math.isclose(got, want, rel_tol=0, abs_tol=tolerance)
 
 
 def type_into(page, locator, text):

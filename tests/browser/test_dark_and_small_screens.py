@@ -1,10 +1,14 @@
-"""Dark mode (following the system, or the learner's pick, remembered) and a phone-sized screen (360 × 740, touch):
-the page fits the width, every target is at least 24 px, the heatmap's labels and legend stay readable."""
+"""Dark mode (following the system, or the learner's pick, remembered; its button says what it does and whether it
+is on) and small screens: on a phone-sized screen (360 × 740, touch) the page fits the width, every target is at
+least 24 px, the heatmap's labels and legend stay readable; on the phone a learner used (390 × 844) a tap on a
+heatmap cell shows its score and the panels line up with what is in them fitting inside; at 900 px the layout
+holds."""
 
 import pytest
 from playwright.sync_api import expect
 
-from page_helpers import open_live, sel
+from model_panel_helpers import N_HEADS, REPEATED_NOUN
+from page_helpers import LEARNERS_PHONE, open_live, sel, type_into
 
 PHONE = {"width": 360, "height": 740}  # CSS pixels of the phone the page is tried on (2× pixels, touch)
 
@@ -60,6 +64,22 @@ def test_light_system_gives_light_page(page, site_url):
     open_live(page, f"{site_url}/", "light")
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     expect(page.locator(sel("theme-toggle"))).to_have_attribute("aria-pressed", "false")
+
+
+def test_the_theme_button_says_what_it_does_and_whether_it_is_on(live_page):
+    page = live_page  # as a fresh visitor finds it: the system's colour scheme light, no pick remembered
+    toggle = page.locator(sel("theme-toggle"))
+    expect(toggle).to_have_text("Dark mode: off")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    expect(toggle).to_have_text("Dark mode: on")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    # And off again (the shared page's next test finds it so).
+    toggle.click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    expect(toggle).to_have_text("Dark mode: off")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
 
 
 @pytest.fixture
@@ -119,3 +139,66 @@ def test_the_page_fits_a_phone_in_dark_mode(phone_page, site_url, artifacts):
     page.evaluate("window.attentionPlayground.ready")
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=str(artifacts / "phone-360-dark.png"), full_page=False)
+
+
+@pytest.fixture
+def learners_phone(phone_at):
+    return phone_at(LEARNERS_PHONE["width"], LEARNERS_PHONE["height"])
+
+
+def test_a_tap_on_a_heatmap_cell_shows_its_score_on_a_phone(learners_phone, site_url):
+    phone = learners_phone
+    open_live(phone, f"{site_url}/")
+    phone.locator(sel("heatmap-cell", row=7, column=1)).tap()
+    tooltip = phone.locator(sel("heatmap-tooltip"))
+    expect(tooltip).to_be_visible()
+    expect(tooltip).to_contain_text("weight 0.920")
+
+
+def test_on_a_phone_the_panels_line_up_and_what_is_in_them_fits(learners_phone, site_url):
+    phone = learners_phone
+    open_live(phone, f"{site_url}/")
+    phone.locator(sel("step-view")).wait_for(state="attached")
+    phone.wait_for_function("() => document.querySelector('[data-testid=\"experiments\"] h2') !== null")
+    lefts = {name: phone.locator(sel(name)).bounding_box()["x"] for name in ["heatmap-panel", "feature-editor", "experiments", "model-panel"]}
+    rights = {name: (lambda box: box["x"] + box["width"])(phone.locator(sel(name)).bounding_box()) for name in lefts}
+    assert len({round(x) for x in lefts.values()}) == 1, lefts
+    assert len({round(x) for x in rights.values()}) == 1, rights
+    # A knock-out's table: each word's change is a bar with its number beside it on the same line (the largest
+    # bar pushed its number below it), and the table ends inside the panel.
+    phone.locator(sel("experiment-tab-knockout")).click()
+    phone.locator(sel("knockout-run")).click()
+    expect(phone.locator(sel("knockout-row")).first).to_be_visible()
+    lines = phone.eval_on_selector_all(sel("knockout-change"), """cells => cells.map((cell) => {
+      const [bar, number] = [cell.querySelector(".knockout-bar"), cell.lastElementChild].map((e) => e.getBoundingClientRect());
+      return [bar.width, Math.abs((bar.top + bar.bottom) / 2 - (number.top + number.bottom) / 2) < number.height / 2];
+    })""")
+    assert max(width for width, _ in lines) > 0 and all(same_line for _, same_line in lines), lines
+    panel = phone.locator(sel("experiments")).bounding_box()
+    table = phone.locator(".knockout-table").bounding_box()
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
+    # A sentence of the learner's own: the notice's offer is read across the bar, under its text, not squeezed
+    # beside it into a column a word wide.
+    type_into(phone, phone.locator(sel("sentence-input")), REPEATED_NOUN)
+    action = phone.locator(sel("notice-action"))
+    expect(action).to_contain_text("or open the example")
+    text_box, action_box, bar_box = (phone.locator(sel(name)).bounding_box() for name in ("notice-text", "notice-action", "notice"))
+    assert action_box["y"] >= text_box["y"] + text_box["height"] - 1, (text_box, action_box)
+    assert action_box["width"] > bar_box["width"] / 2, (action_box, bar_box)
+    # The trained model: each layer's name stands above its cards, which line up in columns (beside the name, the
+    # first card stood apart from the rest), and the weight-against-effect table ends inside the panel.
+    phone.locator(sel("model-open")).click()
+    expect(phone.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
+    expect(phone.locator(sel("weight-effect-row"))).to_have_count(N_HEADS, timeout=60_000)
+    cards = phone.eval_on_selector_all(sel("model-head-card"), "cards => cards.map((c) => c.getBoundingClientRect().x)")
+    assert len({round(x) for x in cards}) <= 2 and round(cards[0]) == round(min(cards)), cards
+    panel = phone.locator(sel("model-panel")).bounding_box()
+    table = phone.locator(".weight-effect-table").bounding_box()
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
+
+
+def test_the_layout_holds_at_900_pixels(live_page, artifacts):
+    live_page.set_viewport_size({"width": 900, "height": 1000})
+    width = live_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 900, f"the page scrolls sideways ({width} px)"
+    live_page.screenshot(path=str(artifacts / "page-900px.png"), full_page=True)

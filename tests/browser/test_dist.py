@@ -1,10 +1,21 @@
-"""dist/ is a deployable folder: opened from a sub-path of a host, the page goes live using only its own files,
-from its bundle (sitebuild/bundler.py), whose source maps lead back to the modules as written."""
+"""The builds an author hosts: dist/ is a deployable folder (opened from a sub-path of a host, the page goes live
+using only its own files, from its bundle, sitebuild/bundler.py, whose source maps lead back to the modules as
+written), which works offline once its service worker has kept it; the offline zip, unpacked and served by
+Python's own web server, goes live with only its own files; and the CDN build (`build.py --cdn`) loads the runtime
+from the CDN's address.
+"""
 
+import http.server
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from page_helpers import open_every_panel
+import pytest
+from playwright.sync_api import expect
+
+from attention_playground import compute
+from embed_helpers import assert_same_weights
+from page_helpers import open_every_panel, preset_scene, sel
+from sitebuild import csp, paths, runtime, server as dev_server, variants
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST_PATH = "/dist/"
@@ -56,3 +67,112 @@ def test_offline_the_model_trains_from_what_the_service_worker_kept(page, site_u
     finally:
         page.context.set_offline(False)
     assert trained["status"] == "done" and trained["step"] == 2 and len(trained["losses"]) == 2
+
+
+# --- offline: the service worker and the zip ----------------------------------------------------------------
+
+
+def test_built_site_reloads_and_goes_live_with_the_network_off(page, site_url):
+    page.goto(f"{site_url}/dist/index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    # The service worker installs once the page is live and idle; `ready` resolves when it is active,
+    # that is, when everything is in its cache.
+    scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.scope)")
+    assert scope == f"{site_url}/dist/"
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    cache_names = page.evaluate("caches.keys()")
+    assert len(cache_names) == 1 and cache_names[0].startswith("attention-playground-pyodide-0.27.7-")
+
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        page.evaluate("window.attentionPlayground.ready")
+        expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+        # Still computing offline: a new scene goes through Python.
+        dog = preset_scene("dog-bites-man")
+        result = page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog)
+        assert_same_weights(result, compute(dog))
+        # And an embedded frame of the same site works offline too.
+        page.goto(f"{site_url}/dist/index.html?embed&panels=heatmap#preset=causal-exercise")
+        page.evaluate("window.attentionPlayground.ready")
+        expect(page.locator(sel("heatmap-cell"))).to_have_count(36)
+    finally:
+        page.context.set_offline(False)
+
+
+# The server fixture comes first so that it is torn down after the page: the page keeps loading the views it
+# imports when idle, and a server gone under it would show up as console errors.
+def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(unpacked_zip_server, page):
+    paths = []
+    page.on("request", lambda request: paths.append(urlsplit(request.url)))
+    page.goto(unpacked_zip_server + "index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    dog = preset_scene("dog-bites-man")
+    assert_same_weights(page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog), compute(dog))
+    base = urlsplit(unpacked_zip_server)
+    assert all(url.netloc == base.netloc and url.path.startswith(base.path) for url in paths), "the zip's site asked for files outside itself"
+    # Embed mode works from the zip too.
+    page.goto(unpacked_zip_server + "index.html?embed&panels=heatmap,bars#preset=dog-bites-man")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+
+
+# --- the CDN build -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cdn_site_url(built_site):
+    """dist-cdn/, built as `build.py --cdn` builds it, served the way its README asks a static host to: with
+    the response headers its `_headers` file lists (the worker's Content-Security-Policy)."""
+    runtime_files = [path.name for path in runtime.VENDOR_DIR.iterdir() if path.is_file()]
+    policy = csp.content_security_policy([variants.cdn_origin(runtime.CDN_URL)])
+    variants.write_cdn_site(paths.DIST_DIR, paths.CDN_DIR, runtime.CDN_URL, runtime.PYODIDE_VERSION, runtime_files, header_policy=policy)
+    headers_file = (paths.CDN_DIR / variants.HEADERS_FILE).read_text().splitlines()
+    headers = [line.strip().split(": ", 1) for line in headers_file[1:] if line.strip()]
+
+    class CdnSiteHandler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = dev_server.SiteRequestHandler.extensions_map
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(paths.CDN_DIR), **kwargs)
+
+        def end_headers(self):
+            for name, value in headers:
+                self.send_header(name, value)
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    with dev_server.serving(CdnSiteHandler) as url:
+        yield url + "/"
+
+
+def test_cdn_build_loads_the_runtime_from_the_cdn_address(cdn_site_url, page, page_problems):
+    # (cdn_site_url first: its server must outlive the page)
+    # The CDN cannot be reached from here, so its address is answered with the same pinned files: what
+    # this checks is that the CDN build asks for the runtime there, its policy lets it, and it goes live.
+    served = []
+
+    def from_the_pinned_copy(route):
+        name = urlsplit(route.request.url).path.rsplit("/", 1)[-1]
+        served.append(name)
+        types = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+        route.fulfill(
+            status=200,
+            path=runtime.VENDOR_DIR / name,  # read by the driver itself: 10 MB never cross from Python
+            headers={"Content-Type": types.get(Path(name).suffix, "application/octet-stream"), "Access-Control-Allow-Origin": "*"},
+        )
+
+    page.context.route(runtime.CDN_URL + "**", from_the_pinned_copy)
+    page.goto(cdn_site_url + "index.html")
+    page.evaluate("window.attentionPlayground.ready")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    assert {"pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"} <= set(served)
+    assert any(name.startswith("numpy-") for name in served)
+    # Its service worker installs too, keeping the CDN's files beside the site's own.
+    page.evaluate("navigator.serviceWorker.ready")
+    # The only requests that left 127.0.0.1 went to the CDN.
+    assert page_problems.foreign_requests and all(url.startswith(runtime.CDN_URL) for url in page_problems.foreign_requests)
+    page_problems.foreign_requests.clear()
