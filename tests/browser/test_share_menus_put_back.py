@@ -14,7 +14,7 @@ from test_shared_page import assert_reads_as_a_fresh_visitors
 
 
 def test_making_links_and_files_on_the_shared_page_leaves_all_it_can(maker_page, site_url):
-    """What this module's tests (and test_learner_reports.py's) do on the shared page to make a link, an embed code
+    """What the link, embed code and saved-work tests do on the shared page to make a link, an embed code
     or a file, all at once: the next test must find none of it (test_shared_page.py shows the rest)."""
     page = maker_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
@@ -31,7 +31,7 @@ def test_making_links_and_files_on_the_shared_page_leaves_all_it_can(maker_page,
     expect(page.locator(sel("embed-code"))).to_have_value(re.compile("lock=Wq.*theme-toggle|theme-toggle.*lock=Wq"))
     expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
     download(page, "download-png")
-    toggle = page.locator(sel("theme-toggle"))  # on and off again, as test_learner_reports.py leaves it
+    toggle = page.locator(sel("theme-toggle"))  # on and off again, as test_dark_and_small_screens.py leaves it
     toggle.click()
     expect(toggle).to_have_text("Dark mode: on")
     toggle.click()

@@ -2,7 +2,7 @@
 Pyodide from the CDN), plus the pieces they are made of (offline manifest, runtime config, CSP rewrite).
 
 The CDN cannot be reached from here, so the CDN build is checked by what its files say (the CDN's
-address, no vendored runtime), not by loading it; tests/browser/test_embedding.py loads it with the CDN's
+address, no vendored runtime), not by loading it; tests/browser/test_dist.py loads it with the CDN's
 address answered locally.
 """
 
