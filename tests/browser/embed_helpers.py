@@ -9,13 +9,12 @@ and none of them boots Python again (conftest.py's `embed_page`; its context liv
 files that use it pay for one Python between them).
 """
 
-import http.server
 import time
 
 from playwright.sync_api import expect
 
+from course_pages import course_page
 from page_helpers import sel
-from sitebuild import server as dev_server
 
 COURSE_PAGE = "/examples/course-page.html"
 REQUEST = "attention-playground:request"
@@ -140,22 +139,5 @@ addEventListener("message", (event) => {
 def serve_lesson(site_url):
     """THREE_FRAMES_PAGE for the playground at `site_url`, from its own server on 127.0.0.1 (another port:
     another origin), until the generator is closed; yields its URL."""
-    files = {"/": THREE_FRAMES_PAGE.format(site=site_url).encode(), "/record.js": RECORD_FRAMES.encode()}
-
-    class LessonHandler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = files.get(self.path)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/javascript" if self.path.endswith(".js") else "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    with dev_server.serving(LessonHandler) as url:
+    with course_page(lambda url: {"/": THREE_FRAMES_PAGE.format(site=site_url), "/record.js": RECORD_FRAMES}) as url:
         yield url + "/"
