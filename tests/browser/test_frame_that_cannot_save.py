@@ -11,15 +11,14 @@ checks block it) by its own server on 127.0.0.1, reached by the name localhost: 
 playground's 127.0.0.1.
 """
 
-import http.server
 import json
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import DEFAULT_TIMEOUT_MS, PageProblems, assert_no_problems
+from lesson_pages import serving_lesson
 from page_helpers import sel, type_into, wait_live
-from sitebuild import server as dev_server
 
 # Row 2 ("man"), feature 1 of "dog bites man": a 1 the learner changes to 0.
 ROW, COLUMN = 2, 1
@@ -41,23 +40,7 @@ WHY = "this page is inside another site’s page, and this browser does not let 
 @pytest.fixture(scope="module")
 def lesson_on_another_site(site_url):
     """LESSON_PAGE around frames of the playground at `site_url`, from a server of its own, as http://localhost:P/."""
-    body = LESSON_PAGE.format(site=site_url).encode()
-
-    class LessonHandler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            if self.path != "/":
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    with dev_server.serving(LessonHandler) as url:
+    with serving_lesson({"/": LESSON_PAGE.format(site=site_url)}) as url:
         yield url.replace("127.0.0.1", "localhost") + "/"
 
 
