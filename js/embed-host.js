@@ -5,7 +5,8 @@
  *     <script src="https://your-host/attention-playground/js/embed-host.js" async></script>
  *
  * A playground in embed mode posts {type: "attention-playground:resize", height} whenever its height
- * changes, visible or not; this script sets the height of the <iframe> that sent it, and of no other element.
+ * changes, visible or not; this script sets the height of the <iframe> that sent it, and of no other element
+ * (with the frame's borders and padding, where the site's CSS counts them in its height).
  * When it starts (a script loaded late, after the frames last reported) and whenever this page's window is
  * resized (the frames' width, and so their height, may change while they are off screen and not drawn), it asks
  * every frame to measure again with {type: "attention-playground:measure"}.
@@ -59,12 +60,24 @@
     frame.contentWindow?.postMessage({ type: THEME_MESSAGE, theme }, "*");
   }
 
+  /**
+   * The frame's borders and padding, top and bottom, where its height includes them: a site that sets
+   * `box-sizing: border-box` on every element (MkDocs Material does) would otherwise leave the content that many
+   * pixels taller than the frame, with a scrollbar inside it.
+   */
+  function edgesOf(frame) {
+    const style = getComputedStyle(frame);
+    if (style.boxSizing !== "border-box") return 0;
+    const sides = ["borderTopWidth", "borderBottomWidth", "paddingTop", "paddingBottom"];
+    return sides.reduce((sum, side) => sum + (parseFloat(style[side]) || 0), 0);
+  }
+
   window.addEventListener("message", (event) => {
     const data = event.data;
     if (!data || data.type !== RESIZE_MESSAGE || !Number.isFinite(data.height)) return;
     for (const frame of document.querySelectorAll("iframe")) {
       if (frame.contentWindow === event.source) {
-        frame.height = String(Math.max(0, Math.min(MAX_HEIGHT, Math.ceil(data.height))));
+        frame.height = String(Math.max(0, Math.min(MAX_HEIGHT, Math.ceil(data.height + edgesOf(frame)))));
         frame.dataset.resized = "true";
         if (!sized.has(frame)) sendTheme(frame, true);
         sized.add(frame);

@@ -2,7 +2,7 @@
 modes, marked as each documentation theme marks them (MkDocs Material, Furo, the PyData Sphinx theme, Jupyter
 Book 2), through js/embed-host.js; and a page that forgot embed-host.js gets a frame that says so.
 
-The themes' marks are set here as each theme's own switch sets them (tests/browser/sites/ builds the real sites).
+The themes' marks are set here as each theme's own switch sets them (tests/browser/test_built_course_sites.py builds the real sites).
 """
 
 import pytest
