@@ -7,6 +7,7 @@
  */
 
 import { isRuntimeLost } from "../service/service.js";
+import { compactPanelsFor } from "../sharing/compact-panels.js";
 import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { lessonLeftOpen } from "../sharing/lesson-progress.js";
@@ -189,6 +190,8 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
     embedCode: (options) => embedCodeFor(store.state, options),
+    /** The panels of a short frame for the example on show (sharing/compact-panels.js). */
+    compactEmbedPanels: () => compactPanelsFor(store.state.presetId, PANEL_NAMES),
     /**
      * The link to what is on screen; `at` names the panel it opens at (layout/panels.js OPEN_AT_PANELS), or null;
      * `startClaim` makes it train the chosen claim's pair as it opens; `fullPage` opens it outside a frame.
