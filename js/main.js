@@ -6,7 +6,7 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { host } from "./layout/panels.js";
+import { PANEL_SELECTORS, host } from "./layout/panels.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { installPostMessageApi } from "./embed/post-message-api.js";
@@ -36,6 +36,7 @@ installPostMessageApi({ api, playground, origins: embed.origins });
 if (!embed.embedded) {
   playground.then(({ controller }) => mountEmbedCode(host("share-area"), {
     actions: controller.actions, panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS],
+    panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]),
   }));
 }
 // The offline cache only matters once Python is live; its module loads then, and it waits for the page to be quiet.

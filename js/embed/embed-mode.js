@@ -25,7 +25,9 @@
  *
  *   {type: "attention-playground:resize", height}      height in CSS pixels
  *
- * and sends it again whenever the parent asks with {type: "attention-playground:measure"}.
+ * and sends it again whenever the parent asks with {type: "attention-playground:measure"}. A frame whose parent has
+ * sent neither a theme nor a request to measure HOST_SCRIPT_WAIT_MS after it started, and whose content is taller
+ * than its window, says so once (a console warning for the author, a line at its top for the learner).
  */
 
 import { PANEL_SELECTORS, host } from "../layout/panels.js";
@@ -99,6 +101,24 @@ function normalOrigin(text) {
   }
 }
 
+/** How long a frame waits for the page around it to answer (embed-host.js sends the theme as a frame first reports). */
+export const HOST_SCRIPT_WAIT_MS = 5000;
+
+/**
+ * Say, once, that the page around the frame does not size it: no answer came (no theme, no request to measure), and
+ * the frame's content is taller than its window, so the learner has to scroll inside it. The author reads it in the
+ * console; the learner sees a quiet line that says to scroll, and why.
+ */
+function sayHostScriptMissing() {
+  console.warn("Attention Playground: this frame is not sized to fit its content, because the page around it did not load "
+    + "js/embed-host.js (or the script was not found). Add <script src=\".../js/embed-host.js\" async></script> to the page.");
+  const note = document.createElement("p");
+  note.className = "host-script-missing";
+  note.dataset.testid = "host-script-missing";
+  note.textContent = "Scroll inside this frame to see all of it: the page around it does not size it to fit (its author can add embed-host.js).";
+  document.body.prepend(note);
+}
+
 /**
  * Tell the parent page this document's height whenever it changes, so that it is right before the reader
  * first sees the frame.
@@ -114,6 +134,15 @@ function reportHeight() {
   if (window.parent === window) return;
   let last = -1;
   let scheduled = false;
+  // Whether the page around answered (embed-host.js does), and whether the frame has said that it did not.
+  let answered = false;
+  let waited = false;
+  let said = false;
+  const checkAnswered = () => {
+    if (answered || said || !waited || last <= window.innerHeight) return;
+    said = true;
+    sayHostScriptMissing();
+  };
   const send = () => {
     scheduled = false;
     const height = Math.ceil(document.body.getBoundingClientRect().height);
@@ -121,7 +150,12 @@ function reportHeight() {
     last = height;
     // Only a number: nothing about the scene leaves the frame this way, so any parent may know it.
     window.parent.postMessage({ type: RESIZE_MESSAGE, height }, "*");
+    checkAnswered();
   };
+  setTimeout(() => {
+    waited = true;
+    checkAnswered();
+  }, HOST_SCRIPT_WAIT_MS);
   // One measurement per burst of changes (a new result redraws many elements at once).
   const schedule = () => {
     if (scheduled) return;
@@ -134,7 +168,10 @@ function reportHeight() {
   window.addEventListener("load", schedule);
   document.fonts?.ready.then(schedule, () => {});
   window.addEventListener("message", (event) => {
-    if (event.source !== window.parent || event.data?.type !== MEASURE_MESSAGE) return;
+    if (event.source !== window.parent) return;
+    if (event.data?.type === THEME_MESSAGE) answered = true;
+    if (event.data?.type !== MEASURE_MESSAGE) return;
+    answered = true;
     last = -1; // asked: answer even if nothing changed
     send();
   });

@@ -7,6 +7,7 @@
  */
 
 import { isRuntimeLost } from "../service/service.js";
+import { compactPanelsFor } from "../sharing/compact-panels.js";
 import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { lessonLeftOpen } from "../sharing/lesson-progress.js";
@@ -90,7 +91,7 @@ export function createController({ store, python, preview, lockedFields = new Se
     scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
     page: pageActions({ store, python, session, loader, notify, panelShown, setView, retryBoot: () => boot.restart() }),
     downloads: downloadActions({ store, notify }),
-    exerciseWork: exerciseWorkActions,
+    exerciseWork: exerciseWorkActions({ onNotKept: () => savedWork.codeNotKept() }),
     learnerCode: {
       // The learner's own code (the exercises), run in a Python of its own.
       exercises: () => python.exercises(),
@@ -189,11 +190,13 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
     embedCode: (options) => embedCodeFor(store.state, options),
+    /** The panels of a short frame for the example on show (sharing/compact-panels.js). */
+    compactEmbedPanels: () => compactPanelsFor(store.state.presetId, PANEL_NAMES),
     /**
      * The link to what is on screen; `at` names the panel it opens at (layout/panels.js OPEN_AT_PANELS), or null;
-     * `startClaim` makes it train the chosen claim's pair as it opens.
+     * `startClaim` makes it train the chosen claim's pair as it opens; `fullPage` opens it outside a frame.
      */
-    link: ({ at = null, startClaim = false } = {}) => linkTo(store.state, { at, startClaim }),
+    link: ({ at = null, startClaim = false, fullPage = false } = {}) => linkTo(store.state, { at, startClaim, fullPage }),
     /** Open a scene file the learner chose or dropped: checked by the module, the page as it was if it fails. */
     async openFile(file) {
       const name = quotedName(file.name);

@@ -27,6 +27,7 @@ import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
 import { mountNoticeBar } from "../ui/toolbar/notice-bar.js";
 import { mountPresetPicker } from "../ui/toolbar/preset-picker.js";
 import { mountSaveStatus } from "../ui/toolbar/save-status.js";
+import { mountUnsavedWork } from "../ui/toolbar/unsaved-work.js";
 import { mountShareMenu } from "../ui/toolbar/share-menu.js";
 import { mountThemeToggle } from "../ui/toolbar/theme-toggle.js";
 
@@ -49,7 +50,10 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   const store = createStore();
   const controller = createController({ store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage });
   const { actions } = controller;
-  const theme = createTheme({ remember: storageMode === "page" });
+  const theme = createTheme({
+    remember: storageMode === "page",
+    onNotKept: (picked) => actions.notify(`${picked === "dark" ? "Dark" : "Light"} mode is on for this visit only: this browser does not let the page remember it.`),
+  });
   mountViews({ store, actions, theme });
   const firstScene = controller.start({ lesson });
 
@@ -79,6 +83,7 @@ function mountViews({ store, actions, theme }) {
   mountFeatureTable(panel("features"), { store: editorStore, actions });
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
+  mountUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
   mountShareMenu(host("share-area"), { store, actions, places: OPEN_AT_PANELS });
   mountExportImport(host("share-area"), { store, actions, picture: heatmap.picture });
   mountNoticeBar(host("notice-area"), { store, actions });

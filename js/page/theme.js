@@ -1,7 +1,9 @@
 /**
  * Light or dark, as the page decides it: the system's setting (prefers-color-scheme) until the learner picks one
  * with the toggle, and that pick is remembered in localStorage. In a course page's frame the host page decides
- * (embed/embed-mode.js passes its choice to `followHost`), and nothing is remembered. The theme is written as
+ * (embed/embed-mode.js passes its choice to `followHost`), and nothing is remembered. Where the browser refuses
+ * to remember a pick (storage turned off), the pick holds for the visit and the page is told (`onNotKept`), so it
+ * can say so. The theme is written as
  * `data-theme` on <html>, which is what the style sheets read. The toggle (ui/toolbar/theme-toggle.js) only
  * draws the button.
  */
@@ -19,25 +21,31 @@ function storedTheme() {
   }
 }
 
+/** Remember the learner's pick; false if the browser would not (see storedTheme). */
 function storeTheme(theme) {
   try {
     window.localStorage.setItem(STORAGE_KEY, theme);
+    return true;
   } catch {
-    // see storedTheme
+    return false;
   }
 }
 
 /**
  * Apply the theme at once and keep it applied.
- * @param {{remember?: boolean}} [options] `remember` false in a course page's frame: the full page's pick is
- *   not the frame's (it follows its host), and a pick made in the frame lasts for the visit
+ * @param {{remember?: boolean, onNotKept?: (theme: string) => void}} [options] `remember` false in a course page's
+ *   frame: the full page's pick is not the frame's (it follows its host), and a pick made in the frame lasts for
+ *   the visit; `onNotKept(theme)`: the learner picked `theme` and the browser would not remember it
  * @returns {{current: () => string, toggle: () => void, followHost: (theme: string|null) => void,
  *            subscribe: (listener: (theme: string) => void) => void}}
  */
-export function createTheme({ remember = true } = {}) {
+export function createTheme({ remember = true, onNotKept = () => {} } = {}) {
   const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
   const listeners = [];
-  /** The host page's theme while the page is in a frame that follows it (or the frame's own pick), else null. */
+  /**
+   * The theme for this visit, else null: the host page's while the page is in a frame that follows it, the
+   * frame's own pick, or a pick the browser would not remember.
+   */
   let hostTheme = null;
 
   const current = () => hostTheme ?? (remember ? storedTheme() : null) ?? (systemDark.matches ? "dark" : "light");
@@ -56,7 +64,10 @@ export function createTheme({ remember = true } = {}) {
     toggle() {
       const next = current() === "dark" ? "light" : "dark";
       if (hostTheme || !remember) hostTheme = next;
-      else storeTheme(next);
+      else if (!storeTheme(next)) {
+        hostTheme = next; // for this visit, since the browser will not remember it
+        onNotKept(next);
+      }
       apply();
     },
     /** Follow the host page's theme ("light" or "dark"); anything else goes back to the page's own choice. */

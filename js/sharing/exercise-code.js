@@ -2,8 +2,9 @@
  * The learner's exercise code, kept in the browser (localStorage) so it survives a reload.
  *
  * One entry under a versioned key: {version, selected, code: {exerciseId: text}}. A different version, or
- * anything unreadable, counts as nothing saved (the starter code is shown). Storage can be full or turned
- * off (private windows): saving then fails quietly and the page goes on working.
+ * anything unreadable, counts as nothing saved (the starter code is shown). Storage can be full, turned off
+ * (private windows) or refused (a course page's frame on another site): nothing here throws then; saving returns
+ * false, and the page says the code is not kept and holds it for the visit (page/exercise-work.js).
  */
 
 /** The localStorage key; the number changes if the stored shape ever does. */

@@ -15,24 +15,29 @@ export const quotedName = (text) => (/["“”]/.test(text) ? text : `“${text}
 /**
  * The link to what is on screen now: the scene, the example it came from, the view, and where it opens.
  * @param {object} state the page's state
- * @param {{at?: string|null, startClaim?: boolean}} [options] the panel the link opens at (layout/panels.js
- *   OPEN_AT_PANELS), or null for the top; `startClaim`: the link trains the chosen claim's pair as it opens
+ * @param {{at?: string|null, startClaim?: boolean, fullPage?: boolean}} [options] the panel the link opens at
+ *   (layout/panels.js OPEN_AT_PANELS), or null for the top; `startClaim`: the link trains the chosen claim's pair
+ *   as it opens; `fullPage`: from a course page's frame, the link opens the full page (without the frame's embed
+ *   options), where the learner's work can be kept
  * @returns {Promise<string>}
  */
-export async function linkTo(state, { at = null, startClaim = false } = {}) {
-  if (state.lesson) return lessonLink(state.lesson);
+export async function linkTo(state, { at = null, startClaim = false, fullPage = false } = {}) {
+  if (state.lesson) return lessonLink(state.lesson, { fullPage });
   if (!state.draft) throw new Error("there is no scene yet");
   const { encodePermalinkHash, makePayload } = await import("./permalink.js");
   const view = viewOf(state);
   const claim = view.claim && startClaim ? { ...view.claim, start: true } : view.claim;
   const payload = makePayload({ scene: sceneFromDraft(state.draft), preset: state.presetId, edited: state.edited, view: { ...view, claim, at } }); // `at` null: cleaned away
-  return `${location.origin}${location.pathname}${location.search}${await encodePermalinkHash(payload)}`;
+  return `${location.origin}${location.pathname}${fullPage ? "" : location.search}${await encodePermalinkHash(payload)}`;
 }
 
-/** The link to the lesson's step on show: `#lesson=<id>&step=<step id>` (permalink.js reads it). */
-export function lessonLink(lesson) {
+/**
+ * The link to the lesson's step on show: `#lesson=<id>&step=<step id>` (permalink.js reads it); `fullPage` as for
+ * linkTo.
+ */
+export function lessonLink(lesson, { fullPage = false } = {}) {
   const step = lesson.steps[lesson.step];
-  return `${location.origin}${location.pathname}${location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${encodeURIComponent(step.id)}`;
+  return `${location.origin}${location.pathname}${fullPage ? "" : location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${encodeURIComponent(step.id)}`;
 }
 
 /**

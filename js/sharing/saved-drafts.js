@@ -10,8 +10,9 @@
  * "scene-<hash>" for any other scene (a file, a link to a scene of one's own, the API), the hash being
  * that of the scene as it first arrived.
  *
- * Storage can fail (full, turned off, a private window): every call here catches that, reports it
- * through `onProblem`, and the page carries on with the edits in memory.
+ * Storage can fail (full, turned off, a private window, a frame on another site's page): every call here catches
+ * that, reports it through `onProblem` (in the words of whyNotSaved), and the page carries on with the edits in
+ * memory.
  */
 
 export const STORAGE_PREFIX = "attention-playground/v1";
@@ -63,6 +64,26 @@ export function sceneIdentity(scene, presetId = null) {
   return `scene-${high.toString(16).padStart(8, "0")}${low.toString(16).padStart(8, "0")}`;
 }
 
+/** Whether this page is shown inside another page (a course page's <iframe>). */
+const inAFrame = () => window.parent !== window;
+
+/**
+ * Why the learner's work is not being saved, in their words, for a storage failure `error`: the storage is full,
+ * the page is in a frame the browser keeps nothing for (a lesson on another site, in a browser that blocks
+ * third-party storage: Incognito, Brave, Chrome with third-party cookies blocked), or storage is turned off. It
+ * says what that means, not what to do: each place that shows it offers its own way to keep the work.
+ * @param {unknown} error what the storage threw
+ * @returns {string}
+ */
+export function whyNotSaved(error) {
+  const full = error?.name === "QuotaExceededError" || /quota/i.test(String(error?.message));
+  if (full) return "This browser’s storage is full, so your edits are not being saved: they last until you close or reload the page.";
+  if (inAFrame()) {
+    return "This page is inside another site’s page, and this browser does not let it keep anything: your edits last only until you close or reload the page.";
+  }
+  return "This browser does not let the page save (storage is turned off), so your edits last only until you close or reload the page.";
+}
+
 /**
  * @typedef {object} SavedRecord
  * @property {number} format        RECORD_FORMAT
@@ -78,30 +99,27 @@ export function sceneIdentity(scene, presetId = null) {
  * A store of saved drafts for one mode.
  * @param {object} options
  * @param {string} options.mode
- * @param {(message: string) => void} [options.onProblem] storage failed; the message says what it means
+ * @param {(message: string) => void} [options.onProblem] storage failed; the message says what it means (whyNotSaved)
  * @param {Storage|null} [options.storage] defaults to window.localStorage (reading it can itself throw)
  */
 export function createDraftStore({ mode, onProblem = () => {}, storage } = {}) {
   let backend = storage;
+  let refusal = null;
   if (backend === undefined) {
     try {
       backend = window.localStorage;
-    } catch {
+    } catch (error) {
       backend = null;
+      refusal = error;
     }
   }
   let reported = false;
   function problem(error) {
     if (reported) return;
     reported = true;
-    const full = error?.name === "QuotaExceededError" || /quota/i.test(String(error?.message));
-    onProblem(
-      full
-        ? "This browser's storage is full, so your edits are not being saved: they last until you close or reload the page. Copy a link or download the scene to keep them."
-        : "This browser does not let the page save (storage is turned off), so your edits last only until you close or reload the page. Copy a link or download the scene to keep them.",
-    );
+    onProblem(whyNotSaved(error));
   }
-  if (!backend) problem(new Error("storage unavailable"));
+  if (!backend) problem(refusal ?? new Error("storage unavailable"));
 
   function read(key) {
     if (!backend) return null;

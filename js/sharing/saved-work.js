@@ -9,11 +9,13 @@
  * edits could not be saved). When a new scene replaces saved edits of the same id (a link to the example,
  * say), those edits are first put aside ("kept"); the controller then offers to bring them back.
  *
- * State: `state.saveStatus` {saved: boolean, problem: string | null, kept: boolean} (change "saved", page/state.js).
+ * State: `state.saveStatus` {saved: boolean, problem: string | null, kept: boolean, codeUnsaved: boolean} (change
+ * "saved", page/state.js): `problem` says why nothing is being saved (saved-drafts.js whyNotSaved), and
+ * `codeUnsaved` that the learner's exercise code could not be kept either (sharing/exercise-code.js).
  * A whole new scene is told from an edit by `state.sceneCount` (page/session.js): edits make new drafts too.
  */
 
-import { createDraftStore, sceneIdentity } from "./saved-drafts.js";
+import { createDraftStore, sceneIdentity, whyNotSaved } from "./saved-drafts.js";
 import { sceneShapeProblem } from "../scene/shape.js";
 import { sceneFromDraft } from "../scene/draft.js";
 import { sameSceneData } from "../scene/sameness.js";
@@ -173,5 +175,7 @@ export function createSavedWork({ store, mode, onKept }) {
     keep: (id) => drafts.keep(id),
     /** Swap the kept edits of `id` with the saved ones; returns the record that is now the saved one. */
     swapKept: (id) => usable(drafts.swapKept(id)),
+    /** The browser would not keep the learner's exercise code: say so (once), with why if nothing said it yet. */
+    codeNotKept: ({ codeUnsaved, problem } = store.state.saveStatus) => codeUnsaved || setSaveStatus({ codeUnsaved: true, problem: problem ?? whyNotSaved(null) }),
   };
 }

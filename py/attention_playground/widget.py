@@ -8,7 +8,8 @@ Every edit the learner makes in the widget is sent to the kernel, which computes
 entry point (`entry.handle`, the one the page's worker and the native tests call), so the numbers a notebook
 shows are the kernel's NumPy. The widget's state is kept in step both ways:
 
-    scene        the scene as the learner made it (setting it from Python redraws the widget)
+    scene        the scene as the learner made it (setting it from Python redraws the widget); reading it
+                 gives a copy: change it and assign it back (`s = w.scene; s["X"][0][0] = 1; w.scene = s`)
     result       the last good `compute(scene)` result (an invalid edit keeps it)
     error        the module's error for `scene` ({type, message, field, row, column, row_index,
                  column_index}, as the page shows it), or None
@@ -24,6 +25,7 @@ anywidget is imported here and nowhere else in the package, so the module itself
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -80,6 +82,18 @@ def compute_response(scene: dict[str, Any]) -> dict[str, Any]:
     return json.loads(handle(json.dumps({"kind": "compute", "payload": {"scene": scene}})))
 
 
+class _SceneTrait(traitlets.Union):
+    """The widget's `scene`: a scene dict (or a preset id, on the way in). Reading it gives a copy, so the scene the
+    widget holds changes only when one is assigned. Handing out the held dict itself, `s = w.scene; s[...] = 1;
+    w.scene = s` changed it in place first: traitlets then found the assigned scene equal to the one it held,
+    reported no change, and the view (which ipywidgets updates on a reported change) kept the old heatmap while
+    `w.result` had moved on."""
+
+    def get(self, obj: Any, cls: Any = None) -> Any:
+        value = super().get(obj, cls)
+        return copy.deepcopy(value) if isinstance(value, dict) else value
+
+
 class Playground(anywidget.AnyWidget):
     """The Attention Playground's heatmap, bars and editors for one scene, computed by this kernel."""
 
@@ -87,7 +101,7 @@ class Playground(anywidget.AnyWidget):
     _css = traitlets.Unicode().tag(sync=True)
 
     # A preset id is taken too, and becomes that preset's scene (see _computed_scene).
-    scene = traitlets.Union([traitlets.Dict(), traitlets.Unicode()]).tag(sync=True)
+    scene = _SceneTrait([traitlets.Dict(), traitlets.Unicode()]).tag(sync=True)
     result = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     error = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     focused_row = traitlets.Int(allow_none=True, default_value=None).tag(sync=True)

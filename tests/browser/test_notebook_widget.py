@@ -220,6 +220,12 @@ def test_the_example_notebook_draws_edits_and_recomputes_in_the_kernel(browser, 
     # A scene set from Python redraws the widget.
     in_kernel(page, "w.scene = 'dog-bites-man'")
     expect(first.locator(sel("heatmap-cell"))).to_have_count(9)
+    # So does a scene read, changed in place and assigned back: "man" loses its second feature.
+    in_kernel(page, "w.focused_row = 2")
+    man_reads_man = first.locator(f'{sel("bar-row", token_index=2)} {sel("bar-value")}')
+    expect(man_reads_man).to_have_text("50.3%")
+    in_kernel(page, "s = w.scene; s['X'][2][1] = 0; w.scene = s")
+    expect(man_reads_man).to_have_text("40.1%")
     assert page.evaluate("window.policyViolations ?? []") == []
     context.close()
     assert_no_problems(problems)  # no console error, no uncaught error, no request off 127.0.0.1

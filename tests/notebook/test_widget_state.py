@@ -107,3 +107,18 @@ def test_a_picture_is_asked_of_a_widget_that_was_never_drawn(widget):
         widget.export_svg()
     with pytest.raises(RuntimeError, match="not been drawn"):
         widget.export_png()
+
+
+def test_a_scene_changed_in_place_and_assigned_back_is_computed_and_reaches_the_view(widget):
+    """`s = w.scene; s[...] = 1; w.scene = s`: the view is told of the new scene (ipywidgets sends a trait's
+    state when traitlets reports a change), with its result already computed."""
+    heard = []
+    widget.observe(lambda change: heard.append((change["new"], weights(widget.result))), names="scene")
+    scene = widget.scene
+    scene["heads"][0]["Wq"][PRONOUN][NOUN_DIM] = 0
+    widget.scene = scene
+    assert heard == [(scene, weights(compute(scene)))]
+    assert widget.result["heads"][0]["weights"][IT][CAT] == pytest.approx(0.653, abs=5e-4)  # the tutorial's 65.3%
+    # What w.scene gives is the learner's to change: the widget's scene changes only when it is assigned.
+    widget.scene["X"][CAT][0] = 5
+    assert widget.scene == scene and widget.scene is not widget.scene

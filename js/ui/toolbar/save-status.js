@@ -25,7 +25,7 @@ export function mountSaveStatus(host, { store, actions }) {
   function render(state) {
     const status = state.saveStatus ?? {};
     let message = "";
-    if (status.problem) message = `⚠ ${status.problem}`;
+    if (status.problem) message = `⚠ ${status.problem} Copy a link to your work or download the scene to keep them.`;
     else if (status.saved && state.edited && state.presetId) message = "✓ Your edits, saved in this browser.";
     else if (status.saved && !state.presetId) message = "✓ This scene is saved in this browser.";
     line.dataset.tone = status.problem ? "error" : "info";
