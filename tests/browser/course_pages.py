@@ -1,5 +1,6 @@
 """Course pages for the tests: a page of another origin (its own server on 127.0.0.1, another port) that frames the
-playground, as a course author's lesson does."""
+playground, as a course author's lesson does. Served for real: a page fulfilled by a route would not do, as
+Chromium's local network checks keep such a page from framing 127.0.0.1."""
 
 import contextlib
 import http.server

@@ -8,7 +8,7 @@ The themes' marks are set here as each theme's own switch sets them (tests/brows
 import pytest
 from playwright.sync_api import expect
 
-from lesson_pages import serving_lesson
+from course_pages import course_page
 from page_helpers import page_constant, sel
 
 FRAME = '<iframe id="frame" src="{site}/index.html?embed&panels={panels}#preset=dog-bites-man" width="100%" height="{height}" title="dog bites man"></iframe>'
@@ -44,7 +44,7 @@ def lessons(site_url):
     with_script = PAGE.format(script=HOST_SCRIPT.format(site=site_url),
                               frame=FRAME.format(site=site_url, panels="heatmap,bars", height=640))
     without = PAGE.format(script="", frame=FRAME.format(site=site_url, panels="heatmap,bars,features,weights", height=300))
-    with serving_lesson({"/with-script": with_script, "/without-script": without}) as url:
+    with course_page(lambda url: {"/with-script": with_script, "/without-script": without}) as url:
         yield url
 
 

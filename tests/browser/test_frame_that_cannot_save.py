@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import DEFAULT_TIMEOUT_MS, PageProblems, assert_no_problems
-from lesson_pages import serving_lesson
+from course_pages import course_page
 from page_helpers import sel, type_into, wait_live
 
 # Row 2 ("man"), feature 1 of "dog bites man": a 1 the learner changes to 0.
@@ -40,7 +40,7 @@ WHY = "this page is inside another site’s page, and this browser does not let 
 @pytest.fixture(scope="module")
 def lesson_on_another_site(site_url):
     """LESSON_PAGE around frames of the playground at `site_url`, from a server of its own, as http://localhost:P/."""
-    with serving_lesson({"/": LESSON_PAGE.format(site=site_url)}) as url:
+    with course_page(lambda url: {"/": LESSON_PAGE.format(site=site_url)}) as url:
         yield url.replace("127.0.0.1", "localhost") + "/"
 
 

@@ -9,6 +9,24 @@
 import { make } from "../shared/dom.js";
 
 /**
+ * A link's read-only field (hidden until a link is made, for a browser that will not copy it: the learner selects
+ * it there) and the status line that says what happened.
+ * @param {string} testId the field's data-testid
+ * @param {string} label the field's accessible name
+ */
+export function makeLinkField(testId, label) {
+  const field = make("input", "share-link");
+  field.type = "text";
+  field.readOnly = true;
+  field.hidden = true;
+  field.dataset.testid = testId;
+  field.setAttribute("aria-label", label);
+  const status = make("span", "share-status");
+  status.setAttribute("role", "status");
+  return { field, status };
+}
+
+/**
  * Mount the link button in `host`.
  * @param {HTMLElement} host
  * @param {{store?: {state: object, subscribe: Function},
@@ -20,15 +38,8 @@ export function mountShareMenu(host, { store = null, actions, places = {} }) {
   button.type = "button";
   button.dataset.testid = "copy-link";
   button.title = "A link that opens this scene, as it is now, for anyone";
-  const field = make("input", "share-link");
-  field.type = "text";
-  field.readOnly = true;
-  field.hidden = true;
-  field.dataset.testid = "share-link";
-  field.setAttribute("aria-label", "Link to this scene");
-  const status = make("span", "share-status");
+  const { field, status } = makeLinkField("share-link", "Link to this scene");
   status.dataset.testid = "share-status";
-  status.setAttribute("role", "status");
   const opensAt = make("label", "share-opens-at", "opens at ");
   const place = make("select", "share-place");
   place.dataset.testid = "link-opens-at";

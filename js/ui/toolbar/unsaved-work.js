@@ -10,6 +10,7 @@
  */
 
 import { make, setText } from "../shared/dom.js";
+import { makeLinkField } from "./share-menu.js";
 
 /** A button of the line. */
 function lineButton(text, testId) {
@@ -43,14 +44,7 @@ function sceneLine(actions) {
   const text = make("p", "unsaved-text");
   const copy = lineButton("Copy link to my work", "unsaved-copy-link");
   const download = lineButton("Download the scene (JSON)", "unsaved-download");
-  const field = make("input", "share-link");
-  field.type = "text";
-  field.readOnly = true;
-  field.hidden = true;
-  field.dataset.testid = "unsaved-link";
-  field.setAttribute("aria-label", "Link to your work");
-  const status = make("span", "share-status");
-  status.setAttribute("role", "status");
+  const { field, status } = makeLinkField("unsaved-link", "Link to your work");
   line.append(text, copy, download, field, status);
   copy.addEventListener("click", () => showLink({ field, status }, actions));
   download.addEventListener("click", () => actions.download("json"));
