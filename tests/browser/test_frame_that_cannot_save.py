@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from conftest import DEFAULT_TIMEOUT_MS, PageProblems, assert_no_problems
 from course_pages import course_page
+from lesson_helpers import lesson_steps
 from page_helpers import sel, type_into, wait_live
 
 # Row 2 ("man"), feature 1 of "dog bites man": a 1 the learner changes to 0.
@@ -166,3 +167,28 @@ def test_a_page_that_cannot_save_says_so_for_the_theme_pick_too(site_url, browse
     finally:
         context.close()
     assert problems.page_errors == []
+
+
+LESSON_FRAME_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A lesson on another site</title><link rel="icon" href="data:,">
+<script src="{site}/js/embed-host.js" async></script></head>
+<body style="margin: 0"><iframe id="lesson" src="{site}/index.html?embed&lesson={lesson}&step={step}" width="100%"
+  height="640" title="a lesson's step" data-attention-playground></iframe></body></html>"""
+
+
+def test_a_lesson_in_a_frame_that_cannot_save_says_so_and_its_answers_can_be_downloaded(site_url, learner):
+    steps = lesson_steps("attention-from-scratch")
+    pick = next(step for step in steps if step["question"] and step["question"]["kind"] == "pick")
+    page = LESSON_FRAME_PAGE.format(site=site_url, lesson="attention-from-scratch", step=pick["id"])
+    with course_page(lambda url: {"/": page}) as url:
+        learner.goto(url.replace("127.0.0.1", "localhost") + "/")
+        frame = live_frame(learner, "lesson")
+        assert storage_refused(frame) == "SecurityError"
+        frame.locator(sel("lesson-pick-word")).first.click()
+        # The answer is judged and shown; the player says it cannot be kept here, and how to keep it.
+        expect(frame.locator(sel("lesson-verdict"))).to_be_visible()
+        expect(frame.locator(sel("lesson-status"))).to_contain_text("does not let the page keep your progress")
+        with learner.expect_download() as download:
+            frame.locator(sel("lesson-my-answers-json")).click()
+        kept = json.loads(open(download.value.path(), encoding="utf-8").read())
+        assert kept["answers"][pick["id"]]["attempts"] == 1
