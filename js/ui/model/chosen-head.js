@@ -32,9 +32,12 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
   body.append(heatmap.element, barsHost);
   element.append(heading, body, actionsRow);
 
-  /** view = {label, role (as model_info names it), weights (n × n), tokens, focus, opened (the opened head or null), edited, training} */
-  function update({ label, role, weights, tokens, focus, opened, edited: isEdited, training }) {
-    heading.textContent = role ? `${label}: ${roleName(role)}` : label;
+  /**
+   * view = {label, role (as model_info names it), also (its other jobs: head-cards.js alsoText), weights (n × n),
+   * tokens, focus, opened (the opened head or null), edited, training}
+   */
+  function update({ label, role, also, weights, tokens, focus, opened, edited: isEdited, training }) {
+    heading.textContent = role ? `${label}: ${[roleName(role), also].filter(Boolean).join(", ")}` : label;
     const head = { name: label, weights };
     const mask = causalMask(tokens.length);
     heatmap.update({ tokens, head, mask, focusRow: focus, hover: null });
