@@ -12,6 +12,7 @@ import { make } from "../shared/dom.js";
 import { START_TOKEN, namedToken, wordAt } from "../shared/positions.js";
 import { createLabelledMatrix } from "../teaching/labelled-matrix.js";
 import { drawStage, stageFormula } from "../teaching/step-view.js";
+import { createDisclosure } from "./disclosure.js";
 import { SCORE_WORDS, aRole } from "./head-cards.js";
 
 /** The stages each head shows at "it", in the step view's order. */
@@ -34,7 +35,9 @@ export function createDesignedVsLearned({ onShow }) {
   show.dataset.testid = "model-designed-show";
   const stagesNote = make("p", "panel-note");
   const stages = make("div", "model-designed-stages");
-  element.append(title, table, text, show, stagesNote, stages);
+  const steps = createDisclosure({ summary: "The steps at “it”, head by head: query, keys, scores, ÷√d, weights", testId: "model-designed-steps" });
+  steps.body.append(stagesNote, stages);
+  element.append(title, table, text, show, steps.element);
   const columns = [createStageColumn("model-designed-stages-hand"), createStageColumn("model-designed-stages-learned")];
   stages.append(...columns.map((column) => column.element));
   let head = null;
@@ -66,6 +69,7 @@ export function createDesignedVsLearned({ onShow }) {
     const rows = designed.stages ?? [];
     stages.hidden = rows.length !== columns.length;
     stagesNote.hidden = stages.hidden;
+    steps.element.hidden = stages.hidden;
     if (stages.hidden) return;
     rows.forEach((row, k) => columns[k].update(row));
     const [hand, learned] = rows;
