@@ -4,28 +4,18 @@ induction head, the scores), finds the pronoun head named for both its jobs, the
 mentioned again and reads what the second mention reads, and why. Every number is the module's, run natively."""
 
 import numpy as np
+import pytest
 from playwright.sync_api import expect
 
 from attention_playground.model import requests as model_requests
 from attention_playground.model.analysis import ROLE_THRESHOLDS
+from model_panel_helpers import INFO, card, model_page  # noqa: F401  (model_page is a fixture)
 from page_helpers import sel
 
-INFO = model_requests.model_info({})
+# On one worker with the other files that use the trained model's panel on the shared page (model_page).
+pytestmark = pytest.mark.xdist_group("model-panel")
+
 EXAMPLES = {example["id"]: example for example in INFO["examples"]}
-
-
-def open_panel(page):
-    """The model's panel open on the module's shared page (an earlier test may have opened it already)."""
-    button = page.locator(sel("model-open"))
-    if button.is_visible():
-        button.click()
-    # The panel's first answer waits for Python to fetch and import the model: on a busy machine, seconds.
-    expect(page.locator(sel("model-head-card"))).to_have_count(len(INFO["heads"]), timeout=60_000)
-    expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
-
-
-def card(page, layer, head):
-    return page.locator(sel("model-head-card", layer=layer, head=head))
 
 
 def described(layer, head):
@@ -33,9 +23,8 @@ def described(layer, head):
     return entry
 
 
-def test_every_word_on_the_cards_is_defined_beside_them(live_page, artifacts):
-    page = live_page
-    open_panel(page)
+def test_every_word_on_the_cards_is_defined_beside_them(model_page, artifacts):
+    page = model_page
     legend = page.locator(sel("model-legend"))
     expect(legend).to_be_visible()
     assert legend.evaluate("(details) => details.open")  # open on a wide screen: the words are read where they stand
@@ -62,9 +51,8 @@ def test_every_word_on_the_cards_is_defined_beside_them(live_page, artifacts):
     page.locator(sel("model-panel")).screenshot(path=str(artifacts / "model-panel-legend.png"))
 
 
-def test_the_pronoun_head_is_named_for_both_its_jobs_with_both_scores(live_page):
-    page = live_page
-    open_panel(page)
+def test_the_pronoun_head_is_named_for_both_its_jobs_with_both_scores(model_page):
+    page = model_page
     layer, head = INFO["pronoun"]["head"]
     entry = described(layer, head)
     label = entry["label"]
@@ -83,9 +71,8 @@ def test_the_pronoun_head_is_named_for_both_its_jobs_with_both_scores(live_page)
     expect(card(page, single["layer"], single["head"]).locator(sel("model-head-also"))).to_be_hidden()
 
 
-def test_a_noun_mentioned_again_focuses_the_second_mention_and_says_what_it_reads(live_page, artifacts):
-    page = live_page
-    open_panel(page)
+def test_a_noun_mentioned_again_focuses_the_second_mention_and_says_what_it_reads(model_page, artifacts):
+    page = model_page
     example = EXAMPLES["second-mention"]
     page.locator(sel("model-example-second-mention")).click()
     expect(page.locator(sel("model-words"))).to_have_value(example["words"])
