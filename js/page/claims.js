@@ -84,7 +84,7 @@ export function createClaimController({ store, python, reveal, notify, panelShow
             reportProgress(listener, { step: progress.step, steps: progress.steps, losses: progress.losses, seconds: progress.seconds });
           },
         });
-        update({ status: outcome.status, claim: outcome.claim, step: outcome.step, steps: outcome.configs.with.steps,
+        update({ status: outcome.status, claim: outcome.claim, seed: outcome.configs.with.seed, step: outcome.step, steps: outcome.configs.with.steps,
           losses: outcome.losses, seconds: outcome.seconds, metrics: outcome.metrics, verdict: outcome.verdict });
         if (outcome.status === "done") {
           // The heads follow the verdict (describing a model takes a moment): the outcome does not wait for them.

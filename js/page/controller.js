@@ -82,7 +82,10 @@ export function createController({ store, python, preview, lockedFields = new Se
   const drawing = createLearnerDrawing({ store, session, python });
   /** A scene the learner asked for from a panel: checked first, refused if it breaks a lock. */
   const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
-  const experiments = createExperiments({ store, python, showScene: showChecked("this change") });
+  const experiments = createExperiments({
+    store, python, showScene: showChecked("this change"), openExample: (id) => actions.pickPreset(id),
+    settled: () => session.settled(),
+  });
   const model = createModelController({ store, python, reveal, notify, showScene: showChecked("this head of the trained model") });
   const lessonFiles = createLessonFiles();
   const lessons = lazyLessons(lessonFiles, () => ({ store, python, session, loader, presets, setView, model, claims, mode: storageMode, files: lessonFiles }));

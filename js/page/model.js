@@ -89,7 +89,8 @@ export function createModelController({ store, python, showScene, reveal, notify
     showModelExample(id) {
       const example = model().info?.examples.find((candidate) => candidate.id === id);
       if (!example) return;
-      update({ words: example.words, focus: null });
+      // The row the example is about (model_info's `focus`: the second mention), else the sentence's last word.
+      update({ words: example.words, focus: example.focus ?? null });
       rerun();
     },
     toggleKnockOut(layer, head) {

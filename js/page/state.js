@@ -103,6 +103,7 @@ export const CLAIM_STATE = Object.freeze({
   status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
   detail: "",
   claim: null, // the claim tested (model_claims' entry)
+  seed: null, // the seed its pair trained from
   step: 0,
   steps: 0,
   losses: { with: [], without: [] },

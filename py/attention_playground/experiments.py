@@ -7,8 +7,8 @@
 
 And the page's two experiments on the scene a learner is editing (Part 8 and "weights are not explanations"):
 
-- `shuffle_scene`: the scene with its words in another order, and how far each word's output moved from
-  where its word took it;
+- `shuffle_scene`: the scene with its words in another order (a random one, or "dog bites man" against "man
+  bites dog"), each word's output in both orders, and how far each moved from where its word took it;
 - `knock_out_word`: the scene computed again with one word that nobody may read, and how far each word's
   output moved against the weight it had put on that word.
 """
@@ -110,6 +110,10 @@ class ShuffledScene(NamedTuple):
     order: list[int]  # order[i] = the old place of the word that now stands at place i
     largest_difference: float | None  # largest |output now - output before, moved with its word|; None: a nan
     reason: str  # why the outputs did not just move: "none" (they did), "positions", "mask" or "other"
+    output_before: np.ndarray  # (n_tokens, d_out): the scene's output, row by row, in the old order
+    output_after: np.ndarray  # (n_tokens, d_out): the same in the new order
+    differences: np.ndarray  # (n_tokens,): each word's largest |difference|, by its old place (nan: a nan)
+    unchanged: np.ndarray  # (n_tokens,) bool: the word's output only moved (differences within ROUNDING), by old place
 
 
 class KnockedOutWord(NamedTuple):
@@ -145,22 +149,27 @@ def _rows_in(value: Any, order: list[int]) -> Any:
 def _reordered(scene: Mapping[str, Any], order: list[int]) -> dict[str, Any]:
     moved = dict(scene)
     moved["tokens"] = _rows_in(scene["tokens"], order)
+    if scene.get("title") == " ".join(scene["tokens"]):  # a title that is the sentence ("dog bites man") follows it
+        moved["title"] = " ".join(moved["tokens"])
     moved["X"] = _rows_in(scene["X"], order)
     if not isinstance(scene["mask"], str):  # a named mask ("causal") stays what it says; a drawn one moves
         moved["mask"] = [[scene["mask"][row][column] for column in order] for row in order]
     return moved
 
 
-def _moved_row_difference(before: ComputedScene, after: ComputedScene, order: list[int]) -> float:
-    """The largest |difference| between each word's output now and its output before, taken to its new place.
-    A head with one-hot values (Wv null) hands over "where", so its output columns are places: they move too."""
-    largest = 0.0
+def _moved_row_differences(before: ComputedScene, after: ComputedScene, order: list[int]) -> np.ndarray:
+    """Each word's largest |difference| between its output now and its output before, taken to its new place,
+    by the word's old place (n_tokens,). A head with one-hot values (Wv null) hands over "where", so its output
+    columns are places: they move too."""
+    largest = np.zeros(len(order))  # (n_tokens,), by new place
     for was, now in zip(before.heads, after.heads, strict=True):
         expected = was.stages.output[order]  # (n_tokens, d_v): each word's output, at its new place
         if was.head.Wv is None:
             expected = expected[:, order]
-        largest = max(largest, float(np.abs(now.stages.output - expected).max()))  # nan stays nan
-    return largest
+        largest = np.maximum(largest, np.abs(now.stages.output - expected).max(axis=1))  # a nan stays a nan
+    by_old_place = np.empty_like(largest)
+    by_old_place[order] = largest
+    return by_old_place
 
 
 def shuffle_scene(scene: Mapping[str, Any], order: Sequence[int]) -> ShuffledScene:
@@ -172,7 +181,8 @@ def shuffle_scene(scene: Mapping[str, Any], order: Sequence[int]) -> ShuffledSce
     places = _order(order, len(before.scene.tokens))
     moved = _reordered(scene, places)
     after = compute_scene(moved)
-    largest = _moved_row_difference(before, after, places)
+    differences = _moved_row_differences(before, after, places)
+    largest = float(differences.max())  # nan if any word's is
     if np.isnan(largest):
         reason, largest_difference = "other", None
     else:
@@ -183,7 +193,8 @@ def shuffle_scene(scene: Mapping[str, Any], order: Sequence[int]) -> ShuffledSce
             else "mask" if not np.array_equal(after.scene.mask, before.scene.mask[np.ix_(places, places)])
             else "other"
         )
-    return ShuffledScene(moved, places, largest_difference, reason)
+    unchanged = differences <= ROUNDING  # (n_tokens,); a nan is not unchanged
+    return ShuffledScene(moved, places, largest_difference, reason, before.output, after.output, differences, unchanged)
 
 
 def knock_out_word(scene: Mapping[str, Any], column: int, head: int = 0) -> KnockedOutWord:

@@ -21,6 +21,7 @@ PRESET_IDS: tuple[str, ...] = (
     "dog-bites-man",
     "repeated-noun",
     "causal-exercise",
+    "two-animals",
     "softmax-trap",
     "two-heads",
     "trained-repeated-noun",

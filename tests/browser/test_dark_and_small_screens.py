@@ -193,6 +193,8 @@ def test_on_a_phone_the_panels_line_up_and_what_is_in_them_fits(learners_phone, 
     cards = phone.eval_on_selector_all(sel("model-head-card"), "cards => cards.map((c) => c.getBoundingClientRect().x)")
     assert len({round(x) for x in cards}) <= 2 and round(cards[0]) == round(min(cards)), cards
     panel = phone.locator(sel("model-panel")).bounding_box()
+    # On a phone the table is folded under its summary: a tap opens it.
+    phone.locator(sel("model-weight-effect-heads")).locator("summary").click()
     table = phone.locator(".weight-effect-table").bounding_box()
     assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.xdist_group("model-panel")
 def test_the_shipped_models_heads_show_the_roles_the_analysis_measured(model_page, model, artifacts):
     expect(model_page.locator(sel("model-words"))).to_have_value(REPEATED_RUN)
     assert INDUCTION and all(layer == 1 for layer, _ in INDUCTION) and PREVIOUS[0] == 0
-    names = {"induction": "induction head", "previous-token": "previous-token head", "first-token": "parks on <bos>"}
+    names = {"induction": "induction head", "previous-token": "previous-token head", "first-token": "attention sink"}
     for (layer, head), role in ROLES.items():
         expect(card(model_page, layer, head).locator(".model-head-role")).to_have_text(names.get(role, role))
     # At the second "frog", an induction head reads the word that followed the first "frog".

@@ -39,11 +39,6 @@ def explanation(page):
     return page.locator(sel("step-explain"))
 
 
-def g4(value):
-    """A number to four significant digits, as the softmax explanation writes it."""
-    return str(float(f"{value:.4g}")).removesuffix(".0")
-
-
 def fmt(value):
     """A number as the page writes it: up to four decimals, no trailing zeros."""
     return str(float(f"{value:.4f}")).removesuffix(".0")
@@ -61,7 +56,8 @@ def test_every_step_is_worked_by_hand_on_hover_and_focus(live_page, artifacts):
     pick(live_page, "dog-bites-man")
     open_steps(live_page)
     stages = [live_page.locator(sel("step-matrix")).nth(k).get_attribute("data-stage") for k in range(live_page.locator(sel("step-matrix")).count())]
-    assert stages == ["X", "Wq", "Wk", "Wv", "Q", "K", "V", "scores", "scaled", "masked", "weights", "output"]
+    # "dog bites man" masks nothing: no "masked" stage repeats the scaled scores (a note stands in its place).
+    assert stages == ["X", "Wq", "Wk", "Wv", "Q", "K", "V", "scores", "scaled", "weights", "output"]
 
     # A score: the tutorial's own dot product, and where it came from lights up.
     stage_cell(live_page, "scores", MAN, DOG).hover()
@@ -87,9 +83,9 @@ def test_every_step_is_worked_by_hand_on_hover_and_focus(live_page, artifacts):
     exps = np.exp(row - row.max())
     stage_cell(live_page, "weights", MAN, DOG).focus()
     text = explanation(live_page).inner_text()
-    assert f"total = {g4(exps.sum())}" in text
-    assert f"share of “dog” = {g4(exps[DOG])} ÷ {g4(exps.sum())} = {native['weights'][MAN][DOG]:.3f}" in text
-    expect(stage_cell(live_page, "masked", MAN, 2)).to_have_class(re.compile(r"\bsource-row\b"))
+    assert f"total = {fmt(exps.sum())}" in text
+    assert f"share of “dog” = {fmt(exps[DOG])} ÷ {fmt(exps.sum())} = {native['weights'][MAN][DOG]:.4f}" in text
+    expect(stage_cell(live_page, "scaled", MAN, 2)).to_have_class(re.compile(r"\bsource-row\b"))
 
     # Output: the weighted sum of the values.
     stage_cell(live_page, "output", MAN, 0).hover()

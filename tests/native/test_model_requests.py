@@ -97,6 +97,30 @@ def test_the_model_is_introduced_with_its_heads_examples_and_what_may_be_trained
     assert info["quick_run"] == model_requests.QUICK_RUN and set(info["quick_run"]) <= set(info["trainable"])
 
 
+def test_every_role_a_head_reaches_is_given_and_the_pronoun_head_is_an_induction_head_too(shipped_model):
+    """A head may do two jobs: `roles` lists every threshold its scores reach, in ROLE_THRESHOLDS' order, the first
+    of them its `role`. The shipped model's pronoun head reads the animal at "it" and copies on repeated runs."""
+    from attention_playground.model.analysis import ROLE_THRESHOLDS
+
+    info = result("model_info", {})
+    for head in info["heads"]:
+        reached = [name for name, (score, at_least) in ROLE_THRESHOLDS.items() if head["scores"][score] >= at_least]
+        assert head["roles"] == reached
+        assert head["role"] == (reached[0] if reached else "diffuse")
+    layer, head = info["pronoun"]["head"]
+    (pronoun,) = [entry for entry in info["heads"] if (entry["layer"], entry["head"]) == (layer, head)]
+    assert {"induction", "pronoun"} <= set(pronoun["roles"])
+
+
+def test_the_second_mention_example_focuses_the_second_mention_of_its_noun():
+    (example,) = [entry for entry in result("model_info", {})["examples"] if entry["id"] == "second-mention"]
+    tokens = ["<bos>", *example["words"].split()]
+    focus = example["focus"]
+    assert tokens[focus] in tokens[1:focus] and tokens[focus] not in ("the", ".")  # a noun named before
+    assert tokens.count(tokens[focus]) == 2 and focus < len(tokens) - 1
+    assert all("focus" not in entry for entry in result("model_info", {})["examples"] if entry["id"] != "second-mention")
+
+
 def test_the_quick_run_grows_an_induction_head_and_its_loss_drop_with_the_shipped_seed():
     """The panel's quick run (repeated runs only), as a learner starts it: the settings' defaults, QUICK_RUN's."""
     from attention_playground.model import head_roles

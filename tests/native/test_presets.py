@@ -31,7 +31,7 @@ def test_every_preset_file_is_listed_under_its_own_id():
 def test_the_stable_ids():
     assert set(PRESET_IDS) == {
         "dog-bites-man", "it-animal-noun", "it-no-noun-match", "it-strength-1", "it-strength-5",
-        "it-strength-8", "causal-exercise", "repeated-noun", "softmax-trap", "two-heads", "trained-repeated-noun",
+        "it-strength-8", "causal-exercise", "two-animals", "repeated-noun", "softmax-trap", "two-heads", "trained-repeated-noun",
     }
     assert DEFAULT_PRESET_ID == "it-animal-noun"
 
@@ -181,3 +181,21 @@ def test_two_heads_read_the_antecedent_and_the_previous_word():
     # The joined output puts the two heads' one-hot readings side by side.
     output = np.array(compute(scene)["output"])  # (n, 2n)
     assert np.allclose(output, np.concatenate([antecedent, previous], axis=1))
+
+
+def test_two_animals_split_the_weight_of_it_and_knocking_one_out_barely_moves_it():
+    """What its description promises: "it" gives each animal about half of its weight; knocking "cat" out moves the
+    output of "it" least of all, though "it" gave "cat" the most weight (the experiment's one-click example)."""
+    from attention_playground.experiments import knock_out_word
+
+    scene = load_preset("two-animals")
+    tokens = scene["tokens"]
+    it, cat, dog = tokens.index("it"), tokens.index("cat"), tokens.index("dog")
+    weights = weights_of("two-animals")
+    assert weights[it, cat] == pytest.approx(weights[it, dog], abs=1e-12) and 0.4 < weights[it, cat] < 0.5
+    values = np.array(compute(scene)["heads"][0]["stages"]["V"])  # (n, d_v)
+    assert np.array_equal(values[cat], values[dog])  # the same value: what "it" loses, "dog" hands over
+    knocked = knock_out_word(scene, cat)
+    assert knocked.most_weighted == it and knocked.most_changed != it
+    others = [i for i in range(len(tokens)) if i != it]
+    assert all(knocked.weights[i] < knocked.weights[it] and knocked.changes[i] > 5 * knocked.changes[it] for i in others)

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+import reference
 from attention_playground import compute, handle, load_preset
 from attention_playground.experiments import knock_out_word, shuffle_scene
 
@@ -26,6 +27,41 @@ def test_a_shuffled_scene_keeps_each_words_row_and_its_outputs_move_with_it():
     # Measured against compute() of both scenes: each output row (and, with one-hot values, column) moved along.
     before, after = np.array(compute(scene)["output"]), np.array(compute(shuffled.scene)["output"])
     assert np.allclose(after, before[order][:, order])
+
+
+def test_dog_bites_man_against_man_bites_dog_each_words_output_is_equal_and_moved():
+    """Part 8 as the page shows it: both orders side by side, each word's output in each (the independent reference
+    computes both sentences from the words' own vectors), equal, at its new place; the title names the order shown."""
+    scene = load_preset("dog-bites-man")
+    tokens = scene["tokens"]
+    order = [2, 1, 0]  # "man bites dog"
+    swapped = shuffle_scene(scene, order)
+    assert swapped.scene["tokens"] == ["man", "bites", "dog"] and swapped.scene["title"] == "man bites dog"
+    identity = [[1, 0], [0, 1]]
+    before, _ = reference.self_attention(scene["X"], identity, identity, identity)
+    after, _ = reference.self_attention([scene["X"][i] for i in order], identity, identity, identity)
+    assert np.allclose(swapped.output_before, before) and np.allclose(swapped.output_after, after)
+    for word in tokens:
+        was, now = tokens.index(word), swapped.scene["tokens"].index(word)
+        assert np.allclose(swapped.output_after[now], swapped.output_before[was], rtol=0, atol=1e-12)
+        assert swapped.differences[was] <= 1e-12 and swapped.unchanged[was]
+    assert tokens.index("dog") != swapped.scene["tokens"].index("dog")  # moved, not left in place
+
+
+def test_with_positions_each_word_says_how_far_its_own_output_moved():
+    scene = {**load_preset("dog-bites-man"), "positions": "sinusoidal"}
+    order = [2, 1, 0]
+    swapped = shuffle_scene(scene, order)
+    before, after = np.array(compute(scene)["output"]), np.array(compute(swapped.scene)["output"])
+    expected = np.abs(after - before[order]).max(axis=1)  # by new place
+    assert np.allclose(swapped.differences[order], expected)
+    assert swapped.reason == "positions" and swapped.largest_difference == pytest.approx(expected.max())
+    assert not swapped.unchanged.any()  # every word of the three stands somewhere else, so each has other numbers
+
+
+def test_a_title_that_is_not_the_sentence_stays():
+    scene = it_scene()
+    assert shuffle_scene(scene, REVERSED).scene["title"] == scene["title"]
 
 
 @pytest.mark.parametrize(("changes", "reason"), [

@@ -12,14 +12,18 @@ import { namedToken } from "../shared/positions.js";
 /** From this many tokens, a heatmap's weight colours are painted on a canvas under its SVG (cell-canvas.js). */
 const CANVAS_FROM_TOKENS = 25;
 
-/** Size of everything, in SVG user units (equal to CSS pixels at natural size). */
-export function layoutFor(tokens, compact) {
+/**
+ * Size of everything, in SVG user units (equal to CSS pixels at natural size). `minLabelFont`: the smallest the
+ * word labels may be at natural size; the cells grow to give them room (a grid that scrolls sideways on a phone
+ * keeps its labels readable instead of shrinking them).
+ */
+export function layoutFor(tokens, compact, { minLabelFont = 0 } = {}) {
   const n = tokens.length;
   if (compact) {
     const cell = Math.max(3, Math.min(16, Math.floor(150 / Math.max(n, 1))));
     return { cell, onCanvas: n >= CANVAS_FROM_TOKENS, left: 0, top: 0, labelFont: 0, valueFont: 0, rotate: false, showLabels: false, showValues: false, width: n * cell, height: n * cell };
   }
-  const cell = n <= 12 ? 48 : Math.max(12, Math.floor(576 / n));
+  const cell = Math.max(n <= 12 ? 48 : Math.max(12, Math.floor(576 / n)), Math.ceil((minLabelFont - 2) / 0.32));
   const labelFont = Math.min(14, Math.max(7, cell * 0.32 + 2));
   const charWidth = labelFont * 0.6;
   const longest = Math.max(1, ...tokens.map((token) => token.length));

@@ -32,17 +32,28 @@ function tooltipLines({ hover, tokens, head, mask, maskEditable, scale }) {
   return lines;
 }
 
-/** Put the tooltip above the cell (below it where there is no room), inside the heatmap's width. */
+/** The narrowest the tooltip is made to keep clear of the row labels; narrower than this it may cover them. */
+const NARROWEST_BESIDE_LABELS = 160;
+
+/**
+ * Put the tooltip above the cell (below it where there is no room), inside the heatmap's width, and right of the
+ * row labels (it explains them: on a narrow phone grid, clamped to the left edge, it covered them). In a grid
+ * that scrolls sideways, its place counts the scroll.
+ */
 function placeTooltip(tooltip, wrapper, cellRect) {
   const cellBox = cellRect.getBoundingClientRect();
   const box = wrapper.getBoundingClientRect();
+  const firstCell = wrapper.querySelector("svg .cell");
+  const gridLeft = Math.max(0, (firstCell?.getBoundingClientRect().left ?? box.left) - box.left);
+  const room = box.width - gridLeft;
+  tooltip.style.maxWidth = room >= NARROWEST_BESIDE_LABELS ? `${Math.floor(room)}px` : "";
   const tipBox = tooltip.getBoundingClientRect();
   let x = cellBox.left - box.left + cellBox.width / 2 - tipBox.width / 2;
-  x = Math.max(0, Math.min(x, box.width - tipBox.width));
+  x = Math.max(tipBox.width <= room ? gridLeft : 0, Math.min(x, box.width - tipBox.width));
   let y = cellBox.top - box.top - tipBox.height - 8;
   if (y < 0) y = cellBox.bottom - box.top + 8;
-  tooltip.style.left = `${Math.round(x)}px`;
-  tooltip.style.top = `${Math.round(y)}px`;
+  tooltip.style.left = `${Math.round(x + wrapper.scrollLeft)}px`;
+  tooltip.style.top = `${Math.round(y + wrapper.scrollTop)}px`;
 }
 
 /**

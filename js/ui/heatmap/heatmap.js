@@ -35,9 +35,10 @@ function testIds(testId, compact) {
  * @param {(cell: {row: number, column: number}|null) => void} [options.onHover] the pointer moved onto a cell, or away
  * @param {string} [options.testId] names the heatmap for tests (its cells, row labels and tooltip after it), when
  *   a page holds more than the playground's own
+ * @param {number} [options.minLabelFont] the smallest its word labels may be at natural size (heatmap-drawing.js)
  * @returns {{element: HTMLElement, update: (view: object) => void}}
  */
-export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel = () => {}, onHover = () => {}, testId = null } = {}) {
+export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel = () => {}, onHover = () => {}, testId = null, minLabelFont = 0 } = {}) {
   const hatchId = `heatmap${++instances}-hatch`;
   const wrapper = document.createElement("div");
   wrapper.className = compact ? "heatmap-wrap compact" : "heatmap-wrap";
@@ -74,7 +75,7 @@ export function createHeatmap({ compact = false, onCell = () => {}, onRowLabel =
 
   /** Draw the grid again for `tokens` if its layout changed, else only rename its labels. */
   function layOut(tokens) {
-    const nextLayout = layoutFor(tokens, compact);
+    const nextLayout = layoutFor(tokens, compact, { minLabelFont });
     const key = `${tokens.length}|${JSON.stringify(nextLayout)}`;
     if (key !== layoutKey) {
       layout = nextLayout;

@@ -9,6 +9,9 @@ import { createHeatmap } from "../heatmap/heatmap.js";
 import { make, makeButton } from "../shared/dom.js";
 import { causalMask, roleName } from "./head-cards.js";
 
+/** The smallest the large grid's word labels are drawn (CSS pixels): on a phone it scrolls sideways instead. */
+const MIN_LABEL_FONT = 11;
+
 /**
  * @param {{onFocus: (row: number) => void, onOpen: () => void, onTrainedWeights: () => void}} handlers
  * @returns {{element: HTMLElement, update: (view: object) => void}}
@@ -17,7 +20,7 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
   const element = make("div", "model-chosen");
   element.dataset.testid = "model-chosen-head";
   const heading = make("h3", "model-chosen-title");
-  const heatmap = createHeatmap({ testId: "model-heatmap", onRowLabel: onFocus, onCell: (row) => onFocus(row) });
+  const heatmap = createHeatmap({ testId: "model-heatmap", onRowLabel: onFocus, onCell: (row) => onFocus(row), minLabelFont: MIN_LABEL_FONT });
   const barsHost = make("div", "model-bars");
   const bars = createAttentionBars(barsHost, { testPrefix: "model-" });
   const open = makeButton("small-button", "Open this head in the playground", "model-open-head");
@@ -32,9 +35,12 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
   body.append(heatmap.element, barsHost);
   element.append(heading, body, actionsRow);
 
-  /** view = {label, role (as model_info names it), weights (n × n), tokens, focus, opened (the opened head or null), edited, training} */
-  function update({ label, role, weights, tokens, focus, opened, edited: isEdited, training }) {
-    heading.textContent = role ? `${label}: ${roleName(role)}` : label;
+  /**
+   * view = {label, role (as model_info names it), also (its other jobs: head-cards.js alsoText), weights (n × n),
+   * tokens, focus, opened (the opened head or null), edited, training}
+   */
+  function update({ label, role, also, weights, tokens, focus, opened, edited: isEdited, training }) {
+    heading.textContent = role ? `${label}: ${[roleName(role), also].filter(Boolean).join(", ")}` : label;
     const head = { name: label, weights };
     const mask = causalMask(tokens.length);
     heatmap.update({ tokens, head, mask, focusRow: focus, hover: null });

@@ -26,6 +26,26 @@ function createSides(heads) {
 }
 
 /**
+ * What the chart itself says when the model without the mask has the lower loss: it reads the word it must
+ * predict, so its loss looks better and is not, and what it predicts with that word hidden (the verdict's
+ * measurement). Null for any other claim, or before both losses and the verdict are in.
+ * @param {object} claim state.claim
+ * @param {object|undefined} chosen the claim tested (model_claims' entry)
+ * @returns {{side: string, text: string}|null}
+ */
+export function chartNote(claim, chosen) {
+  const { with: honest, without: reading } = claim.losses;
+  if (!chosen?.measured_with_mask || !claim.verdict || !honest.length || !reading.length) return null;
+  if (!(reading.at(-1) < honest.at(-1))) return null;
+  return {
+    side: "without",
+    text: `${chosen.without_label.charAt(0).toUpperCase()}${chosen.without_label.slice(1)}, the loss falls to ${reading.at(-1).toFixed(2)} (${chosen.with_label}: ` +
+      `${honest.at(-1).toFixed(2)}): the model reads the word it must predict, so it looks better, and is not. ` +
+      `With that word hidden it predicts ${percent(claim.verdict.without_accuracy)} of the repeated part.`,
+  };
+}
+
+/**
  * @returns {{elements: Element[], update: (claim: object, chosen: object|undefined) => void}} `elements`, in the
  *   order they are shown; `update` draws state.claim, whose results are those of `chosen`, the claim tested
  */
@@ -40,7 +60,7 @@ export function createClaimResults() {
   function update(claim, chosen) {
     const labels = chosen ? { with: chosen.with_label, without: chosen.without_label } : { with: "with", without: "without" };
     curves.element.toggleAttribute("hidden", claim.status === "idle"); // an SVG element has no .hidden
-    curves.update({ losses: claim.losses, steps: claim.steps || 1, labels });
+    curves.update({ losses: claim.losses, steps: claim.steps || 1, labels, note: chartNote(claim, chosen) });
     const measured = claim.metrics && chosen;
     scores.hidden = !measured;
     if (measured) {

@@ -18,7 +18,8 @@ import { createRunStatus, seconds } from "./run-status.js";
 const CLAIM_WORDS = {
   training: (claim, perStep) => `Step ${claim.step} of ${claim.steps} for each model · ` +
     `${seconds(perStep * (claim.steps - claim.step))} left`,
-  finished: (claim) => `${claim.status === "done" ? "Both trained" : "Stopped at"} step ${claim.step} of ${claim.steps} in ${seconds(claim.seconds)}.`,
+  finished: (claim) => `${claim.status === "done" ? "Both trained" : "Stopped at"} step ${claim.step} of ${claim.steps} in ` +
+    `${seconds(claim.seconds)}${Number.isInteger(claim.seed) ? `, from seed ${claim.seed}` : ""}.`,
   failed: "The test could not run",
 };
 
@@ -60,7 +61,13 @@ export function mountClaimTest(host, { store, actions }) {
   const statement = createClaimStatement({ actions, picked: form.picked });
   const runStatus = createRunStatus({ statusTestId: "claim-status" });
   const results = createClaimResults();
-  element.append(heading, note, form.form, ...statement.elements, runStatus.progress, runStatus.status, ...results.elements);
+  // One run is one seed: the same claim from the next seed, one click away, says whether the verdict holds.
+  const anotherSeed = makeButton("small-button", "", "claim-another-seed");
+  anotherSeed.addEventListener("click", () => {
+    const { claim } = store.state;
+    actions.testClaim(claim.claim.id, { steps: claim.steps, seed: claim.seed + 1 }).catch(() => {}); // said in the status line
+  });
+  element.append(heading, note, form.form, ...statement.elements, runStatus.progress, runStatus.status, anotherSeed, ...results.elements);
   host.append(element);
 
   let asked = false;
@@ -79,6 +86,8 @@ export function mountClaimTest(host, { store, actions }) {
     const picked = claim.claims.find((entry) => entry.id === form.picked());
     statement.update(picked);
     runStatus.show(claim, CLAIM_WORDS);
+    anotherSeed.hidden = !(claim.claim && Number.isInteger(claim.seed) && ["done", "stopped"].includes(claim.status));
+    if (!anotherSeed.hidden) setText(anotherSeed, `Try another seed (${claim.seed + 1})`);
     results.update(claim, claim.claim ?? picked); // the results are the tested claim's
   }
 

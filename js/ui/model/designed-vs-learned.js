@@ -12,6 +12,8 @@ import { make } from "../shared/dom.js";
 import { START_TOKEN, namedToken, wordAt } from "../shared/positions.js";
 import { createLabelledMatrix } from "../teaching/labelled-matrix.js";
 import { drawStage, stageFormula } from "../teaching/step-view.js";
+import { createDisclosure } from "./disclosure.js";
+import { SCORE_WORDS, aRole } from "./head-cards.js";
 
 /** The stages each head shows at "it", in the step view's order. */
 const ROW_STAGES = ["Q", "K", "scores", "scaled", "weights"];
@@ -33,7 +35,9 @@ export function createDesignedVsLearned({ onShow }) {
   show.dataset.testid = "model-designed-show";
   const stagesNote = make("p", "panel-note");
   const stages = make("div", "model-designed-stages");
-  element.append(title, table, text, show, stagesNote, stages);
+  const steps = createDisclosure({ summary: "The steps at “it”, head by head: query, keys, scores, ÷√d, weights", testId: "model-designed-steps" });
+  steps.body.append(stagesNote, stages);
+  element.append(title, table, text, show, steps.element);
   const columns = [createStageColumn("model-designed-stages-hand"), createStageColumn("model-designed-stages-learned")];
   stages.append(...columns.map((column) => column.element));
   let head = null;
@@ -61,10 +65,11 @@ export function createDesignedVsLearned({ onShow }) {
       `${formatWeight(entry.intact, 2)} to ${formatWeight(entry.knocked, 2)}`);
     text.textContent = `Both put the most weight on “cat”. The hand-set head asks for nouns and animals because Part 6 ` +
       `labelled them; ${pronoun.label} learned its question from the stories, where the word after “it” depends on the ` +
-      `animal. Averaged over the pronoun sentences of every word order, ${knocks.join("; ")}.`;
+      `animal. Averaged over the pronoun sentences of every word order, ${knocks.join("; ")}.${twoJobs(info)}`;
     const rows = designed.stages ?? [];
     stages.hidden = rows.length !== columns.length;
     stagesNote.hidden = stages.hidden;
+    steps.element.hidden = stages.hidden;
     if (stages.hidden) return;
     rows.forEach((row, k) => columns[k].update(row));
     const [hand, learned] = rows;
@@ -75,6 +80,22 @@ export function createDesignedVsLearned({ onShow }) {
   }
 
   return { element, update };
+}
+
+/**
+ * Where the pronoun head's card names it for another job (the shipped model's L1H2 is an induction head), the
+ * sentence that says both are true, with both scores; "" where its card says "pronoun head".
+ * @param {object} info model_info
+ */
+function twoJobs({ pronoun, heads, role_thresholds: thresholds = {} }) {
+  const [layer, head] = pronoun.head;
+  const card = heads.find((entry) => entry.layer === layer && entry.head === head);
+  if (!card || card.role === "pronoun" || card.role === "diffuse") return "";
+  const score = thresholds[card.role]?.score;
+  const given = score ? ` (${SCORE_WORDS[score] ?? score} ${formatWeight(card.scores[score], 2)})` : "";
+  return ` Its card calls ${pronoun.label} ${aRole(card.role)}${given}, and both are true: at “it” it ` +
+    `finds the cat (pronoun ${formatWeight(card.scores.pronoun, 2)}), and at a word seen before it reads the word ` +
+    "that came right after it last time. One head can do two jobs.";
 }
 
 /**

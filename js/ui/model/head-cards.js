@@ -13,21 +13,52 @@ import { START_TOKEN } from "../shared/positions.js";
 const ROLE_NAMES = {
   "previous-token": "previous-token head",
   induction: "induction head",
+  pronoun: "pronoun head",
   "duplicate-token": "duplicate-token head",
-  "first-token": `parks on ${START_TOKEN}`,
+  // The lab's own name for a head that parks its weight on the first token (model-legend.js says why).
+  "first-token": "attention sink",
   diffuse: "diffuse",
 };
 
-/** The scores shown on a card, in this order, with the words that say what each measures. */
-const SCORES = [
-  ["previous_token", "prev"],
-  ["induction", "induction"],
-  ["first_token", START_TOKEN],
-];
+/** The short words the page writes for each score of model_info (the legend says what each measures). */
+export const SCORE_WORDS = Object.freeze({
+  previous_token: "prev",
+  induction: "induction",
+  first_token: START_TOKEN,
+  pronoun: "pronoun",
+});
 
-/** The page's one name for a role as model_info gives it ("first-token" reads "parks on <bos>"). */
+/** The scores shown on a card, in this order. */
+const SCORES = ["previous_token", "induction", "first_token"];
+
+/** The page's one name for a role as model_info gives it ("first-token" reads "attention sink"). */
 export function roleName(role) {
   return ROLE_NAMES[role] ?? role ?? "";
+}
+
+/** A role's name as a sentence counts it: "an induction head", "a pronoun head". */
+export function aRole(role) {
+  const name = roleName(role);
+  return `${/^[aeiou]/.test(name) ? "an" : "a"} ${name}`;
+}
+
+/**
+ * A head's other jobs, past the role it is named by (model_info's `roles`), each with the score that gives it:
+ * "also a pronoun head (pronoun 0.97)"; "" for a head with one job. The score and its name never part at a break.
+ * @param {{role?: string, roles?: string[], scores?: object}|undefined} described a head of model_info
+ * @param {object} [thresholds] model_info's `role_thresholds`: which score gives each role
+ */
+export function alsoText(described, thresholds = {}) {
+  // Parking on the start is what a head does with nothing to find (the legend says so of induction heads), not
+  // a second job: it is named only when it is a head's one role.
+  const others = (described?.roles ?? []).filter((role) => role !== described.role && role !== "first-token");
+  if (!others.length) return "";
+  return `also ${others.map((role) => {
+    const score = thresholds[role]?.score ?? role;
+    const value = described.scores?.[score];
+    const given = Number.isFinite(value) ? ` (${SCORE_WORDS[score] ?? score}\u00a0${formatWeight(value, 2)})` : "";
+    return `${aRole(role)}${given}`;
+  }).join(", ")}`;
 }
 
 /** The causal mask of n tokens: token i may read tokens 0..i. */
@@ -43,10 +74,12 @@ function card({ layer, head, onChoose, onToggle }) {
   const heatmap = createHeatmap({ compact: true, testId: "model-thumb" });
   const name = make("span", "model-head-name");
   const role = make("span", "model-head-role");
+  const also = make("span", "model-head-also");
+  also.dataset.testid = "model-head-also";
   const scores = make("p", "model-head-scores");
   // A button only where choosing does something; otherwise the same face, for reading.
   const choose = make(onChoose ? "button" : "div", "model-head-choose");
-  choose.append(heatmap.element, name, role);
+  choose.append(heatmap.element, name, role, also);
   element.append(choose, scores);
   let box = null;
   if (onChoose) {
@@ -63,7 +96,7 @@ function card({ layer, head, onChoose, onToggle }) {
     toggle.append(box, document.createTextNode(" knock out"));
     element.append(toggle);
   }
-  return { element, heatmap, name, role, scores, box, choose: onChoose ? choose : null };
+  return { element, heatmap, name, role, also, scores, box, choose: onChoose ? choose : null };
 }
 
 /**
@@ -112,10 +145,12 @@ export function createHeadCards({ onChoose, onToggle } = {}) {
       const knocked = knockedOut.some(([l, h]) => l === layer && h === head);
       made.name.textContent = label;
       made.role.textContent = training ? "training…" : roleName(described?.role);
+      made.also.textContent = training ? "" : alsoText(described, info.role_thresholds);
+      made.also.hidden = !made.also.textContent;
       // A score's name and its number never part at a line break (a no-break space between them): "induction"
       // at the end of one line and 0.93 on the next read as two things.
       made.scores.textContent = training || !described ? "" :
-        SCORES.map(([key, word]) => `${word}\u00a0${formatWeight(described.scores[key], 2)}`).join(" · ");
+        SCORES.map((key) => `${SCORE_WORDS[key]}\u00a0${formatWeight(described.scores[key], 2)}`).join(" · ");
       if (made.box) {
         setPropertyIfChanged(made.box, "checked", knocked);
         setPropertyIfChanged(made.box, "disabled", Boolean(training));
@@ -126,7 +161,7 @@ export function createHeadCards({ onChoose, onToggle } = {}) {
       made.element.classList.toggle("chosen", isChosen);
       if (made.choose) {
         made.choose.setAttribute("aria-pressed", String(isChosen));
-        made.choose.setAttribute("aria-label", `Show ${label} large${described && !training ? `: ${made.role.textContent}` : ""}`);
+        made.choose.setAttribute("aria-label", `Show ${label} large${described && !training ? `: ${[made.role.textContent, made.also.textContent].filter(Boolean).join(", ")}` : ""}`);
       }
       if (weights?.[layer]?.[head]) {
         made.heatmap.update({ tokens, head: { name: label, weights: weights[layer][head] }, mask, focusRow: null, hover: null });

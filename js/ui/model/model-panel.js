@@ -13,8 +13,10 @@ import { make } from "../shared/dom.js";
 import { START_TOKEN } from "../shared/positions.js";
 import { createChosenHead } from "./chosen-head.js";
 import { createDesignedVsLearned, focusSentence } from "./designed-vs-learned.js";
-import { createHeadCards } from "./head-cards.js";
+import { alsoText, createHeadCards } from "./head-cards.js";
+import { createModelLegend } from "./model-legend.js";
 import { createPredictions } from "./predictions.js";
+import { createRepeatNote } from "./repeat-reading.js";
 import { createTrainingView } from "./training-view.js";
 import { createWeightEffect, guidedFocus } from "./weight-effect.js";
 
@@ -135,6 +137,12 @@ function createSentenceBox({ onWords, onExample }) {
   return { element, update };
 }
 
+/** Each head's label by [layer][head], as model_info names them. */
+function labels(info) {
+  return Array.from({ length: info.config.n_layers }, (_, layer) =>
+    Array.from({ length: info.config.n_heads }, (__, head) => info.heads.find((h) => h.layer === layer && h.head === head)?.label ?? `L${layer}H${head}`));
+}
+
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
@@ -165,6 +173,8 @@ export function mountModelPanel(host, { store, actions }) {
   const metrics = make("p", "model-metrics");
   metrics.dataset.testid = "model-metrics";
   const cards = createHeadCards({ onChoose: actions.chooseModelHead, onToggle: actions.toggleKnockOut });
+  const legend = createModelLegend();
+  const repeatNote = createRepeatNote();
   const chosen = createChosenHead({
     onFocus: actions.focusModelPosition,
     onOpen: () => actions.openHeadInPlayground().catch((error) => actions.notify(`The head could not be opened: ${error.message}`, { tone: "error" })),
@@ -197,15 +207,10 @@ export function mountModelPanel(host, { store, actions }) {
   const side = make("div", "model-side");
   const stale = make("p", "panel-note model-stale", "While a model trains, the predictions and effects here are still those of the model before it; they change when training ends.");
   stale.dataset.testid = "model-stale-note";
-  side.append(stale, focusNote, predictions.element, weightEffect.element);
+  side.append(stale, focusNote, repeatNote.element, predictions.element, weightEffect.element);
   const main = make("div", "model-main");
   main.append(chosen.element, side);
-  body.append(sentence.element, summary, metrics, cards.element, main, designed.element, training.element);
-
-  function labels(info) {
-    return Array.from({ length: info.config.n_layers }, (_, layer) =>
-      Array.from({ length: info.config.n_heads }, (__, head) => info.heads.find((h) => h.layer === layer && h.head === head)?.label ?? `L${layer}H${head}`));
-  }
+  body.append(sentence.element, summary, metrics, cards.element, legend.element, main, designed.element, training.element);
 
   function render(state) {
     const { model, training: run } = state;
@@ -227,6 +232,7 @@ export function mountModelPanel(host, { store, actions }) {
     training.update({ training: run, trainable: info.trainable, quickRun: info.quick_run, name: model.name,
       model: { losses: info.loss_curve ?? [], drop: info.loss_drop ?? null, steps: info.steps } });
     designed.update(info);
+    legend.update(info);
     if (!result) return;
     const tokens = result.tokens;
     const focus = Math.min(model.focus ?? tokens.length - 1, tokens.length - 1);
@@ -243,11 +249,13 @@ export function mountModelPanel(host, { store, actions }) {
     cards.update({ info, weights, tokens, knockedOut: model.knockedOut, chosen: model.head, training: trainingNow && fits });
     const { layer, head } = model.head;
     const described = info.heads.find((h) => h.layer === layer && h.head === head);
-    chosen.update({ label: described?.label ?? `L${layer}H${head}`, role: trainingNow ? "" : described?.role, weights: weights[layer][head],
+    chosen.update({ label: described?.label ?? `L${layer}H${head}`, role: trainingNow ? "" : described?.role,
+      also: trainingNow ? "" : alsoText(described, info.role_thresholds), weights: weights[layer][head],
       tokens, focus, opened: model.opened, edited: model.edited, training: trainingNow });
     predictions.update({ tokens, predictions: result.predictions, nextWord: result.next_word, focus });
     focusNote.textContent = focusSentence({ tokens, row: weights[layer][head][focus], label: described?.label ?? `L${layer}H${head}`,
       focus, prediction: result.predictions[focus]?.[0] });
+    repeatNote.update({ info, result, labels: labels(info), focus });
     weightEffect.update({ tokens, weights: result.weights, effects: result.effects, labels: labels(info), knockedOut: result.knocked_out, focus });
   }
 

@@ -10,6 +10,7 @@
 import { make, makeButton, withTestId } from "../shared/dom.js";
 import { createLossCurve } from "./loss-curve.js";
 import { createRunStatus, isRunning, seconds } from "./run-status.js";
+import { createDisclosure } from "./disclosure.js";
 
 /** The settings, in order: [name in the config, label, step of the input]. */
 const SETTINGS = [
@@ -182,7 +183,9 @@ export function createTrainingView({ onTrain, onStop, onShipped }) {
   const curve = createLossCurve();
   const dropNote = withTestId(make("p", "panel-note model-loss-drop"), "model-loss-drop");
   const quickNote = withTestId(make("p", "panel-note", "A quick run trains on repeated runs only: with nothing but copying to learn, the induction head forms within a few hundred steps, while the pronoun head, which needs the sentences, does not form."), "model-quick-note");
-  element.append(heading, note, settings.form, quickNote, runStatus.progress, runStatus.status, curve.element, dropNote, shipped);
+  const run = createDisclosure({ summary: "Train a model here: settings, run and loss curve", testId: "model-training-run" });
+  run.body.append(note, settings.form, quickNote, runStatus.progress, runStatus.status, curve.element, dropNote, shipped);
+  element.append(heading, run.element);
 
   /**
    * view = {training (state.training), trainable (model_info's ranges), quickRun (model_info's quick_run),

@@ -9,6 +9,7 @@
 
 import { formatPercent, formatWeight } from "../shared/format.js";
 import { make, makeButton } from "../shared/dom.js";
+import { createDisclosure } from "./disclosure.js";
 import { namedToken, wordAt } from "../shared/positions.js";
 import { effectWord, isMostWeight } from "../shared/verdicts.js";
 
@@ -94,7 +95,10 @@ export function createWeightEffect({ onGuided }) {
   contrast.dataset.testid = "model-contrast";
   const guided = makeButton("small-button", "Show me: a busy head that does not matter, and one that does", "model-guided");
   guided.addEventListener("click", onGuided);
-  element.append(heading, note, table, contrast, guided);
+  // The table of every head is folded on a phone: the sentence and the button below say its point.
+  const heads = createDisclosure({ summary: "Every head: its strongest read and its effect", testId: "model-weight-effect-heads" });
+  heads.body.append(table);
+  element.append(heading, note, heads.element, contrast, guided);
 
   /** view: see weightAgainstEffect */
   function update(view) {

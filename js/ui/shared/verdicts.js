@@ -14,6 +14,9 @@ export const A_LOT_FROM = 0.25;
 /** A head puts "most of its weight" on a word from this share on. */
 export const MOST_WEIGHT_FROM = 0.5;
 
+/** Below this share a head "reads" a word hardly at all: a sentence says "no head reads" it. */
+export const READS_LITTLE_BELOW = 0.1;
+
 /** "barely", "somewhat" or "a lot", for a total variation distance. */
 export function effectWord(distance) {
   if (distance < BARELY_BELOW) return "barely";
@@ -24,4 +27,9 @@ export function effectWord(distance) {
 /** True when a head's largest weight is "most of its weight". */
 export function isMostWeight(weight) {
   return weight >= MOST_WEIGHT_FROM;
+}
+
+/** True when a weight is too small to say a head reads that word. */
+export function readsLittle(weight) {
+  return weight < READS_LITTLE_BELOW;
 }

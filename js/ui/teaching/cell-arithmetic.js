@@ -103,7 +103,19 @@ export function explainCell(name, i, j, { result, head }) {
   }
 }
 
-/** The softmax of row i, worked out: the exponentials, their total, and cell j's share. */
+/** The exponentials of a row, each named by its word, as one list ("“dog” e^0.7071 = 2.0281, …"), and their total. */
+function exponentialsText(tokens, powers, exps, readable) {
+  const term = (k) => `${quoted(tokens[k])} ${readable[k] ? `e^${number(powers[k])} = ${expText(exps[k])}` : "0 (masked)"}`;
+  const listed = exps.length > MAX_TERMS ? [...exps.slice(0, MAX_TERMS).map((_, k) => term(k)), "…"] : exps.map((_, k) => term(k));
+  return `${listed.join(", ")}; total = ${expText(exps.reduce((a, b) => a + b, 0))}`;
+}
+
+/**
+ * The softmax of row i, worked out: the exponentials, their total, and cell j's share. With the shift on (the
+ * code's default) it is worked both ways: e to each score as the tutorial's Part 3 writes it, and e to each score
+ * minus the row's largest, as the code runs it (so e never overflows); the shift divides every exponential and
+ * the total by the same number, so the shares are the same.
+ */
 function explainSoftmax(i, j, { result, head }) {
   const { tokens } = result;
   const row = head.stages.masked[i];
@@ -112,23 +124,33 @@ function explainSoftmax(i, j, { result, head }) {
   if (!readable.some(Boolean)) return [`${quoted(tokens[i])} may read no token at all: every weight of its row is 0`];
   const shift = result.shift !== false;
   const rowMax = Math.max(...row.filter((value, k) => readable[k] && !isBlank(value)));
-  const exps = row.map((value, k) => (readable[k] ? Math.exp(shift ? value - rowMax : value) : 0));
+  const powers = row.map((value) => (shift ? value - rowMax : value));
+  const exps = powers.map((value, k) => (readable[k] ? Math.exp(value) : 0));
   const total = exps.reduce((a, b) => a + b, 0);
-  const term = (k) => `${quoted(tokens[k])} ${readable[k] ? expText(exps[k]) : "0 (masked)"}`;
-  const listed = exps.length > MAX_TERMS ? [...exps.slice(0, MAX_TERMS).map((_, k) => term(k)), "…"] : exps.map((_, k) => term(k));
-  const lines = [
-    `softmax of row ${quoted(tokens[i])}: e to the power of each ${shift ? `score minus the row's largest (${number(rowMax)})` : "score (no shift)"}`,
-    `exponentials: ${listed.join(", ")}`,
-    `total = ${expText(total)}`,
-  ];
+  const plain = row.map((value, k) => (readable[k] ? Math.exp(value) : 0));
+  const plainTotal = plain.reduce((a, b) => a + b, 0);
+  const bothWays = shift && Number.isFinite(plainTotal) && plainTotal > 0;
+  const lines = [`softmax of row ${quoted(tokens[i])}: e to the power of each score, each divided by their total`];
+  if (shift) {
+    lines.push(`as Part 3 writes it: ${exponentialsText(tokens, row, plain, readable)}`);
+    lines.push(`as the code runs it, minus the row's largest (${number(rowMax)}): ${exponentialsText(tokens, powers, exps, readable)}`);
+    lines.push(bothWays
+      ? `the same weights: subtracting ${number(rowMax)} divides every exponential and the total by e^${number(rowMax)} = ${expText(Math.exp(rowMax))}, so each share is unchanged, and e never overflows`
+      : "e to the scores themselves overflows here; minus the row's largest, every exponential is at most 1");
+  } else {
+    lines.push(`as Part 3 writes it (no shift): ${exponentialsText(tokens, row, exps, readable)}`);
+  }
+  const share = `${expText(exps[j])} ÷ ${expText(total)}`;
+  const alsoAsPart3 = bothWays ? ` (as Part 3 writes it: ${expText(plain[j])} ÷ ${expText(plainTotal)}, the same)` : "";
   if (!readable[j]) lines.push(`${quoted(tokens[j])} is masked: e^(−∞) = 0, so its share is 0`);
-  else if (isBlank(weight)) lines.push(`share of ${quoted(tokens[j])} = ${expText(exps[j])} ÷ ${expText(total)} = nan: e^score overflowed, and ∞ ÷ ∞ is not a number. Turn the shift back on.`);
-  else lines.push(`share of ${quoted(tokens[j])} = ${expText(exps[j])} ÷ ${expText(total)} = ${formatWeight(weight, STEP_DIGITS)}`);
+  else if (isBlank(weight)) lines.push(`share of ${quoted(tokens[j])} = ${share} = nan: e^score overflowed, and ∞ ÷ ∞ is not a number. Turn the shift back on.`);
+  else lines.push(`share of ${quoted(tokens[j])} = ${share} = ${formatWeight(weight, STEP_DIGITS)}${alsoAsPart3}`);
   return lines;
 }
 
 function expText(value) {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? "nan" : "∞";
   if (value === 0) return "0";
-  return value >= 1e5 || value < 1e-4 ? value.toExponential(3) : String(Number(value.toPrecision(4)));
+  // Four decimals, as Part 3 prints its exponentials (2.0281, total 8.1695).
+  return value >= 1e5 || value < 1e-4 ? value.toExponential(3) : String(Number(value.toFixed(4)));
 }

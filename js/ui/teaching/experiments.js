@@ -16,8 +16,10 @@ import { formatPercent, formatScore, formatWeight } from "../shared/format.js";
 import { make, makeButton, setPropertyIfChanged, withTestId } from "../shared/dom.js";
 import { namedToken, wordAt } from "../shared/positions.js";
 import { markEdit } from "../grids/grid-input.js";
+import { readsLittle } from "../shared/verdicts.js";
 import { mountClaimLink } from "../shared/claim-link.js";
 import { createLinePlot } from "./line-plot.js";
+import { createWordOrderTable } from "./word-order-table.js";
 
 /** The Part 6 variations: the pronoun row of Wq (looking for [animal, noun]) and what it shows. */
 const VARIATIONS = [
@@ -48,7 +50,8 @@ function itScene(draft) {
  * Mount the panel in `host`.
  * @param {HTMLElement} host
  * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
- *   actions used: edit, setView, pickPreset, shuffleWords(), knockOutWord(column),
+ *   actions used: edit, setView, pickPreset, shuffleWords(), compareWordOrder(), knockOutWord(column),
+ *   knockOutInExample(presetId, column),
  *   scalingExperiment({ds, nKeys}) -> Promise<result>
  */
 export function mountExperiments(host, { store, actions }) {
@@ -266,22 +269,25 @@ function scalingSection(panel, { store, actions }) {
 function orderSection(panel, { store, actions }) {
   openSection(panel, { store, actions }, "positions");
   const controls = make("div", "order-controls");
+  const compare = makeButton("small-button", "“dog bites man” against “man bites dog”", "order-compare");
   const shuffle = makeButton("small-button", "shuffle the words", "shuffle-button");
   const positionsLabel = make("label", "choice");
   const positions = withTestId(make("input"), "positions-toggle");
   positions.type = "checkbox";
   markEdit(positions, "positions");
   positionsLabel.append(positions, make("span", "", "add sinusoidal positions to X"));
-  controls.append(shuffle, positionsLabel);
+  controls.append(compare, shuffle, positionsLabel);
   const positionsNote = withTestId(make("p", "panel-note positions-note"), "positions-note");
   const check = withTestId(make("p", "shuffle-check"), "shuffle-check");
   check.setAttribute("role", "status");
-  panel.append(controls, positionsNote, check);
+  const table = createWordOrderTable();
+  panel.append(controls, positionsNote, check, table.element);
 
   positions.addEventListener("change", () => {
     actions.edit({ kind: "positions", mode: positions.checked ? "sinusoidal" : "none" });
   });
   shuffle.addEventListener("click", () => actions.shuffleWords());
+  compare.addEventListener("click", () => actions.compareWordOrder());
 
   /** Why the outputs changed, as experiments.py names it. */
   const WHY = {
@@ -316,7 +322,9 @@ function orderSection(panel, { store, actions }) {
     if (changes.has("experiments")) {
       const outcome = state.experiments?.shuffle;
       shuffle.disabled = Boolean(outcome?.busy);
+      compare.disabled = Boolean(outcome?.busy);
       check.textContent = shuffleText(outcome, on);
+      table.update(outcome);
       if (Number.isFinite(outcome?.difference)) check.dataset.difference = String(outcome.difference);
       else delete check.dataset.difference;
     }
@@ -326,9 +334,45 @@ function orderSection(panel, { store, actions }) {
 
 /* ---- Weights are not explanations: knock a word out ------------------------------------------- */
 
+/**
+ * The knock-out's outcome in words: which row gave the word the most weight and which output moved most. Where
+ * they are different rows, it says the weight and the effect disagree; where the row that moved most gave the
+ * word only a little weight, it says that too.
+ */
+function knockoutSummary({ tokens, column, changes, weights, mostChanged, mostWeighted }) {
+  if (mostChanged === null) return "No output could be compared.";
+  const named = (i) => namedToken(tokens, i);
+  const word = named(column);
+  const change = (i) => formatScore(Number(changes[i].toFixed(4)));
+  const why = "A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.";
+  if (mostWeighted !== null && mostWeighted !== mostChanged) {
+    return `With ${word} knocked out, the weight and the effect disagree: ${named(mostWeighted)} gave ${word} the most weight ` +
+      `(${formatWeight(weights[mostWeighted])}), yet its output moved by only ${change(mostWeighted)}; ${named(mostChanged)} gave it ` +
+      `${formatWeight(weights[mostChanged])} and moved the most (by ${change(mostChanged)}). ${why}`;
+  }
+  const read = mostWeighted === null ? `no row could read ${word}` : `the row that gave ${word} the most weight is the row of ${named(mostWeighted)} (${formatWeight(weights[mostWeighted])})`;
+  const little = readsLittle(weights[mostChanged])
+    ? ` ${named(mostChanged)} gave ${word} a weight of only ${formatWeight(weights[mostChanged])}, yet its output moved by ${change(mostChanged)}: a tiny weight on a value far from the rest moves an output a lot.`
+    : "";
+  return `With ${word} knocked out: ${read}; the output that moved most is that of ${named(mostChanged)} (by ${change(mostChanged)}).${little} ${why}`;
+}
+
+/** The examples where a weight and its effect part ways, each one click: [test id, label, preset, word knocked out]. */
+const KNOCKOUT_EXAMPLES = [
+  ["knockout-demo", "causal exercise, knock out t1: a tiny weight, a large change", "causal-exercise", 1],
+  ["knockout-demo-animals", "“it” between two animals, knock out “cat”: a large weight, a tiny change", "two-animals", 1],
+];
+
 function knockoutSection(panel, { store, actions }) {
   panel.append(make("p", "panel-note",
-    "A weight says where a word reads from, not whether that reading mattered. Block one word (nobody may read it), compute again, and measure how far each word's output moved (the length of the change, ‖Δ output‖). With one-hot values the change follows the weight; try the causal exercise and knock out t1: a tiny weight, a large change."));
+    "A weight says where a word reads from, not whether that reading mattered. Block one word (nobody may read it), compute again, and measure how far each word's output moved (the length of the change, ‖Δ output‖). In the “it” example the change follows the weight; these two do not:"));
+  const examples = make("div", "variation-buttons");
+  for (const [testId, text, preset, column] of KNOCKOUT_EXAMPLES) {
+    const button = makeButton("small-button", text, testId);
+    button.addEventListener("click", () => actions.knockOutInExample(preset, column));
+    examples.append(button);
+  }
+  panel.append(examples);
   const controls = make("div", "order-controls");
   const label = make("label", "field", "knock out ");
   const choice = withTestId(make("select"), "knockout-token");
@@ -351,7 +395,7 @@ function knockoutSection(panel, { store, actions }) {
       summary.textContent = outcome?.busy ? "computing without it…" : outcome?.problem ?? "";
       return;
     }
-    const { tokens, column, changes, weights, masked, mostChanged, mostWeighted } = outcome;
+    const { tokens, column, changes, weights, masked } = outcome;
     // Every token is named in quotes, and the knocked-out one always by its name: in a sentence with "it" in
     // it, "the weight on it" would not say which word is meant. A word the sentence has twice also gets its
     // position ("fox" (word 2)): its text alone would not say which of the two.
@@ -376,10 +420,8 @@ function knockoutSection(panel, { store, actions }) {
       return tr;
     });
     table.replaceChildren(header, ...rows);
-    const word = named(column);
-    summary.textContent = mostChanged === null
-      ? "No output could be compared."
-      : `With ${word} knocked out: ${mostWeighted === null ? `no row could read ${word}` : `the row that gave ${word} the most weight is the row of ${named(mostWeighted)} (${formatWeight(weights[mostWeighted])})`}; the output that moved most is that of ${named(mostChanged)} (by ${formatScore(Number(changes[mostChanged].toFixed(4)))}). A big weight need not mean a big effect: it depends on how different the knocked-out value is from what the word reads instead.`;
+    setPropertyIfChanged(choice, "value", String(column));
+    summary.textContent = knockoutSummary(outcome);
   }
 
   function update(state, changes) {

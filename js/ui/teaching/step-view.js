@@ -87,9 +87,24 @@ export function stageFormula(name, head, result) {
   return STAGE_FORMULAS[name] ? STAGE_FORMULAS[name](head, result) : "";
 }
 
-/** The matrices the view draws, in pipeline order: the inputs, then each stage of the head. */
-function matrixOrder(head) {
-  return ["X", "Wq", "Wk", ...(head.Wv === null ? [] : ["Wv"]), ...Object.keys(head.stages)];
+/** True when the scene's mask hides nothing: the "masked" stage would only repeat the scaled scores. */
+function masksNothing(result) {
+  return result.mask.every((row) => row.every((hidden) => !hidden));
+}
+
+/**
+ * The matrices the view draws, in pipeline order: the inputs, then each stage of the head; "masked" only where
+ * the mask hides something (a note stands in its place otherwise).
+ */
+function matrixOrder(head, result) {
+  const stages = Object.keys(head.stages).filter((name) => name !== "masked" || !masksNothing(result));
+  return ["X", "Wq", "Wk", ...(head.Wv === null ? [] : ["Wv"]), ...stages];
+}
+
+/** The note that stands where the "masked" matrix would only repeat the scaled one. */
+function noMaskNote() {
+  return withTestId(make("p", "panel-note step-no-mask",
+    "No mask: every token may read every token, so nothing is set to −∞ and the softmax reads the scaled scores as they are."), "step-no-mask");
 }
 
 /** The row and column labels of matrix `name`: [rows, columns]. */
@@ -117,9 +132,13 @@ function formulaFor(name, result, head) {
   return stageFormula(name, head, result);
 }
 
-/** The outlines matrix `matrixName` gets while cell (row, column) of matrix `name` is worked out. */
-function marksIn(matrixName, { name, row, column }) {
-  const marks = (SOURCES[name]?.(row, column) ?? []).filter(([sourceName]) => sourceName === matrixName).map(([, mark]) => mark);
+/**
+ * The outlines matrix `matrixName` gets while cell (row, column) of matrix `name` is worked out; where no
+ * "masked" matrix is drawn (`drawn` lacks it), the softmax's numbers come from the scaled scores.
+ */
+function marksIn(matrixName, { name, row, column }, drawn) {
+  const sources = (SOURCES[name]?.(row, column) ?? []).map(([source, mark]) => [source === "masked" && !drawn.has("masked") ? "scaled" : source, mark]);
+  const marks = sources.filter(([sourceName]) => sourceName === matrixName).map(([, mark]) => mark);
   return marks.length ? Object.assign({}, ...marks) : {};
 }
 
@@ -186,12 +205,13 @@ export function mountStepView(host, { store, actions }) {
     if (body.hidden || !result) return;
     const head = result.heads[Math.min(store.state.activeHead, result.heads.length - 1)];
     context = { result, head };
-    const names = matrixOrder(head);
+    const names = matrixOrder(head, result);
     const cut = (list) => list.slice(0, MAX_SHOWN);
     const key = names.join(",");
     if (key !== layoutKey) {
       matrices = new Map(names.map((name) => [name, createLabelledMatrix({ testId: "step-matrix", name })]));
-      grid.replaceChildren(...[...matrices.values()].map((matrix) => matrix.element));
+      const drawn = [...matrices].flatMap(([name, matrix]) => (name === "scaled" && !matrices.has("masked") ? [matrix.element, noMaskNote()] : [matrix.element]));
+      grid.replaceChildren(...drawn);
       layoutKey = key;
       selected = null;
     }
@@ -223,7 +243,7 @@ export function mountStepView(host, { store, actions }) {
     }
     explain.replaceChildren(...lines.map((line, k) => make("div", k === 0 ? "step-explain-title" : "", line)));
     for (const [matrixName, matrix] of matrices) {
-      matrix.highlight(marksIn(matrixName, selected));
+      matrix.highlight(marksIn(matrixName, selected, matrices));
       if (matrixName === name) matrix.highlight({ cells: [[row, column]] });
     }
   }

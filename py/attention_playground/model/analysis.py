@@ -37,7 +37,7 @@ import numpy as np
 
 from ..attention_maths import softmax
 from ..wire import plain
-from .corpus import WORD_INDEX
+from .corpus import ANIMALS, PEOPLE, WORD_INDEX
 from .errors import check_knocked_out
 from .evaluation import (
     Metrics,
@@ -231,12 +231,16 @@ def second_mention_scores(model: Model) -> SecondMentionScores:
                                float(np.mean(correct)), float(np.mean(p_next)))
 
 
+def roles_reached(scores: dict[str, float]) -> list[str]:
+    """Every role of ROLE_THRESHOLDS whose score a head reaches, in that order (a head may do two jobs: the
+    shipped model's pronoun head is an induction head too); empty for a diffuse head."""
+    return [name for name, (score, threshold) in ROLE_THRESHOLDS.items() if scores[score] >= threshold]
+
+
 def role(scores: dict[str, float]) -> str:
     """A head's role from its scores: the first of ROLE_THRESHOLDS it reaches, else "diffuse"."""
-    for name, (score, threshold) in ROLE_THRESHOLDS.items():
-        if scores[score] >= threshold:
-            return name
-    return DIFFUSE
+    reached = roles_reached(scores)
+    return reached[0] if reached else DIFFUSE
 
 
 def head_roles(model: Model, scores: HeadScores | None = None) -> dict[tuple[int, int], str]:
@@ -418,6 +422,20 @@ def tutorial_reads(model: Model, layer: int, head: int, words: str = TUTORIAL_SE
     for token, weight in zip(result.tokens, row, strict=True):
         reads[token] = reads.get(token, 0.0) + weight
     return reads
+
+
+#: The nouns a second mention can name: the story world's animals and people (corpus.py).
+MENTIONABLE = frozenset((*ANIMALS, *PEOPLE))
+
+
+def second_mention(tokens: Sequence[str]) -> int | None:
+    """The position of the first noun (an animal or a person) named a second time in `tokens`, or None."""
+    seen: set[str] = set()
+    for position, token in enumerate(tokens):
+        if token in MENTIONABLE and token in seen:
+            return position
+        seen.add(token)
+    return None
 
 
 def _sentence_summary(model: Model) -> dict:

@@ -25,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from .analysis import TUTORIAL_SENTENCE, describe, designed_reads, head_label
+from .analysis import TUTORIAL_SENTENCE, describe, designed_reads, head_label, roles_reached, second_mention
 from .checkpoint import load_model, shipped_checkpoint
 from .config import TrainConfig
-from .errors import ModelInputError, check_head, check_knocked_out
+from .corpus import BOS
+from .errors import ModelInputError, check_head, check_knocked_out, split_words
 from .evaluation import evaluate
 from .scenes import head_scene
 from .loss_drop import find_loss_drop
@@ -106,8 +107,21 @@ def _edited(model: Model, edit: dict | None) -> Model:
     return with_head_weights(model, layer, head, **matrices)
 
 
-def examples() -> list[dict[str, str]]:
-    return [dict(example) for example in EXAMPLES]
+#: Examples whose row to look at is not the last one, and how to find it: the panel focuses that position
+#: (counting `<bos>` as 0) when the example is chosen. The lab's second exercise asks about the second mention.
+FOCUSED_EXAMPLES = {"second-mention": second_mention}
+
+
+def examples() -> list[dict[str, Any]]:
+    """The examples, each with the position to focus (`focus`) where FOCUSED_EXAMPLES finds one."""
+    listed = []
+    for example in EXAMPLES:
+        entry: dict[str, Any] = dict(example)
+        find = FOCUSED_EXAMPLES.get(example["id"])
+        if find:
+            entry["focus"] = find([BOS, *split_words(example["words"])])
+        listed.append(entry)
+    return listed
 
 
 @cache
@@ -117,8 +131,8 @@ def _shipped_description() -> dict[str, Any]:
 
 
 def model_info(payload: dict) -> dict[str, Any]:
-    """The model as the panel introduces it: config, vocabulary, metrics, every head's scores and role, the
-    knock-out table, the example sentences, the hand-set Part 6 head to compare with, and its training loss
+    """The model as the panel introduces it: config, vocabulary, metrics, every head's scores, role and every
+    role it reaches (`roles`), the knock-out table, the example sentences, the hand-set Part 6 head to compare with, and its training loss
     curve with the sudden drop in it (loss_drop.py).
 
     With `heads_only` true, a claim's model is described as its head cards need it (analysis.head_summary:
@@ -141,8 +155,10 @@ def model_info(payload: dict) -> dict[str, Any]:
     if "pronoun" in summary:
         # Both heads' stages at "it", as the step view shows them: the hand-set head's, then the learned one's.
         compared["stages"] = [designed_row(), learned_row(_model(payload), *summary["pronoun"]["head"])]
-    answer = {**summary, "model": name, "examples": examples(), "trainable": _trainable_ranges(), "quick_run": dict(QUICK_RUN),
-              "designed": compared}
+    # Every role a head reaches, not only the first it is named by (a head may do two jobs).
+    heads = [{**head, "roles": roles_reached(head["scores"])} for head in summary["heads"]]
+    answer = {**summary, "heads": heads, "model": name, "examples": examples(), "trainable": _trainable_ranges(),
+              "quick_run": dict(QUICK_RUN), "designed": compared}
     # The training curve, and the sudden drop in it (where the induction head forms), found by code.
     curve = list(_model(payload).loss_curve)
     answer["loss_curve"], answer["loss_drop"] = curve, find_loss_drop(curve)
