@@ -10,6 +10,7 @@
  *     "getScene"   params ignored        → the scene as shown (scene format)
  *     "setScene"   params {scene}        → the result of compute(scene); the page shows the scene
  *     "result"     params ignored        → the last good result, or null
+ *     "getWork"    params ignored        → the learner's work: {scene, exercises: {code, results}, lessons} (getWork)
  *     "modelRun"   params {words, knockedOut?, model?} → the trained model on the sentence (model.run)
  *     "modelTrain" params {settings?}    → the outcome of training a model on the page (model.train); while it
  *                                          trains, progress events (below) carry the request's id
@@ -42,6 +43,10 @@
  *
  *     {type: "attention-playground:answer", lesson, step, kind, answer, expected, correct, score, attempts}
  *
+ * Frame → parent, an event after every run of an exercise's checks, to the same windows as result events:
+ *
+ *     {type: "attention-playground:exercise-result", exercise, passed, checks: [{name, passed, message}], attempts}
+ *
  * Frame → parent, while a "modelTrain" request trains, after every batch of steps (to the requester only):
  *
  *     {type: "attention-playground:train-progress", id, progress: {step, steps, losses, seconds, weights}}
@@ -65,10 +70,11 @@ export const MESSAGE_TYPES = Object.freeze({
   RESULT: "attention-playground:result",
   TRAIN_PROGRESS: "attention-playground:train-progress",
   ANSWER: "attention-playground:answer",
+  EXERCISE_RESULT: "attention-playground:exercise-result",
 });
 
 /** The methods a request may call. */
-const METHODS = Object.freeze(["getScene", "setScene", "result", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim",
+const METHODS = Object.freeze(["getScene", "setScene", "result", "getWork", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim",
   "lessonsList", "lessonsOpen", "lessonsAnswer", "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"]);
 
 /**
@@ -174,6 +180,7 @@ export function installPostMessageApi({ api, playground, origins = null }) {
     const calls = {
       getScene: () => api.getScene(),
       result: () => api.result(),
+      getWork: () => api.getWork(),
       setScene: () => api.setScene(request.params.scene),
       modelRun: () => api.model.run(request.params),
       modelTrain: () => api.model.train(request.params.settings ?? {}, { onProgress: progress }),
@@ -208,8 +215,14 @@ export function installPostMessageApi({ api, playground, origins = null }) {
   };
   playground.then(({ store }) => {
     let lastAnswer = null; // the answer event told last (each answer is a new one)
+    const runsTold = new Map(); // each exercise's run told last (each run is a new object)
     store.subscribe((state, changes) => {
       if (changes.has("result") && state.result) tell({ type: MESSAGE_TYPES.RESULT, result: state.result, preview: state.resultIsPreview });
+      for (const [id, run] of changes.has("exercises") ? Object.entries(state.exercises) : []) {
+        if (runsTold.get(id) === run) continue;
+        runsTold.set(id, run);
+        tell({ type: MESSAGE_TYPES.EXERCISE_RESULT, ...structuredClone(run) });
+      }
       const answered = state.lesson?.answered;
       if (changes.has("lesson") && answered?.event && answered.event !== lastAnswer) {
         lastAnswer = answered.event;

@@ -9,6 +9,8 @@
  *                with an Error whose message is the module's validation message (its fields are on
  *                `.detail`) and leaves the page as it was. Waits for Python; rejects if it cannot start.
  *   result()     the last good result (a copy), or null before the first one
+ *   getWork()    the learner's work (page/learner-work.js): the scene, the exercises' code and last runs, every
+ *                lesson's progress and answers with the scenes edited on the way
  *   model.run({words, knockedOut, model})
  *                the trained model on a sentence (text or a list of words): resolves with what
  *                model/requests.py's model_run gives (tokens; weights[layer][head], each n × n; the top
@@ -39,6 +41,7 @@
  */
 
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../service/service.js";
+import { learnerWork } from "./learner-work.js";
 import { copyPlainData } from "./plain-data.js";
 
 /**
@@ -83,6 +86,8 @@ export function installApi({ python, playground }) {
     result() {
       return page?.store.state.result ? copyPlainData(page.store.state.result) : null;
     },
+    /** The learner's work: {scene, exercises: {code, results}, lessons: {[id]: {step, done, answers, edits}}}. */
+    getWork: () => playground.then(learnerWork),
     lessons: Object.freeze({
       /** The lessons: [{id, title, source, summary, steps: [{id, title, kind}]}]. */
       list: () => playground.then(({ controller }) => controller.actions.lessonsList()).then(copyPlainData),

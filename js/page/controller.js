@@ -21,7 +21,7 @@ import { createClaimController } from "./claims.js";
 import { deferredStore } from "./deferred-views.js";
 import { downloadActions } from "./downloads.js";
 import { createExperiments } from "./experiments.js";
-import { exerciseWorkActions } from "./exercise-work.js";
+import { exerciseWorkActions, recordExerciseRun } from "./exercise-work.js";
 import { createFirstScene } from "./first-scene.js";
 import { createLearnerDrawing } from "./learner-drawing.js";
 import { createModelController } from "./model.js";
@@ -98,7 +98,10 @@ export function createController({ store, python, preview, lockedFields = new Se
     learnerCode: {
       // The learner's own code (the exercises), run in a Python of its own.
       exercises: () => python.exercises(),
-      runExercise: (request) => python.runExercise(request),
+      runExercise: (request) => python.runExercise(request).then((outcome) => {
+        recordExerciseRun(store, request.exerciseId, outcome);
+        return outcome;
+      }),
       stopLearnerCode: () => python.stopLearnerCode(),
       followLearnerRuns: (listener) => python.onLearnerStatus(listener),
       /** Draw the heatmap with the learner's function from now on (again after their code changed). */
@@ -135,7 +138,7 @@ export function createController({ store, python, preview, lockedFields = new Se
 
 /** The lesson controller's actions (page/lessons.js), each an async call. */
 const LESSON_ACTIONS = ["lessonsList", "openLesson", "lessonNext", "lessonBack", "lessonGoTo", "lessonAnswer", "lessonCheck",
-  "lessonHint", "lessonProgress", "closeLesson", "restartLesson", "downloadLessonAnswers"];
+  "lessonHint", "lessonProgress", "lessonsWork", "closeLesson", "restartLesson", "downloadLessonAnswers"];
 
 /**
  * The lesson actions, their code loaded on the first call: lessons are not part of the page's first view. The list

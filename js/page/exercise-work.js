@@ -4,10 +4,12 @@
  *
  * Where the browser keeps nothing (a course page's frame on another site, storage turned off or full), the code is
  * held here for the visit instead, so switching exercises loses nothing; the page says it is not saved
- * (`onNotKept`) and offers it as a file (`downloadExerciseCode`).
+ * (`onNotKept`) and offers it as a file (`downloadExerciseCode`). Each run of an exercise's checks is recorded in
+ * `state.exercises` (change "exercises"), where a course page (the "attention-playground:exercise-result" event) and
+ * an LMS hear it.
  */
 
-import { forgetCode, loadCode, loadSelected, saveCode, saveSelected } from "../sharing/exercise-code.js";
+import { forgetCode, loadAllCode, loadCode, loadSelected, saveCode, saveSelected } from "../sharing/exercise-code.js";
 
 /**
  * The actions, spread into the controller's.
@@ -50,6 +52,8 @@ export function exerciseWorkActions({ onNotKept }) {
     lastExercise: () => loadSelected(),
     /** Remember exercise `id` as the one open. */
     rememberExercise: (id) => saveSelected(id),
+    /** Every exercise's code the learner has written, kept or held for this visit: {[exercise id]: code}. */
+    exerciseCode: () => ({ ...loadAllCode(), ...Object.fromEntries(unsaved) }),
     /** Download the code the browser would not keep, every exercise's in one Python file. */
     async downloadExerciseCode() {
       const { downloadBlob } = await import("../sharing/export.js");
@@ -57,4 +61,21 @@ export function exerciseWorkActions({ onNotKept }) {
       downloadBlob(new Blob([text], { type: "text/x-python" }), "my-exercise-code.py");
     },
   };
+}
+
+/**
+ * Record a run of exercise `id`'s checks in `state.exercises[id]`: {exercise, passed, checks: [{name, passed,
+ * message}], attempts}. A run the learner's code never finished (stopped, or Python went away) counts as an attempt
+ * that passed nothing; a request refused before it ran is not a run.
+ * @param {ReturnType<import("./state.js").createStore>} store
+ * @param {string} id the exercise's id
+ * @param {import("../service/exercise-runner.js").RunOutcome} outcome
+ */
+export function recordExerciseRun(store, id, outcome) {
+  if (outcome?.status !== "done" && outcome?.status !== "stopped") return;
+  const result = outcome.status === "done" ? outcome.result : null;
+  const checks = (result?.checks ?? []).map((check) => ({ name: check.title, passed: check.passed === true, message: check.message ?? "" }));
+  const attempts = (store.state.exercises[id]?.attempts ?? 0) + 1;
+  const run = { exercise: id, passed: result?.passed === true, checks, attempts };
+  store.update({ exercises: { ...store.state.exercises, [id]: run } }, "exercises");
 }

@@ -44,6 +44,24 @@ function sceneFor(lesson, at, edits, fromBefore) {
   return {};
 }
 
+/** The open lesson's edits, with the draft on show as the edit of `step` if the learner changed it. */
+function editsWithDraft(state, step) {
+  const { edits } = state.lesson;
+  return state.edited && state.draft && edits[step.id] !== state.draft ? { ...edits, [step.id]: state.draft } : edits;
+}
+
+/** Every lesson's progress kept in `mode`: {[id]: {step, done, answers, edits}}. */
+async function keptWork(files, mode) {
+  return Object.fromEntries((await files.list()).map(({ id }) => [id, loadProgress(mode, id)]).filter(([, work]) => work));
+}
+
+/** The open lesson's progress as it is now, {[id]: progress}, the scene edited on its step on show included; {} if none. */
+function openWork(state, shown) {
+  const { lesson } = state;
+  if (!lesson || !shown) return {};
+  return { [lesson.id]: { step: shown.step.id, done: lesson.done, answers: lesson.answers, edits: editsWithDraft(state, shown.step) } };
+}
+
 /**
  * @param {object} options
  * @param {ReturnType<import("./session.js").createStore>} options.store
@@ -66,11 +84,8 @@ export function createLessonController({ store, python, session, loader, presets
   function save() {
     const lesson = store.state.lesson;
     if (!lesson || !shown) return;
-    let { edits } = lesson;
-    if (store.state.edited && store.state.draft && edits[shown.step.id] !== store.state.draft) {
-      edits = { ...edits, [shown.step.id]: store.state.draft };
-      update({ edits });
-    }
+    const edits = editsWithDraft(store.state, shown.step);
+    if (edits !== lesson.edits) update({ edits });
     const kept = saveProgress(mode, lesson.id, { step: shown.step.id, done: lesson.done, answers: lesson.answers, edits });
     if (!kept && !lesson.unsaved) update({ unsaved: true });
   }
@@ -145,6 +160,8 @@ export function createLessonController({ store, python, session, loader, presets
       const { id, step, steps, status, asked, done, answers } = lesson;
       return structuredClone({ id, step: steps[step].id, number: step + 1, of: steps.length, status, question: asked, done, answers });
     },
+    /** Every lesson's work kept here, {[id]: {step, done, answers, edits}}, the open one as it is now. */
+    lessonsWork: async () => ({ ...(await keptWork(files, mode)), ...openWork(store.state, shown) }),
     /** Leave the lesson: the playground whole again (the progress stays kept). */
     closeLesson() {
       if (!store.state.lesson) return;

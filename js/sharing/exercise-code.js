@@ -4,8 +4,11 @@
  * One entry under a versioned key: {version, selected, code: {exerciseId: text}}. A different version, or
  * anything unreadable, counts as nothing saved (the starter code is shown). Storage can be full, turned off
  * (private windows) or refused (a course page's frame on another site): nothing here throws then; saving returns
- * false, and the page says the code is not kept and holds it for the visit (page/exercise-work.js).
+ * false, and the page says the code is not kept and holds it for the visit (page/exercise-work.js). In an LMS the
+ * storage is the LMS's record (sharing/work-storage.js).
  */
+
+import { workStorage } from "./work-storage.js";
 
 /** The localStorage key; the number changes if the stored shape ever does. */
 export const STORAGE_KEY = "attention-playground.exercises.v1";
@@ -13,7 +16,7 @@ const VERSION = 1;
 
 function readAll() {
   try {
-    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null");
+    const saved = JSON.parse(workStorage()?.getItem(STORAGE_KEY) ?? "null");
     if (saved && saved.version === VERSION && saved.code && typeof saved.code === "object") return saved;
   } catch {
     // unreadable or unavailable: nothing saved
@@ -22,12 +25,19 @@ function readAll() {
 }
 
 function writeAll(saved) {
+  const storage = workStorage();
+  if (!storage) return false;
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+    storage.setItem(STORAGE_KEY, JSON.stringify(saved));
     return true;
   } catch {
     return false;
   }
+}
+
+/** Every exercise's saved code: {[exercise id]: text}. */
+export function loadAllCode() {
+  return Object.fromEntries(Object.entries(readAll().code).filter(([, text]) => typeof text === "string"));
 }
 
 /** The learner's saved code for `exerciseId`, or null. */

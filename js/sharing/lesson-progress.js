@@ -8,24 +8,20 @@
  *   attention-playground/v1/<mode>/lesson-open              the lesson open when the page was left, so a reload
  *                                                            opens it again where the learner was
  * <mode> is the page's ("page") or a course page's frame's ("embed"). Storage can fail (a frame on another site,
- * a private window, a full disk): reading then finds nothing and saving says false; the page says so itself.
+ * a private window, a full disk): reading then finds nothing and saving says false; the page says so itself. In an
+ * LMS the records are kept in the LMS's learner record instead (work-storage.js, js/lms/).
  */
 
 import { STORAGE_PREFIX } from "./saved-drafts.js";
+import { workStorage } from "./work-storage.js";
 
 const FORMAT = 1;
 
 /** The storage key of lesson `id`'s progress in `mode`. */
 const progressKey = (mode, id) => `${STORAGE_PREFIX}/${mode}/lesson/${id}`;
 
-/** This browser's storage, or null where reading it throws (third-party storage blocked, a sandboxed frame). */
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
+/** This browser's storage (or an LMS's: work-storage.js), or null where it cannot be read. */
+const storage = workStorage;
 
 /** A plain object, or null for anything else. */
 const objectOrNull = (value) => (value && typeof value === "object" && !Array.isArray(value) ? value : null);
