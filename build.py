@@ -5,6 +5,7 @@
     python3 build.py serve [--port N] # the same, then serve the project on 127.0.0.1
     python3 build.py --zip            # also dist/attention-playground.zip, the site in one file, for offline use
     python3 build.py --cdn            # also dist-cdn/, the site loading Pyodide from the official CDN
+    python3 build.py --scorm          # also dist-scorm/: SCORM 1.2 and 2004 packages, one per lesson and one whole
 
 Every build also bundles the notebook widget's view into py/attention_playground/notebook/ (sitebuild/notebook.py).
 
@@ -21,9 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from sitebuild import csp, editor, generated, lessons, notebook, runtime, server, site, variants
+from sitebuild import csp, editor, generated, lessons, notebook, runtime, scorm, server, site, variants
 from sitebuild.downloads import BuildError
-from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT
+from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT, SCORM_DIR
 
 ZIP_PATH = DIST_DIR / variants.ZIP_NAME
 
@@ -83,10 +84,10 @@ def ensure_numpy():
         os.execv(venv_python, [str(venv_python), str(ROOT / "build.py"), *sys.argv[1:]])
 
 
-def write_deployables(runtime_files, zip_site=False, cdn_site=False):
+def write_deployables(runtime_files, zip_site=False, cdn_site=False, scorm_lessons=None):
     """Give dist/ the course authors' guide and example lesson and make it work offline (service worker
-    manifest); with `zip_site` pack it into ZIP_PATH, with `cdn_site` write CDN_DIR. Returns the extra parts of
-    the summary line."""
+    manifest); with `zip_site` pack it into ZIP_PATH, with `cdn_site` write CDN_DIR, with `scorm_lessons` (the
+    lessons' index) write the SCORM packages into SCORM_DIR. Returns the extra parts of the summary line."""
     variants.write_author_files(DIST_DIR)
     variants.prepare_offline_site(DIST_DIR, runtime.PYODIDE_VERSION)
     notes = []
@@ -97,10 +98,14 @@ def write_deployables(runtime_files, zip_site=False, cdn_site=False):
         policy = csp.content_security_policy([variants.cdn_origin(runtime.CDN_URL)])  # the worker's, as a header
         variants.write_cdn_site(DIST_DIR, CDN_DIR, runtime.CDN_URL, runtime.PYODIDE_VERSION, runtime_files, header_policy=policy)
         notes.append(f"{CDN_DIR.name}/ (runtime from {runtime.CDN_URL})")
+    if scorm_lessons is not None:
+        packages = scorm.write_packages(DIST_DIR, SCORM_DIR, [(lesson["id"], lesson["title"]) for lesson in scorm_lessons])
+        megabytes = sum(package.path.stat().st_size for package in packages) / 1e6 / len(packages)
+        notes.append(f"{SCORM_DIR.name}/ ({len(packages)} SCORM packages, {megabytes:.1f} MB each)")
     return "".join(f", {note}" for note in notes)
 
 
-def build(report=print, zip_site=False, cdn_site=False):
+def build(report=print, zip_site=False, cdn_site=False, scorm_packages=False):
     """Every step (and the variants asked for). Returns a one-line summary."""
     started = time.perf_counter()
     ensure_numpy()
@@ -114,7 +119,7 @@ def build(report=print, zip_site=False, cdn_site=False):
     generated.write_module_zip()
     variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False)
     site.write_dist(vendored, report)
-    extras = write_deployables(vendored, zip_site, cdn_site)
+    extras = write_deployables(vendored, zip_site, cdn_site, taught if scorm_packages else None)
     seconds = time.perf_counter() - started
     runtime_mb = sum((runtime.VENDOR_DIR / name).stat().st_size for name in vendored) / 1e6
     return f"built in {seconds:.2f} s: runtime {runtime_mb:.1f} MB ({len(vendored)} files), {len(presets)} presets, {len(taught)} lessons, dist/ ready{extras}"
@@ -129,13 +134,15 @@ def parse_arguments(argv):
                         help=f"also pack dist/ into {ZIP_PATH.relative_to(ROOT)}: one file for a course platform or an offline machine")
     parser.add_argument("--cdn", action="store_true",
                         help=f"also write {CDN_DIR.name}/: the site without the runtime, which it loads from {runtime.CDN_URL}")
+    parser.add_argument("--scorm", action="store_true",
+                        help=f"also write {SCORM_DIR.name}/: SCORM 1.2 and 2004 packages of the site, one per lesson and one for the whole playground")
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     arguments = parse_arguments(argv)
     try:
-        print(build(zip_site=arguments.zip, cdn_site=arguments.cdn))
+        print(build(zip_site=arguments.zip, cdn_site=arguments.cdn, scorm_packages=arguments.scorm))
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1

@@ -10,12 +10,17 @@ import { PANEL_SELECTORS, host } from "./layout/panels.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { installPostMessageApi } from "./embed/post-message-api.js";
+import { lmsAsked } from "./lms/launch.js";
 import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
 const embed = readEmbedOptions(window.location);
 if (embed.embedded) startEmbedMode(embed);
-const playground = Promise.resolve(startPlayground({
+// A SCORM package's launch (`?lms=1.2` or `?lms=2004`): the LMS's record is read before the page starts, so the
+// learner's work resumes from it (js/lms/tracking.js). With no LMS around, the page is the plain site.
+const lmsVersion = lmsAsked(window.location);
+const lms = lmsVersion ? import("./lms/tracking.js").then(({ connectLms }) => connectLms(window, lmsVersion, "page")).catch(() => null) : null;
+const start = () => startPlayground({
   python,
   // The shipped preview (the default example, computed in advance by the same module) comes with this code,
   // so the first heatmap is drawn as it runs. Fetched beside it, the preview resolved a task later: the first
@@ -26,9 +31,11 @@ const playground = Promise.resolve(startPlayground({
   storageMode: embed.embedded ? "embed" : "page",
   // A course page's frame leaves out the panels its author did not choose, whatever a link shows.
   panelsOnPage: embed.embedded ? embed.panels : null,
-  // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`) opens there.
-  lesson: embed.embedded ? embed.lesson : null,
-}));
+  // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`), or a lesson's package, opens there.
+  lesson: embed.embedded || lmsVersion ? embed.lesson : null,
+});
+const playground = Promise.resolve(lms ? lms.then(start) : start());
+lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson ? [embed.lesson.id] : null))).catch(() => {});
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
 installPostMessageApi({ api, playground, origins: embed.origins });

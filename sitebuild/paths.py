@@ -8,6 +8,8 @@ VENDOR_DIR = ROOT / "vendor"
 GENERATED_DIR = ROOT / "generated"
 DIST_DIR = ROOT / "dist"
 CDN_DIR = ROOT / "dist-cdn"
+#: Where `build.py --scorm` writes the SCORM packages (sitebuild/scorm.py).
+SCORM_DIR = ROOT / "dist-scorm"
 PY_DIR = ROOT / "py"
 PACKAGE_NAME = "attention_playground"
 #: What only the tests need, fetched and kept out of the site (never copied into dist/).
