@@ -1,0 +1,106 @@
+// The LMS adapter's parts that need no browser (js/lms/), run by Node's own test runner (tests/tooling/test_js_units.py):
+// the standard search for the runtime, the two versions' formats, the learner's standing, and the work packed into
+// suspend_data within its limit, the oldest edits left out first.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { findApi } from "../../js/lms/find-api.js";
+import { createRuntime, sessionTime } from "../../js/lms/runtime.js";
+import { standing } from "../../js/lms/course.js";
+import { editKeys, packWork, unpackWork } from "../../js/lms/suspend-data.js";
+
+/** A window whose properties cannot be read, as one of another origin. */
+function foreignWindow() {
+  return new Proxy({}, { get() { throw new Error("SecurityError: blocked a frame with origin"); } });
+}
+
+/** A chain of windows, the first the content's, each the next one's child. */
+function chain(...windows) {
+  windows.forEach((win, index) => { win.parent = windows[index + 1] ?? win; });
+  return windows[0];
+}
+
+test("the runtime is found in a parent, several levels up, in the package's version first", () => {
+  const api12 = { name: "1.2" };
+  const api2004 = { name: "2004" };
+  const content = chain({}, {}, { API: api12 }, { API_1484_11: api2004 });
+  assert.deepEqual(findApi(content, ["1.2", "2004"]), { version: "1.2", api: api12 });
+  assert.deepEqual(findApi(content, ["2004", "1.2"]), { version: "2004", api: api2004 });
+});
+
+test("the search stops at a window of another origin, then tries the opener and its parents", () => {
+  const api = { name: "opener's" };
+  const content = chain({}, foreignWindow());
+  assert.equal(findApi(content, ["2004"]), null);
+  content.opener = chain({}, { API_1484_11: api });
+  assert.deepEqual(findApi(content, ["1.2", "2004"]), { version: "2004", api });
+});
+
+test("session time in each version's format", () => {
+  assert.equal(sessionTime("1.2", 3723.456), "0001:02:03.46");
+  assert.equal(sessionTime("1.2", 7.8), "0000:00:07.80");
+  assert.equal(sessionTime("2004", 3723.456), "PT1H2M3.46S");
+});
+
+test("one set of calls over both versions: 1.2 has no scaled score, and journals an interaction at the next index", () => {
+  const calls = [];
+  const api = {
+    LMSInitialize: () => "true",
+    LMSGetValue: (element) => (element === "cmi.interactions._count" ? "2" : ""),
+    LMSSetValue: (element, value) => { calls.push([element, value]); return "true"; },
+  };
+  const runtime = createRuntime("1.2", api);
+  assert.equal(runtime.initialize(), true);
+  assert.equal(runtime.set("scaled", "0.5"), false);
+  assert.equal(runtime.set("raw", 3), true);
+  assert.equal(runtime.interaction({ id: "lesson/step", type: "other", response: "[1,2]", correct: false, description: "not in 1.2" }), true);
+  assert.deepEqual(calls.slice(0, 5), [["cmi.core.score.raw", "3"], ["cmi.interactions.2.id", "lesson/step"], ["cmi.interactions.2.type", "fill-in"],
+    ["cmi.interactions.2.student_response", "[1,2]"], ["cmi.interactions.2.result", "wrong"]]);
+  assert.ok(!calls.some(([element]) => element.endsWith("description")));
+});
+
+test("the standing counts steps done, questions right at the first try and exercises passed", () => {
+  const course = { lessons: [{ id: "a", steps: [{ id: "s1", kind: null }, { id: "s2", kind: "pick" }, { id: "s3", kind: "compute" }] }], exercises: ["softmax"] };
+  const lessons = { a: { done: ["s1", "s2", "s3"], answers: { s2: { correct: true, first: { correct: false } }, s3: { correct: true, first: { correct: true } } } } };
+  assert.deepEqual(standing(course, lessons, new Set()), { done: 3, steps: 3, raw: 1, max: 3, completed: true, progress: 1 });
+  assert.deepEqual(standing(course, {}, new Set(["softmax"])), { done: 0, steps: 3, raw: 1, max: 3, completed: false, progress: 0 });
+});
+
+/** Text that does not compress: `count` characters drawn from a seeded generator. */
+function noise(seed, count) {
+  let state = seed;
+  let text = "";
+  for (let index = 0; index < count; index += 1) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    text += String.fromCharCode(33 + (state % 90));
+  }
+  return text;
+}
+
+test("suspend_data keeps the work within its limit, the oldest edits left out first, and unpacks to what was kept", async () => {
+  const answers = { s2: { correct: true, score: 1, feedback: noise(4, 300), first: { correct: true } } };
+  const work = {
+    lessons: { a: { step: "s3", done: ["s1", "s2"], answers, edits: { s1: { X: noise(1, 900) }, s2: { X: noise(2, 900) } } } },
+    code: { softmax: noise(3, 900) },
+    order: [editKeys.lesson("a", "s1"), editKeys.code("softmax"), editKeys.lesson("a", "s2")],
+    passed: ["softmax"],
+  };
+  const whole = await packWork(work, 64000);
+  assert.deepEqual(whole.dropped, []);
+  assert.deepEqual(await unpackWork(whole.text), work);
+  const limit = whole.text.length - 100; // one edit too many
+  const fitted = await packWork(work, limit);
+  assert.ok(fitted.fits && fitted.text.length <= limit);
+  assert.deepEqual(fitted.dropped, [editKeys.lesson("a", "s1")]);
+  const kept = await unpackWork(fitted.text);
+  assert.deepEqual(Object.keys(kept.lessons.a.edits), ["s2"]);
+  assert.equal(kept.code.softmax, work.code.softmax);
+  assert.deepEqual(kept.lessons.a.answers, answers);
+  const withoutEdits = { ...work, lessons: { a: { ...work.lessons.a, edits: {} } }, code: {}, order: [] };
+  const tightLimit = (await packWork(withoutEdits, 64000)).text.length - 50; // no edit fits, nor the feedback
+  const tight = await packWork(work, tightLimit); // the verdicts stay
+  assert.deepEqual(tight.dropped, work.order);
+  assert.ok(tight.feedbackDropped && tight.fits && tight.text.length <= tightLimit);
+  assert.deepEqual((await unpackWork(tight.text)).lessons.a.answers.s2, { correct: true, score: 1, first: { correct: true } });
+  assert.equal(await unpackWork("someone else's data"), null);
+});
