@@ -1,25 +1,19 @@
 /**
  * What a package tracks, and the learner's standing in it: the lessons it launches (one, or every lesson for the
  * whole playground's package), their steps and questions, and the exercises their steps open. Read from the
- * compiled lessons (generated/lessons/), as the page reads them.
+ * compiled lessons (generated/lessons/) by the page's own reader (page/lesson-files.js).
  */
 
-const LESSONS_URL = "generated/lessons/";
-
-async function fetchJson(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-  return response.json();
-}
+import { createLessonFiles } from "../page/lesson-files.js";
 
 /**
  * The course a package tracks: `lessonIds` (null: every lesson the site has).
  * @returns {Promise<{lessons: Array<{id: string, steps: Array<{id: string, kind: string|null}>}>, exercises: string[]}>}
  */
 export async function describeCourse(lessonIds) {
-  const index = await fetchJson(`${LESSONS_URL}index.json`);
-  const lessons = index.filter((lesson) => !lessonIds || lessonIds.includes(lesson.id));
-  const files = await Promise.all(lessons.map((lesson) => fetchJson(`${LESSONS_URL}${encodeURIComponent(lesson.id)}.json`)));
+  const lessonFiles = createLessonFiles();
+  const lessons = (await lessonFiles.list()).filter((lesson) => !lessonIds || lessonIds.includes(lesson.id));
+  const files = await Promise.all(lessons.map((lesson) => lessonFiles.lesson(lesson.id)));
   const exercises = [...new Set(files.flatMap((file) => file.steps.map((step) => step.exercise).filter(Boolean)))];
   return { lessons: lessons.map(({ id, steps }) => ({ id, steps: steps.map((step) => ({ id: step.id, kind: step.kind ?? null })) })), exercises };
 }
