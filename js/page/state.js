@@ -163,7 +163,8 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *   reveal          the place to take the learner to, {place, count}: "playground", "top", "model-head", "claim",
  *                   "mask-switch" or a panel name; `count` tells one request from the next (page/controller.js)
  *   notice          {text, tone, action: {label, run}|null} or null (page/controller.js)
- *   saveStatus      {saved, problem, kept, codeUnsaved} (sharing/saved-work.js)
+ *   saveStatus      {saved, problem, kept, codeUnsaved, keptBy} (sharing/saved-work.js); keptBy "browser", or
+ *                   "course" in an LMS
  *   learnerDrawing  {drawing, message} (page/learner-drawing.js)
  *   model, training, claim, experiments   see MODEL_STATE, TRAINING_STATE, CLAIM_STATE, NO_EXPERIMENTS
  *   exercises       each exercise's last run of its checks, by the exercise's id (page/exercise-work.js):
@@ -182,7 +183,7 @@ export function initialState() {
     view: { ...DEFAULT_VIEW, panels: [...DEFAULT_VIEW.panels] },
     reveal: null,
     notice: null,
-    saveStatus: { saved: false, problem: null, kept: false, codeUnsaved: false },
+    saveStatus: { saved: false, problem: null, kept: false, codeUnsaved: false, keptBy: "browser" },
     learnerDrawing: { drawing: false, message: "" },
     model: { ...MODEL_STATE },
     training: { ...TRAINING_STATE },

@@ -15,6 +15,8 @@
  * memory.
  */
 
+import { openWorkStorage } from "./work-storage.js";
+
 export const STORAGE_PREFIX = "attention-playground/v1";
 const RECORD_FORMAT = 1;
 
@@ -100,14 +102,15 @@ export function whyNotSaved(error) {
  * @param {object} options
  * @param {string} options.mode
  * @param {(message: string) => void} [options.onProblem] storage failed; the message says what it means (whyNotSaved)
- * @param {Storage|null} [options.storage] defaults to window.localStorage (reading it can itself throw)
+ * @param {Storage|null} [options.storage] defaults to the work storage (work-storage.js: localStorage, or an LMS's;
+ *   reading it can itself throw)
  */
 export function createDraftStore({ mode, onProblem = () => {}, storage } = {}) {
   let backend = storage;
   let refusal = null;
   if (backend === undefined) {
     try {
-      backend = window.localStorage;
+      backend = openWorkStorage();
     } catch (error) {
       backend = null;
       refusal = error;

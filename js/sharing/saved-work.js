@@ -11,7 +11,8 @@
  *
  * State: `state.saveStatus` {saved: boolean, problem: string | null, kept: boolean, codeUnsaved: boolean} (change
  * "saved", page/state.js): `problem` says why nothing is being saved (saved-drafts.js whyNotSaved), and
- * `codeUnsaved` that the learner's exercise code could not be kept either (sharing/exercise-code.js).
+ * `codeUnsaved` that the learner's exercise code could not be kept either (sharing/exercise-code.js); `keptBy`
+ * ("browser" or "course") whose storage holds the edits (sharing/work-storage.js).
  * A whole new scene is told from an edit by `state.sceneCount` (page/session.js): edits make new drafts too.
  */
 
@@ -20,6 +21,7 @@ import { sceneShapeProblem } from "../scene/shape.js";
 import { sceneFromDraft } from "../scene/draft.js";
 import { sameSceneData } from "../scene/sameness.js";
 import { claimViewOf, modelViewOf } from "../layout/panels.js";
+import { workKeptBy } from "./work-storage.js";
 
 // Saving waits for a pause in typing.
 const SAVE_DELAY_MS = 300;
@@ -68,7 +70,7 @@ export function createSavedWork({ store, mode, onKept }) {
   let pendingIsEdited = false; // the save that waits holds edits the learner made, not only a scene that arrived
 
   function setSaveStatus(patch) {
-    store.update({ saveStatus: { ...store.state.saveStatus, ...patch } }, "saved");
+    store.update({ saveStatus: { ...store.state.saveStatus, ...patch, keptBy: workKeptBy() } }, "saved");
   }
 
   function saveNow() {

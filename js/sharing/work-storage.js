@@ -15,11 +15,20 @@ export function keepWorkIn(storage) {
   replacement = storage;
 }
 
-/** The storage to keep work in, or null where reading localStorage throws (storage blocked, a sandboxed frame). */
+/** Who keeps the learner's work: "browser" (localStorage), or "course" (an LMS's record, js/lms/). */
+export function workKeptBy() {
+  return replacement ? "course" : "browser";
+}
+
+/** The storage to keep work in; throws what reading localStorage throws (storage blocked, a sandboxed frame). */
+export function openWorkStorage() {
+  return replacement ?? window.localStorage;
+}
+
+/** The storage to keep work in, or null where reading localStorage throws. */
 export function workStorage() {
-  if (replacement) return replacement;
   try {
-    return window.localStorage;
+    return openWorkStorage();
   } catch {
     return null;
   }

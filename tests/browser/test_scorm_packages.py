@@ -202,6 +202,8 @@ def test_a_lesson_package_reports_to_the_lms_and_resumes_from_its_record_alone(v
     type_into(sco, sco.locator(sel("x-cell", row=0, column=0)), "3")
     edited = wait_for_record(player, lambda r: step["id"] in unpack(r["cmi"]["suspend_data"])["lessons"][lesson]["edits"], "the edit in the record")
     assert page_scene(sco)["X"][0][0] == 3
+    # The learner is told the truth: their course keeps the edit (not "this browser", which keeps nothing here).
+    expect(sco.locator(sel("save-text"))).to_have_text("✓ Your edits, kept by your course.")
 
     # Leaving commits, then terminates.
     commits_before = sum(1 for call in player.evaluate("window.calls") if call[0] in ("Commit", "LMSCommit"))

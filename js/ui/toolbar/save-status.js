@@ -26,6 +26,9 @@ export function mountSaveStatus(host, { store, actions }) {
     const status = state.saveStatus ?? {};
     let message = "";
     if (status.problem) message = `⚠ ${status.problem} Copy a link to your work or download the scene to keep them.`;
+    // In a course platform (js/lms/) a lesson's edits are kept in the learner's record there; the rest of the
+    // page's edits last for the visit, so nothing is promised of them.
+    else if (status.keptBy === "course") message = status.saved && state.edited && state.lesson ? "✓ Your edits, kept by your course." : "";
     else if (status.saved && state.edited && state.presetId) message = "✓ Your edits, saved in this browser.";
     else if (status.saved && !state.presetId) message = "✓ This scene is saved in this browser.";
     line.dataset.tone = status.problem ? "error" : "info";
