@@ -10,6 +10,8 @@ import { learnerWork } from "../page/learner-work.js";
 
 /** How long the page waits after a change before it writes the record (a burst of typing is one write). */
 const SAVE_DELAY_MS = 400;
+/** The changes (page/state.js CHANGES) that can change the learner's work: the scene's edits, the lesson, the runs. */
+const WORK_CHANGES = ["scene", "shape", "labels", "values", "mode", "lesson", "exercises"];
 
 /** The edits in `work`, by key (suspend-data.js), each as text to compare. */
 function editsOf(work) {
@@ -35,8 +37,9 @@ function droppedNotice(limit, { dropped, fits }) {
  * @param {{store: object, controller: object}} options.page the running page
  * @param {string[]|null} options.lessonIds the package's lessons (null: every lesson)
  * @param {{lessons: object, code: object, order: string[], passed: string[]}} options.resumed the work the LMS kept
+ * @param {{onChange: () => void}} options.storage the work storage (tracking.js), which says when it is written to
  */
-export function createCourseRecord({ runtime, page, lessonIds, resumed }) {
+export function createCourseRecord({ runtime, page, lessonIds, resumed, storage }) {
   const { store, controller } = page;
   const startedAt = performance.now();
   const passed = new Set(resumed.passed);
@@ -138,8 +141,9 @@ export function createCourseRecord({ runtime, page, lessonIds, resumed }) {
       const told = { answer: store.state.lesson?.answered?.event ?? null, runs: new Map(Object.entries(store.state.exercises)) };
       store.subscribe((state, changes) => {
         journal(state, changes, told);
-        schedule();
+        if (WORK_CHANGES.some((name) => changes.has(name))) schedule();
       });
+      storage.onChange = schedule;
       window.addEventListener("pagehide", finish);
       await save();
     },

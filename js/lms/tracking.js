@@ -21,14 +21,25 @@ import { keepWorkIn } from "../sharing/work-storage.js";
 import { saveProgress } from "../sharing/lesson-progress.js";
 import { saveCode } from "../sharing/exercise-code.js";
 
-/** An in-memory store with localStorage's calls: the work while the LMS's record is what keeps it. */
+/**
+ * An in-memory store with localStorage's calls: the work while the LMS's record is what keeps it. `onChange` is
+ * called after each write (the exercise code a learner types changes nothing else the record hears of).
+ */
 function memoryStorage() {
   const items = new Map();
-  return {
+  const storage = {
+    onChange: () => {},
     getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
+    setItem: (key, value) => {
+      items.set(key, String(value));
+      storage.onChange();
+    },
+    removeItem: (key) => {
+      items.delete(key);
+      storage.onChange();
+    },
   };
+  return storage;
 }
 
 /**
@@ -46,7 +57,8 @@ export async function connectLms(win, version, mode) {
   if (!runtime.initialize()) return null;
   const resumed = (await unpackWork(runtime.get("suspendData"))) ?? { lessons: {}, code: {}, order: [], passed: [] };
   // From here on the work lives in memory and in the LMS's record, never in this browser's storage.
-  keepWorkIn(memoryStorage());
+  const storage = memoryStorage();
+  keepWorkIn(storage);
   for (const [id, progress] of Object.entries(resumed.lessons)) saveProgress(mode, id, progress);
   for (const [id, text] of Object.entries(resumed.code)) saveCode(id, text);
   return {
@@ -55,6 +67,6 @@ export async function connectLms(win, version, mode) {
      * Report the running page to the LMS from now on. `lessonIds`: the package's lessons (null: every lesson).
      * @param {{store: object, controller: object}} page
      */
-    track: (page, lessonIds) => createCourseRecord({ runtime, page, lessonIds, resumed }).start(),
+    track: (page, lessonIds) => createCourseRecord({ runtime, page, lessonIds, resumed, storage }).start(),
   };
 }

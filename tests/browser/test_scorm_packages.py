@@ -270,4 +270,11 @@ def test_the_whole_playground_package_opens_the_playground_and_counts_both_lesso
     assert player.evaluate("window.calls")[0][0] in ("Initialize", "LMSInitialize")
     assert field(record, version, "max") == str(questions + exercises) and field(record, version, "raw") == "0"
     assert progress(sco) is None, "no lesson is open: the playground, with its lessons to start"
+    # The learner's exercise code, typed, reaches the record (nothing else on the page changes as they type).
+    sco.locator(sel("exercise-open")).click()
+    sco.locator(sel("exercise-tab-softmax")).click()
+    sco.locator(sel("code-input")).click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# my note")
+    wait_for_record(player, lambda r: "# my note" in unpack(r["cmi"]["suspend_data"])["code"].get("softmax", ""), "the code in the record")
     page.close()
