@@ -8,6 +8,18 @@ import http.server
 from sitebuild import server as dev_server
 
 
+def send(handler, body, kind):
+    """Answer the request `handler` holds with `body` (bytes) of MIME type `kind`, or 404 if `body` is None."""
+    if body is None:
+        handler.send_error(404)
+        return
+    handler.send_response(200)
+    handler.send_header("Content-Type", kind)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 @contextlib.contextmanager
 def course_page(files):
     """Serve `files(url)` ({path: text}; "/" is the page; `url` the server's own base URL, for a page that names its
@@ -16,15 +28,7 @@ def course_page(files):
 
     class CoursePageHandler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
-            body = bodies.get(self.path)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/javascript" if self.path.endswith(".js") else "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, bodies.get(self.path), "text/javascript" if self.path.endswith(".js") else "text/html")
 
         def log_message(self, *args):
             pass

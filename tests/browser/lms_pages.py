@@ -20,6 +20,7 @@ import mimetypes
 import zipfile
 from urllib.parse import parse_qs, quote, urlsplit
 
+from course_pages import send
 from scorm_again import runtime_scripts
 from sitebuild import server as dev_server
 
@@ -85,16 +86,7 @@ def lms_server(packages):
 
     class LmsHandler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
-            parts = urlsplit(self.path)
-            body, kind = self.find(parts)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, *self.find(urlsplit(self.path)))
 
         def find(self, parts):
             if parts.path == "/course.html":
