@@ -104,3 +104,10 @@ test("suspend_data keeps the work within its limit, the oldest edits left out fi
   assert.deepEqual((await unpackWork(tight.text)).lessons.a.answers.s2, { correct: true, score: 1, first: { correct: true } });
   assert.equal(await unpackWork("someone else's data"), null);
 });
+
+test("with no LMS around, a package's launch connects to nothing and the page is the plain site", async () => {
+  const { connectLms } = await import("../../js/lms/tracking.js");
+  assert.equal(await connectLms(chain({}, {}), "1.2", "page"), null);
+  const refusing = chain({}, { API_1484_11: { Initialize: () => "false" } });
+  assert.equal(await connectLms(refusing, "2004", "page"), null, "an LMS that will not initialize is as good as none");
+});
