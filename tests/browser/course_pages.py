@@ -36,3 +36,30 @@ def course_page(files):
     with dev_server.serving(CoursePageHandler) as url:
         bodies.update({path: text.encode() for path, text in files(url).items()})
         yield url
+
+
+#: A course page's script that hears the frames and asks them: `window.heard` holds every attention-playground
+#: message but the frames' resizes ({frame: the frame's id, origin, data}); `window.ask(frameId, method, params)`
+#: sends a request and resolves with its reply; `window.askOrNothing(frameId, method)` resolves with "no reply"
+#: when none comes within 1.5 s.
+COURSE_SCRIPT = """window.heard = [];
+addEventListener("message", (event) => {
+  const frame = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === event.source);
+  if (event.data?.type?.startsWith("attention-playground:") && event.data.type !== "attention-playground:resize") {
+    window.heard.push({ frame: frame?.id ?? null, origin: event.origin, data: event.data });
+  }
+});
+let next = 1;
+window.ask = (frameId, method, params) => new Promise((resolve) => {
+  const id = next++;
+  const frame = document.getElementById(frameId);
+  const listen = (event) => {
+    if (event.source !== frame.contentWindow || event.data?.type !== "attention-playground:reply" || event.data.id !== id) return;
+    removeEventListener("message", listen);
+    resolve(event.data);
+  };
+  addEventListener("message", listen);
+  frame.contentWindow.postMessage({ type: "attention-playground:request", id, method, params }, "*");
+});
+window.askOrNothing = (frameId, method) => Promise.race([window.ask(frameId, method, {}),
+  new Promise((resolve) => setTimeout(() => resolve("no reply"), 1500))]);"""

@@ -209,13 +209,15 @@ def editor_text(page):
     return "\n".join(line.rstrip("\n") for line in lines).replace("\u00a0", " ")
 
 
-def paste_code(page, code):
-    """Select everything in the editor and paste `code` over it, as Ctrl+V does: a paste event carrying
-    the text, which the editor inserts itself. (Playwright's insert_text would instead let the browser edit
-    the DOM directly, with inline styles that the page's Content-Security-Policy rightly refuses.)"""
-    page.locator(sel("code-input")).click()
+def paste_code(page, code, frame=None):
+    """Select everything in the editor (of `frame`, if given, a frame of `page`) and paste `code` over it, as
+    Ctrl+V does: a paste event carrying the text, which the editor inserts itself. (Playwright's insert_text would
+    instead let the browser edit the DOM directly, with inline styles that the page's Content-Security-Policy
+    rightly refuses.)"""
+    where = frame or page
+    where.locator(sel("code-input")).click()
     page.keyboard.press("Control+a")
-    page.locator(sel("code-input")).evaluate(
+    where.locator(sel("code-input")).evaluate(
         """(editor, code) => {
             const clipboardData = new DataTransfer();
             clipboardData.setData("text/plain", code);
@@ -223,7 +225,7 @@ def paste_code(page, code):
         }""",
         code,
     )
-    assert editor_text(page) == code
+    assert editor_text(where) == code
 
 
 def open_every_panel(page):

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_playground.exercises.runner import run_exercise
-from course_pages import course_page
-from page_helpers import sel
+from course_pages import COURSE_SCRIPT, course_page
+from page_helpers import paste_code, sel
 
 pytestmark = pytest.mark.browser
 
@@ -20,28 +20,6 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A co
 <iframe id="refused" src="{site}/index.html?embed&panels=heatmap,exercise&origins=https://elsewhere.example" width="900" height="900"></iframe>
 <script src="course.js"></script></body></html>"""
 
-COURSE = """window.heard = [];
-addEventListener("message", (event) => {
-  const frame = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === event.source);
-  if (event.data?.type?.startsWith("attention-playground:") && event.data.type !== "attention-playground:resize") {
-    window.heard.push({ frame: frame?.id ?? null, data: event.data });
-  }
-});
-let next = 1;
-window.ask = (frameId, method, params) => new Promise((resolve) => {
-  const id = next++;
-  const frame = document.getElementById(frameId);
-  const listen = (event) => {
-    if (event.source !== frame.contentWindow || event.data?.type !== "attention-playground:reply" || event.data.id !== id) return;
-    removeEventListener("message", listen);
-    resolve(event.data);
-  };
-  addEventListener("message", listen);
-  frame.contentWindow.postMessage({ type: "attention-playground:request", id, method, params }, "*");
-});
-window.askOrNothing = (frameId, method) => Promise.race([window.ask(frameId, method, {}),
-  new Promise((resolve) => setTimeout(() => resolve("no reply"), 1500))]);"""
-
 #: The learner's softmax: right on small numbers, caught by the overflow check (no shift by the row's largest).
 LEARNER_CODE = """import numpy as np
 
@@ -49,18 +27,6 @@ def softmax(x, axis=-1):
     e = np.exp(x)  # mine: no shift
     return e / e.sum(axis=axis, keepdims=True)
 """
-
-
-def paste_into_frame(page, frame, code):
-    """Select everything in the frame's editor and paste `code` over it, as Ctrl+V does."""
-    frame.locator(sel("code-input")).click()
-    page.keyboard.press("Control+a")
-    frame.locator(sel("code-input")).evaluate(
-        """(editor, code) => {
-            const clipboardData = new DataTransfer();
-            clipboardData.setData("text/plain", code);
-            editor.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
-        }""", code)
 
 
 def run_checks_in(frame):
@@ -71,7 +37,7 @@ def run_checks_in(frame):
 
 
 def test_the_course_page_hears_each_run_of_the_checks_and_gets_the_code_typed_and_another_origin_nothing(page, site_url):
-    files = lambda me: {"/": PAGE.format(site=site_url, me=me), "/course.js": COURSE}  # noqa: E731
+    files = lambda me: {"/": PAGE.format(site=site_url, me=me), "/course.js": COURSE_SCRIPT}  # noqa: E731
     with course_page(files) as lesson_page:
         page.goto(f"{lesson_page}/")
         allowed = page.frame_locator("#allowed")
@@ -86,7 +52,7 @@ def test_the_course_page_hears_each_run_of_the_checks_and_gets_the_code_typed_an
         frame = page.frame(url=lambda url: "origins=http" in url and "elsewhere" not in url)
         frame.locator(sel("exercise-open")).click()
         frame.locator(sel("exercise-tab-softmax")).click()
-        paste_into_frame(page, frame, LEARNER_CODE)
+        paste_code(page, frame=frame, code=LEARNER_CODE)
         for attempt in (1, 2):
             frame.locator(sel("exercise-run")).click()
             page.wait_for_function(f"window.heard.filter((e) => e.data.type === 'attention-playground:exercise-result').length === {attempt}",

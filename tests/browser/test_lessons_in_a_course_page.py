@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from course_pages import course_page
+from course_pages import COURSE_SCRIPT, course_page
 from lesson_helpers import lesson_steps, native_verdict
 from page_helpers import preset_scene, sel
 
@@ -22,32 +22,11 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A co
 <iframe id="refused" src="{site}/index.html?embed&lesson={lesson}&step={step}&origins=https://elsewhere.example" width="900" height="300"></iframe>
 <script src="course.js"></script></body></html>"""
 
-COURSE = """window.heard = [];
-addEventListener("message", (event) => {
-  const frame = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === event.source);
-  if (event.data?.type?.startsWith("attention-playground:") && event.data.type !== "attention-playground:resize") {
-    window.heard.push({ frame: frame?.id ?? null, origin: event.origin, data: event.data });
-  }
-});
-let next = 1;
-window.ask = (frameId, method, params) => new Promise((resolve) => {
-  const id = next++;
-  const frame = document.getElementById(frameId);
-  const listen = (event) => {
-    if (event.source !== frame.contentWindow || event.data?.type !== "attention-playground:reply" || event.data.id !== id) return;
-    removeEventListener("message", listen);
-    resolve(event.data);
-  };
-  addEventListener("message", listen);
-  frame.contentWindow.postMessage({ type: "attention-playground:request", id, method, params }, "*");
-});"""
-
-
 def test_an_embedded_step_posts_its_answers_to_the_course_page_and_to_no_other_origin(page, site_url):
     steps = lesson_steps(LESSON)
     pick = next(index for index, step in enumerate(steps) if step["question"] and step["question"]["kind"] == "pick")
     step = steps[pick]
-    files = lambda me: {"/": PAGE.format(site=site_url, lesson=LESSON, step=step["id"], me=me), "/course.js": COURSE}  # noqa: E731
+    files = lambda me: {"/": PAGE.format(site=site_url, lesson=LESSON, step=step["id"], me=me), "/course.js": COURSE_SCRIPT}  # noqa: E731
     with course_page(files) as lesson_page:
         page.goto(f"{lesson_page}/")
         allowed = page.frame_locator("#allowed")
@@ -55,8 +34,7 @@ def test_an_embedded_step_posts_its_answers_to_the_course_page_and_to_no_other_o
         expect(page.frame_locator("#refused").locator(sel("lesson-step-title"))).to_have_text(step["title"], timeout=120_000)
         expect(allowed.locator(sel("lesson-pick-word")).first).to_be_visible(timeout=120_000)  # the question is asked
         # The frame of another origin than ours answers nothing; ours answers, and says where the learner is.
-        refused = page.evaluate("""() => Promise.race([window.ask("refused", "lessonsProgress", {}),
-                                     new Promise((resolve) => setTimeout(() => resolve("no reply"), 1500))])""")
+        refused = page.evaluate("window.askOrNothing('refused', 'lessonsProgress')")
         assert refused == "no reply"
         reply = page.evaluate("window.ask('allowed', 'lessonsProgress', {})")
         assert reply["ok"] and reply["result"]["step"] == step["id"] and reply["result"]["question"]["kind"] == "pick"
