@@ -51,7 +51,7 @@ function drawTabs(tabs, tabList, state) {
   });
   const add = iconButton({ testId: "add-head", edit: "add-head", symbol: "+ head", label: "add a head", className: "add-button" });
   add.disabled = heads.length >= LIMITS.heads;
-  const remove = iconButton({ testId: "remove-head", edit: "remove-head", symbol: "remove this head", label: "remove the selected head", className: "link-button" });
+  const remove = iconButton({ testId: "remove-head", edit: "remove-head", symbol: "remove this head", label: "remove this head", className: "link-button" });
   remove.hidden = heads.length <= 1;
   tabList.replaceChildren(...buttons);
   tabs.replaceChildren(tabList, add, remove);

@@ -79,7 +79,7 @@ function card({ layer, head, onChoose, onToggle }) {
   const scores = make("p", "model-head-scores");
   // A button only where choosing does something; otherwise the same face, for reading.
   const choose = make(onChoose ? "button" : "div", "model-head-choose");
-  choose.append(heatmap.element, name, role, also);
+  choose.append(heatmap.element, name, " ", role, " ", also); // spaces: the words read "L1H1 diffuse", not "L1H1diffuse"
   element.append(choose, scores);
   let box = null;
   if (onChoose) {
@@ -161,7 +161,10 @@ export function createHeadCards({ onChoose, onToggle } = {}) {
       made.element.classList.toggle("chosen", isChosen);
       if (made.choose) {
         made.choose.setAttribute("aria-pressed", String(isChosen));
-        made.choose.setAttribute("aria-label", `Show ${label} large${described && !training ? `: ${[made.role.textContent, made.also.textContent].filter(Boolean).join(", ")}` : ""}`);
+        // The name starts with the words on the card ("L1H1 diffuse …"), as a learner speaking to a voice control says
+        // them (WCAG 2.5.3).
+        const shown = [label, made.role.textContent, made.also.hidden ? "" : made.also.textContent];
+        made.choose.setAttribute("aria-label", `${shown.filter(Boolean).join(" ")}: show it large`);
       }
       if (weights?.[layer]?.[head]) {
         made.heatmap.update({ tokens, head: { name: label, weights: weights[layer][head] }, mask, focusRow: null, hover: null });

@@ -15,16 +15,18 @@ import { make } from "./dom.js";
  * @param {HTMLElement} host
  * @param {{store: {state: object, subscribe: Function},
  *   actions: {openClaim: (id: string) => Promise<any>, panelShown: (name: string) => boolean},
- *   claim: string, text?: string, label?: string}} context `claim` the claim's id (model/claims.py), `text` the
- *   link's words, `label` its accessible name where the words alone do not say which claim
+ *   claim: string, text?: string, about?: string}} context `claim` the claim's id (model/claims.py), `text` the
+ *   link's words, `about` the claim itself where the words alone do not say which it is: it follows the words in
+ *   the link's accessible name ("test by training: the causal mask is what makes …"), out of sight, so that the
+ *   name begins with what is on screen, as a learner who speaks the words to a voice control says them (WCAG 2.5.3)
  * @returns {HTMLButtonElement}
  */
-export function mountClaimLink(host, { store, actions, claim, text = "Test this claim by training", label = "" }) {
+export function mountClaimLink(host, { store, actions, claim, text = "Test this claim by training", about = "" }) {
   const link = make("button", "link-button claim-link", text);
   link.type = "button";
-  if (label) {
-    link.setAttribute("aria-label", label);
-    link.title = label;
+  if (about) {
+    link.append(make("span", "visually-hidden", `: ${about}`));
+    link.title = `Test this claim by training: ${about}`;
   }
   link.dataset.testid = "claim-link";
   link.dataset.claim = claim;

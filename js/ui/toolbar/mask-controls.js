@@ -49,9 +49,9 @@ export function mountMaskControls(host, { store, actions }) {
   host.append(maskGroup, toggles);
   // Each switch's claim, put to a causal test under the trained model (page/claims.js).
   mountClaimLink(maskGroup, { store, actions, claim: "mask", text: "test by training",
-    label: "Test this claim by training: the causal mask is what makes a model autoregressive" });
+    about: "the causal mask is what makes a model autoregressive" });
   mountClaimLink(toggles, { store, actions, claim: "scale", text: "test by training",
-    label: "Test this claim by training: without ÷√d the softmax saturates and learning weakens" });
+    about: "without ÷√d the softmax saturates and learning weakens" });
 
   function toggle(testId, edit, text, subscript) {
     const label = make("label", "choice");
