@@ -11,6 +11,7 @@
 import { lexiconOf, wordsOf } from "../../scene/edits.js";
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
 import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
+import { frameSideScroll } from "./side-scroll.js";
 import { make, setPropertyIfChanged } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 
@@ -162,7 +163,7 @@ export function mountFeatureTable(host, { store, actions }) {
   );
   const errorLine = createErrorLine("x-error");
   errorLine.element.id = MESSAGE_ID;
-  host.append(sentence.element, scroller, gridActions, errorLine.element);
+  host.append(sentence.element, frameSideScroll(scroller, "features"), gridActions, errorLine.element);
 
   const cells = new CellGrid({ lazy: true });
   const tokenNames = new CellGrid(); // one row: the token-name inputs

@@ -10,6 +10,7 @@
 
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
 import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
+import { frameSideScroll } from "./side-scroll.js";
 import { make } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 import { shownValueDims } from "../../scene/draft.js";
@@ -136,7 +137,7 @@ function drawMatrix(spec, head, features, valueNames, editor) {
   table.append(thead, body);
   const scroller = make("div", "grid-scroll");
   scroller.append(table);
-  section.append(scroller);
+  section.append(frameSideScroll(scroller, "dims"));
   if (spec.key === "Wk") section.append(make("p", "panel-note", "Shares its dims with Wq."));
   return section;
 }

@@ -1,0 +1,37 @@
+/**
+ * The sign that a wide grid scrolls sideways. On a phone the feature table is cut at the panel's edge, and a cut
+ * table looks like a whole one: while columns are out of sight, the edge they are behind is shaded and a line
+ * over the grid says which way they are ("more features →"). Nothing shows while the grid fits.
+ */
+
+import { make, setAttributeIfChanged, setText } from "../shared/dom.js";
+
+/**
+ * Frame `scroller` (a grid's `.grid-scroll`) with its cue and its edge shades.
+ * @param {HTMLElement} scroller
+ * @param {string} what the grid's columns, as the cue names them ("features", "dims")
+ * @returns {HTMLElement} the frame, to put where the scroller was to go
+ */
+export function frameSideScroll(scroller, what) {
+  const frame = make("div", "side-scroll");
+  // For the eyes: a screen reader reads the table cell by cell, out of sight or not.
+  const cue = make("p", "scroll-cue");
+  cue.setAttribute("aria-hidden", "true");
+  const view = make("div", "side-scroll-view");
+  view.append(scroller);
+  frame.append(cue, view);
+
+  function follow() {
+    const hidden = scroller.scrollWidth - scroller.clientWidth;
+    const left = scroller.scrollLeft > 1;
+    const right = scroller.scrollLeft < hidden - 1;
+    setAttributeIfChanged(view, "data-more", left && right ? "both" : left ? "left" : right ? "right" : "none");
+    setText(cue, right ? `scroll sideways: more ${what} →` : left ? `← more ${what}` : "");
+  }
+  scroller.addEventListener("scroll", follow, { passive: true });
+  // The scroller's width follows the window's; its grid's, what the grid holds (a column added, a name typed).
+  const sizes = new ResizeObserver(follow);
+  sizes.observe(scroller);
+  if (scroller.firstElementChild) sizes.observe(scroller.firstElementChild);
+  return frame;
+}
