@@ -28,6 +28,7 @@ import { mountNoticeBar } from "../ui/toolbar/notice-bar.js";
 import { mountPresetPicker } from "../ui/toolbar/preset-picker.js";
 import { mountSaveStatus } from "../ui/toolbar/save-status.js";
 import { mountUnsavedWork } from "../ui/toolbar/unsaved-work.js";
+import { mountShareDisclosure } from "../ui/toolbar/share-disclosure.js";
 import { mountShareMenu } from "../ui/toolbar/share-menu.js";
 import { mountThemeToggle } from "../ui/toolbar/theme-toggle.js";
 
@@ -59,6 +60,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
 
   followReveals(store);
   followLessons({ store, actions, idle: window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200)) });
+  followSkipLinks(document.querySelector(".skip-links"));
 
   // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
@@ -84,6 +86,8 @@ function mountViews({ store, actions, theme }) {
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
   mountUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
+  const shareButton = document.querySelector('[aria-controls="share-area"]');
+  mountShareDisclosure(shareButton, host("share-area"));
   mountShareMenu(host("share-area"), { store, actions, places: OPEN_AT_PANELS });
   mountExportImport(host("share-area"), { store, actions, picture: heatmap.picture });
   mountNoticeBar(host("notice-area"), { store, actions });
@@ -94,7 +98,7 @@ function mountViews({ store, actions, theme }) {
   installGridKeyboard(root);
   mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
   installHeatmapKeyboard(heatmap.area, { store, actions });
-  const themeToggle = mountThemeToggle(document.querySelector(".masthead"), { onToggle: () => theme.toggle() });
+  const themeToggle = mountThemeToggle(host("masthead-controls"), { onToggle: () => theme.toggle(), before: shareButton });
   theme.subscribe((now) => themeToggle.update(now));
 
   store.subscribe((state, changes) => {
@@ -225,6 +229,34 @@ function followReveals(store) {
       requestAnimationFrame(() => go(target));
     });
     waiting.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
+  });
+}
+
+/**
+ * Where each of index.html's skip links takes the focus, by its `data-skip`: the first number of Wq (the cell
+ * turns into an input as it takes the focus), or a panel's heading.
+ */
+const SKIP_TARGETS = {
+  wq: `${PANEL_SELECTORS.weights} [data-matrix="Wq"][data-edit="cell"]`,
+  heatmap: `${PANEL_SELECTORS.heatmap} h2`,
+  features: `${PANEL_SELECTORS.features} h2`,
+  teaching: ".teaching > :not([hidden]) h2",
+};
+
+/**
+ * The skip links move the focus themselves: followed as links they would put their target in the address,
+ * where the page reads links to scenes (first-scene.js) and would say this one cannot be read.
+ */
+function followSkipLinks(list) {
+  list?.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-skip]");
+    if (!link) return;
+    event.preventDefault();
+    const target = document.querySelector(SKIP_TARGETS[link.dataset.skip]) ?? document.getElementById(link.hash.slice(1));
+    if (!target) return;
+    if (!target.matches(`${CONTROLS}, [tabindex]`)) target.tabIndex = -1;
+    target.scrollIntoView({ block: "center" });
+    target.focus({ preventScroll: true });
   });
 }
 

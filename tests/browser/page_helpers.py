@@ -141,6 +141,9 @@ def reset_to_default_example(page):
     if notice.is_visible():
         notice.locator(".notice-close").click()
         expect(notice).to_be_hidden()
+    if page.locator(sel("share-menu-button")).get_attribute("aria-expanded") == "true":
+        close_share_menu(page)
+        page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")  # as the reset above left it
     page.mouse.move(-1, -1)  # off the page: nothing hovered, as before a visitor's first move
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
@@ -187,15 +190,35 @@ def shown_bar_shares(page, row_test_id):
     }""", row_test_id)
 
 
+def open_share_menu(page):
+    """Open "Share and download", under which the links, downloads, scene files and embed code fold away (a learner
+    opens it before reaching any of them); an open one stays open."""
+    button = page.locator(sel("share-menu-button"))
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    expect(page.locator(sel("share-area"))).to_be_visible()
+
+
+def close_share_menu(page):
+    """Fold "Share and download" away again, as a fresh page has it."""
+    button = page.locator(sel("share-menu-button"))
+    if button.get_attribute("aria-expanded") == "true":
+        button.click()
+    expect(page.locator(sel("share-area"))).to_be_hidden()
+
+
 def copy_link(page):
-    """Click "Copy link" and read the link the page shows."""
+    """Open "Share and download", click "Copy link" and read the link the page shows."""
+    open_share_menu(page)
     page.locator(sel("copy-link")).click()
     expect(page.locator(sel("share-status"))).not_to_be_empty()
     return page.locator(sel("share-link")).input_value()
 
 
 def download(page, test_id):
-    """Click the control `test_id` and catch what the browser downloads: (its suggested file name, its bytes)."""
+    """Click the control `test_id` (under "Share and download", opened first) and catch what the browser downloads:
+    (its suggested file name, its bytes)."""
+    open_share_menu(page)
     with page.expect_download() as waiting:
         page.locator(sel(test_id)).click()
     saved = waiting.value
@@ -232,6 +255,7 @@ def open_every_panel(page):
     """Open and fill every panel of the page, as a learner who tries everything would."""
     page.evaluate("window.attentionPlayground.ready")
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
+    open_share_menu(page)
     page.locator(sel("weights-table-toggle")).click()
     page.locator(sel("step-toggle")).check()
     # Point at a weight: the worked-by-hand box fills with a softmax written out.

@@ -7,7 +7,7 @@ import re
 import pytest
 from axe import WITH_BEST_PRACTICE, run_axe
 from playwright.sync_api import expect
-from page_helpers import open_live, sel
+from page_helpers import open_live, open_share_menu, sel
 
 
 def assert_no_violations(page, where, tags=None):
@@ -70,6 +70,10 @@ def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
         closed.first.click()
         opened += 1
     assert opened >= 1
+    # And "Share and download", with the embed code's choices shown.
+    open_share_menu(page)
+    page.locator(sel("copy-embed-code")).click()
+    expect(page.locator(sel("embed-code"))).to_be_visible()
     page.wait_for_timeout(500)  # let opened panels finish drawing
     assert_no_violations(page, f"({color_scheme}) with the table, a custom mask, two heads and {opened} panels open")
 

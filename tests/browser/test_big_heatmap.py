@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from attention_playground.presets import random_scene
-from page_helpers import sel
+from page_helpers import open_share_menu, sel
 
 
 # What the canvas shows at the centre of each cell, beside its rect's fill, colour and visibility; and the
@@ -135,6 +135,7 @@ def test_the_cells_of_a_big_heatmap_still_take_the_pointer_and_the_keyboard(live
 
 def test_the_picture_of_a_big_heatmap_draws_every_cell(live_page):
     show(live_page, causal_scene(64, seed=7))
+    open_share_menu(live_page)
     with live_page.expect_download() as info:
         live_page.locator(sel("download-svg")).click()
     root = ET.fromstring(Path(info.value.path()).read_bytes())

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from embed_helpers import author_page, snippet_page
-from page_helpers import sel
+from page_helpers import open_share_menu, sel
 from sharing_helpers import maker_page  # noqa: F401  (a fixture)
 
 
@@ -21,6 +21,7 @@ def test_copy_embed_code_gives_a_snippet_that_works_in_another_page(maker_page, 
 def copy_embed_code_and_paste_it(page, site_url, artifacts):
     page.select_option(sel("preset-picker"), "dog-bites-man")
     expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
+    open_share_menu(page)
     page.click(sel("copy-embed-code"))
     expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
     snippet = page.locator(sel("embed-code")).input_value()
@@ -56,6 +57,7 @@ def copy_embed_code_and_paste_it(page, site_url, artifacts):
 def test_the_embed_code_offers_panels_locks_and_the_theme_button(maker_page, site_url):
     page = maker_page  # the code is made on the shared page; each frame boots in a course page of its own
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    open_share_menu(page)
     page.locator(sel("copy-embed-code")).click()
     expect(page.locator(sel("embed-code-status"))).to_contain_text("Copied")
     plain = page.locator(sel("embed-code")).input_value()

@@ -7,13 +7,14 @@ import re
 from playwright.sync_api import expect
 
 from embed_helpers import author_page
-from page_helpers import sel
+from page_helpers import open_share_menu, sel
 from sharing_helpers import maker_page  # noqa: F401  (a fixture)
 
 
 def test_a_frame_follows_the_theme_of_the_page_around_it(maker_page):
     page = maker_page
     page.emulate_media(color_scheme="light")
+    open_share_menu(page)
     page.locator(sel("copy-embed-code")).click()
     expect(page.locator(sel("embed-code"))).to_have_value(re.compile("<iframe"))
     snippet = page.locator(sel("embed-code")).input_value()

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from model_panel_helpers import REPEATED_NOUN, model_page  # noqa: F401  (model_page is a fixture)
 from page_helpers import (
-    CAT, DEFAULT_PRESET, IT, NOUN_DIM, PRONOUN, copy_link, module_error, open_live, preset_scene, sel, type_into,
-    wait_live)
+    CAT, DEFAULT_PRESET, IT, NOUN_DIM, PRONOUN, copy_link, module_error, open_live, open_share_menu, preset_scene, sel,
+    type_into, wait_live)
 from sharing_helpers import (  # noqa: F401  (maker_page is a fixture)
     carry_saved_work, expect_cell, expect_every_panel_open_at_the_tabs, focused_heading, get_scene, maker_page,
     open_every_panel_and_pick_tabs, saved_work, v2_link, wait_saved)
@@ -109,6 +109,7 @@ def test_a_link_says_where_it_opens(maker_page, model_page, fresh_page, site_url
     page = model_page  # the shared page with the model's panel put back; maker_page puts its share menus back after
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
     page.locator(sel("model-example-repeated-noun")).click()
+    open_share_menu(page)
     page.locator(sel("link-opens-at")).select_option("model")
     page.locator(sel("copy-link")).click()
     expect(page.locator(sel("share-status"))).to_contain_text("copied")

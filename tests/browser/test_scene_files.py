@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from playwright.sync_api import expect
 
 from attention_playground import compute
-from page_helpers import CAT, IT, NOUN_DIM, PRONOUN, download, module_error, open_live, preset_scene, sel, type_into
+from page_helpers import CAT, IT, NOUN_DIM, PRONOUN, download, module_error, open_live, open_share_menu, preset_scene, sel, type_into
 from sharing_helpers import get_scene
 
 
@@ -72,6 +72,7 @@ def test_exports_hold_the_heatmap_the_weights_and_the_scene(live_page, fresh_pag
     scene_file = artifacts / "sharing-export-scene.json"
     scene_file.write_bytes(data)
     open_live(fresh_page, f"{site_url}/#preset=dog-bites-man")
+    open_share_menu(fresh_page)
     with fresh_page.expect_file_chooser() as chooser:
         fresh_page.locator(sel("open-scene-file")).click()
     chooser.value.set_files(str(scene_file))

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from page_helpers import NOUN_DIM, PRONOUN, copy_link, download, open_live, sel, type_into
+from page_helpers import NOUN_DIM, PRONOUN, copy_link, download, open_live, open_share_menu, sel, type_into
 from sharing_helpers import maker_page, open_every_panel_and_pick_tabs  # noqa: F401  (maker_page is a fixture)
 from test_shared_page import assert_reads_as_a_fresh_visitors
 
@@ -20,6 +20,7 @@ def test_making_links_and_files_on_the_shared_page_leaves_all_it_can(maker_page,
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
     type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1.5")
     open_every_panel_and_pick_tabs(page)
+    open_share_menu(page)
     page.locator(sel("link-opens-at")).select_option("experiments")
     expect(page.locator(sel("share-status"))).to_be_empty()
     copy_link(page)

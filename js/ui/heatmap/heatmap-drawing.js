@@ -12,6 +12,10 @@ import { namedToken } from "../shared/positions.js";
 /** From this many tokens, a heatmap's weight colours are painted on a canvas under its SVG (cell-canvas.js). */
 const CANVAS_FROM_TOKENS = 25;
 
+/** The width of "answers →" (12 px italics) and 10 px beside it; the height of it over "asks ↓" with their gaps. */
+const AXIS_TITLE_WIDTH = 76;
+const AXIS_TITLES_HEIGHT = 44;
+
 /**
  * Size of everything, in SVG user units (equal to CSS pixels at natural size). `minLabelFont`: the smallest the
  * word labels may be at natural size; the cells grow to give them room (a grid that scrolls sideways on a phone
@@ -29,9 +33,11 @@ export function layoutFor(tokens, compact, { minLabelFont = 0 } = {}) {
   const longest = Math.max(1, ...tokens.map((token) => token.length));
   const labelWidth = Math.min(longest, 16) * charWidth;
   const rotate = labelWidth > cell - 6;
-  const left = Math.ceil(Math.max(labelWidth + 22, 52)); // room for the row labels and for "asks ↓"
+  // The axis titles share the top left corner, "answers →" over "asks ↓": the column labels leave it empty, and
+  // a line of its own over them cost every heatmap 22 px of height.
+  const left = Math.ceil(Math.max(labelWidth + 22, AXIS_TITLE_WIDTH)); // room for the row labels and the axis titles
   const columnHeader = rotate ? Math.ceil(labelWidth * 0.72 + labelFont + 8) : labelFont + 12;
-  const top = columnHeader + 22;
+  const top = Math.max(columnHeader + 6, AXIS_TITLES_HEIGHT);
   return {
     cell, left, top, labelFont, rotate, showLabels: true,
     onCanvas: n >= CANVAS_FROM_TOKENS,
@@ -48,7 +54,7 @@ const shortLabel = (token) => (token.length > 16 ? `${token.slice(0, 15)}…` : 
 /** The axis titles and the token labels along the top (answering) and the left (asking, each a button). */
 function drawLabels(svg, tokens, layout, ids) {
   const { cell, left, top } = layout;
-  const answers = el("text", { x: left, y: 14, class: "axis-title" });
+  const answers = el("text", { x: left - 10, y: top - 24, class: "axis-title", "text-anchor": "end" });
   answers.textContent = "answers →";
   const asks = el("text", { x: left - 10, y: top - 8, class: "axis-title", "text-anchor": "end" });
   asks.textContent = "asks ↓";

@@ -69,23 +69,20 @@ function createSceneHeader() {
 }
 
 /**
- * What is said under the heatmap: the colour legend, the hint (what a click does, or what is wrong with the
- * weights) and the note on rows that ask with a zero query.
- * @returns {{element: HTMLElement, update: (state: object, head: object, maskEditable: boolean) => void,
+ * What is said under the heatmap: the colour legend and the hint (what a click does, or what is wrong with the
+ * weights).
+ * @returns {{element: HTMLElement, update: (state: object, maskEditable: boolean) => void,
  *   pending: () => void}} `pending`: said while the weights are being computed
  */
 function createLegendRow() {
   const footer = make("div", "legend-row");
   const hint = make("p", "panel-note heatmap-hint");
-  const zeroQuery = withTestId(make("p", "panel-note zero-query-note"), "zero-query-note");
-  footer.append(createLegend("legend"), hint, zeroQuery);
+  footer.append(createLegend("legend"), hint);
 
-  function update({ result }, head, maskEditable) {
+  function update({ result }, maskEditable) {
     const problems = result.drawn_with_problems ?? [];
     hint.classList.toggle("problem", problems.length > 0);
     hint.textContent = heatmapHint(problems, maskEditable);
-    zeroQuery.textContent = zeroQueryNote(result.tokens, head);
-    zeroQuery.hidden = !zeroQuery.textContent;
   }
 
   function pending() {
@@ -93,6 +90,22 @@ function createLegendRow() {
   }
 
   return { element: footer, update, pending };
+}
+
+/**
+ * The note on rows that ask with a zero query, over the grid: the first example's even rows look like a page that
+ * does not work until it is read, so it is read with them, not under them.
+ * @returns {{element: HTMLElement, update: (tokens: string[], head: object) => void}}
+ */
+function createZeroQueryNote() {
+  const note = withTestId(make("p", "panel-note zero-query-note"), "zero-query-note");
+  note.hidden = true;
+  function update(tokens, head) {
+    const text = zeroQueryNote(tokens, head);
+    if (note.textContent !== text) note.textContent = text;
+    note.hidden = !text;
+  }
+  return { element: note, update };
 }
 
 /**
@@ -119,7 +132,8 @@ export function mountHeatmapPanel(host, { store, actions }) {
   // Edits typed before Python is live wait for it: said beside the grid, which still shows the example as shipped.
   const waitingNote = statusNote("waiting-note");
   const footer = createLegendRow();
-  host.append(header.element, staleNote, waitingNote, warnings, strip.element, main.element, footer.element);
+  const zeroQuery = createZeroQueryNote();
+  host.append(header.element, staleNote, waitingNote, warnings, strip.element, zeroQuery.element, main.element, footer.element);
 
   /** A custom mask can be edited on the grid only when the grid shows the draft's tokens. */
   function maskMatchesResult() {
@@ -157,7 +171,8 @@ export function mountHeatmapPanel(host, { store, actions }) {
     const notes = Array.isArray(result.warnings) ? result.warnings : [];
     warnings.hidden = notes.length === 0;
     warnings.replaceChildren(...notes.map((note) => make("li", "", note)));
-    footer.update(state, head, maskEditable);
+    footer.update(state, maskEditable);
+    zeroQuery.update(result.tokens, head);
   }
 
   /** The learner edited the scene while the grid still shows the shipped preview: say the edit is waiting. */

@@ -5,18 +5,18 @@
  */
 
 /**
- * Put the button in `host`.
+ * Put the button in `host` (before `before`, if given).
  * @param {HTMLElement} host
- * @param {{onToggle: () => void}} handlers
+ * @param {{onToggle: () => void, before?: Element|null}} handlers
  * @returns {{element: HTMLButtonElement, update: (theme: string) => void}}
  */
-export function mountThemeToggle(host, { onToggle }) {
+export function mountThemeToggle(host, { onToggle, before = null }) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "theme-toggle";
   button.dataset.testid = "theme-toggle";
   button.addEventListener("click", onToggle);
-  host.append(button);
+  host.insertBefore(button, before);
 
   /** Show `theme` ("light" or "dark") as the theme in force. */
   function update(theme) {
