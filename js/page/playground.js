@@ -27,10 +27,10 @@ import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
 import { mountNoticeBar } from "../ui/toolbar/notice-bar.js";
 import { mountPresetPicker } from "../ui/toolbar/preset-picker.js";
 import { mountSaveStatus } from "../ui/toolbar/save-status.js";
-import { mountUnsavedWork } from "../ui/toolbar/unsaved-work.js";
 import { mountShareDisclosure } from "../ui/toolbar/share-disclosure.js";
 import { mountShareMenu } from "../ui/toolbar/share-menu.js";
 import { mountThemeToggle } from "../ui/toolbar/theme-toggle.js";
+import { mountUnsavedWork } from "../ui/toolbar/unsaved-work.js";
 
 const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
 

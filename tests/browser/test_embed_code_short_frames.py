@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from page_helpers import sel
+from page_helpers import open_share_menu, sel
 
 EXAMPLE = "causal-exercise"
 COMPACT = ["controls", "notes", "heatmap", "bars"]  # the mask, the note, the weights and the focused row
@@ -40,6 +40,7 @@ def test_the_embed_code_says_each_frames_height_and_offers_a_compact_one(live_pa
     page = live_page
     page.select_option(sel("preset-picker"), EXAMPLE)
     expect(page.locator(sel("scene-title"))).to_have_text("causal mask on random numbers")
+    open_share_menu(page)
     page.click(sel("copy-embed-code"))
     expect(page.locator(sel("embed-code"))).to_have_value(re.compile(f"#preset={EXAMPLE}"))
 
