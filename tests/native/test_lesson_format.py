@@ -11,6 +11,7 @@ import json
 import pytest
 
 from attention_playground import load_preset
+from attention_playground.presets import list_presets
 from attention_playground.lessons.__main__ import check
 from attention_playground.lessons.checker import check_lesson, describe, slug
 from attention_playground.lessons.compile import LessonProblems, compile_lesson
@@ -215,9 +216,7 @@ def test_every_planted_mistake_is_named_by_file_line_step_and_key():
         "lessons/planted.md:63: step 6 (six): question.solution: the solution does not reach the target: “it” puts "
         "79.2% on “cat” (the target: at least 90.0%)",
         "lessons/planted.md:69: step 7 (seven): scene: “no-such-example” is not an example or a link; the examples "
-        "are it-animal-noun, it-no-noun-match, it-strength-1, it-strength-5, it-strength-8, dog-bites-man, "
-        "repeated-noun, causal-exercise, softmax-trap, two-heads, trained-repeated-noun, and a link starts with "
-        "#preset= or #s=",
+        f"are {', '.join(preset['id'] for preset in list_presets())}, and a link starts with #preset= or #s=",
         "lessons/planted.md:74: step 8 (one): two steps have the id “one”: give this one its own (id = \"…\")",
         "lessons/planted.md:76: step 8 (one): panels: panels lists the panels to show, each once, among presets, "
         "controls, notes, heatmap, bars, features, weights, steps, heads, experiments, model, exercise; got a list "
