@@ -99,6 +99,9 @@ export function installHeatmapKeyboard(area, { store, actions }) {
 
   store.subscribe((state, changes) => {
     if (!["result", "scene", "shape", "head", "mode"].some((part) => changes.has(part))) return;
+    // A whole new scene is another grid: Tab enters it at its first cell, as on a fresh page (unless the learner
+    // is in the grid right now, whose place stays).
+    if (changes.has("scene") && !area.contains(document.activeElement)) current = { row: 0, column: 0 };
     settleTabStop();
     const stop = cellAt(current);
     if (stop) stop.setAttribute("aria-label", cellName(state, current.row, current.column));
