@@ -33,5 +33,10 @@ export function frameSideScroll(scroller, what) {
   const sizes = new ResizeObserver(follow);
   sizes.observe(scroller);
   if (scroller.firstElementChild) sizes.observe(scroller.firstElementChild);
+  // A resize is only observed where the page is drawn, and Chromium does not draw a course page's frame until it
+  // is scrolled into view: the cue would then appear late and change the frame's height under the reader. A grid
+  // built or rebuilt is seen at once, drawn or not (reading its widths lays it out).
+  new MutationObserver(follow).observe(scroller, { childList: true, subtree: true });
+  setTimeout(follow);
   return frame;
 }
