@@ -456,23 +456,22 @@ def embed_page(request, shared_python, browser, page_problems):
     assert_no_problems(page_problems)
 
 
-@pytest.fixture(scope="session")
-def client_harness(browser, site_url):
-    """One harness page per test process with a started client (runtime_helpers.start_client), for `client_page`;
-    yields {"page", "problems" (a ForwardedProblems), "broken"}."""
-    shared = {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
-    yield shared
+def shared_page_slot():
+    """The holder of a page kept across tests (its context, the page, where its problems go, and whether it must be
+    opened again); pass it to `using_shared_page`, and to `close_shared_page` when its scope ends."""
+    return {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
+
+
+def close_shared_page(shared):
     shared["problems"].target = PageProblems()  # what the page does while it closes belongs to no test
     if shared["context"]:
         shared["context"].close()
 
 
-@pytest.fixture
-def client_page(request, client_harness, browser, site_url, page_problems):
-    """The harness page with a started client, shared by the tests that only send it requests (a request leaves
-    nothing behind in Python), restart it (it is live again after) or soak it, so that they pay for one boot;
-    guarded like `page` (its problems go to this test's `page_problems`). Started again after a failed test."""
-    shared = client_harness
+def using_shared_page(request, shared, browser, page_problems, open_page, put_back=None):
+    """A fixture's body for a page kept in `shared` (shared_page_slot): opened by `open_page(page)` the first time and
+    after a failed test, else put back by `put_back(page)`; yields the page, guarded like `page` (its problems go to
+    this test's `page_problems`)."""
     shared["problems"].target = page_problems
     failures_before = request.session.testsfailed
     try:
@@ -480,8 +479,10 @@ def client_page(request, client_harness, browser, site_url, page_problems):
             if shared["context"]:
                 shared["context"].close()
             shared["context"], shared["page"] = guarded_page(browser, shared["problems"])
-            start_client(shared["page"], site_url)
+            open_page(shared["page"])
             shared["broken"] = False
+        elif put_back:
+            put_back(shared["page"])
     except (AssertionError, PlaywrightError):
         shared["broken"] = True
         raise
@@ -490,6 +491,22 @@ def client_page(request, client_harness, browser, site_url, page_problems):
     if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
         shared["broken"] = True
     assert_no_problems(page_problems)
+
+
+@pytest.fixture(scope="session")
+def client_harness(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
+    """One harness page per test process with a started client (runtime_helpers.start_client), for `client_page`."""
+    shared = shared_page_slot()
+    yield shared
+    close_shared_page(shared)
+
+
+@pytest.fixture
+def client_page(request, client_harness, browser, site_url, page_problems):
+    """The harness page with a started client, shared by the tests that only send it requests (a request leaves
+    nothing behind in Python), restart it (it is live again after) or soak it, so that they pay for one boot;
+    guarded like `page` (its problems go to this test's `page_problems`). Started again after a failed test."""
+    yield from using_shared_page(request, client_harness, browser, page_problems, lambda page: start_client(page, site_url))
 
 
 @pytest.fixture

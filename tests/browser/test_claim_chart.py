@@ -22,13 +22,18 @@ def native_pair(seed):
     return honest, reading, judge(claim, measure(claim, honest), measure(claim, reading))
 
 
-def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_seed_is_one_click(page, site_url, artifacts):
+def train_claim_pair(page, site_url, claim_id):
+    """A fresh page, as a learner opens it: the model's panel, the claim chosen, STEPS steps, Test it."""
     open_live(page, f"{site_url}/")
     page.locator(sel("model-open")).click()
     expect(page.locator(sel("claim-picker"))).to_be_visible(timeout=60_000)
-    page.locator(sel("claim-picker")).select_option("mask")
+    page.locator(sel("claim-picker")).select_option(claim_id)
     page.locator(sel("claim-steps")).fill(str(STEPS))
     page.locator(sel("claim-run")).click()
+
+
+def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_seed_is_one_click(page, site_url, artifacts):
+    train_claim_pair(page, site_url, "mask")
     verdict = page.locator(sel("claim-verdict"))
     expect(verdict).to_be_visible(timeout=120_000)
     claim = CLAIMS["mask"]
@@ -67,12 +72,7 @@ def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_
 
 
 def test_a_claim_whose_curves_need_no_word_has_no_note(page, site_url):
-    open_live(page, f"{site_url}/")
-    page.locator(sel("model-open")).click()
-    expect(page.locator(sel("claim-picker"))).to_be_visible(timeout=60_000)
-    page.locator(sel("claim-picker")).select_option("positions")
-    page.locator(sel("claim-steps")).fill(str(STEPS))
-    page.locator(sel("claim-run")).click()
+    train_claim_pair(page, site_url, "positions")
     expect(page.locator(sel("claim-verdict"))).to_be_visible(timeout=120_000)
     expect(page.locator(sel("claim-chart-note"))).to_have_count(0)
     expect(page.locator(sel("claim-another-seed"))).to_be_visible()

@@ -15,11 +15,11 @@ example as shipped, the first experiment, the worked weight pointed at) before i
 import re
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import expect
 
 from attention_playground import DEFAULT_PRESET_ID
 from axe import run_contrast
-from conftest import ROOT, ForwardedProblems, PageProblems, assert_no_problems, guarded_page
+from conftest import ROOT, close_shared_page, shared_page_slot, using_shared_page
 from contrast import measure_text_contrast
 from page_helpers import open_every_panel, preset_scene, sel
 
@@ -32,41 +32,23 @@ WORKED_WEIGHT = 'figure[data-stage="weights"] td[data-row="7"][data-column="1"]'
 
 
 @pytest.fixture(scope="module")
-def every_panel_page_shared(browser, site_url):
+def every_panel_page_shared(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
     """One guarded page for the module, every panel open; booted again after a test failed on it."""
-    shared = {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
+    shared = shared_page_slot()
     yield shared
-    shared["problems"].target = PageProblems()  # what the page does while it closes belongs to no test
-    if shared["context"]:
-        shared["context"].close()
+    close_shared_page(shared)
 
 
 @pytest.fixture
 def every_panel_page(request, every_panel_page_shared, browser, site_url, page_problems):
     """The module's page with every panel open and filled (open_every_panel), opened by the first test that
     needs it with the system in light mode; its problems go to this test's `page_problems`."""
-    shared = every_panel_page_shared
-    shared["problems"].target = page_problems
-    failures_before = request.session.testsfailed
-    try:
-        if shared["broken"]:
-            if shared["context"]:
-                shared["context"].close()
-            shared["context"], shared["page"] = guarded_page(browser, shared["problems"])
-            shared["page"].emulate_media(color_scheme="light")
-            shared["page"].goto(f"{site_url}/")
-            shared["broken"] = False
-            open_every_panel(shared["page"])
-        else:
-            back_to_every_panel_open(shared["page"])
-    except (AssertionError, PlaywrightError):
-        shared["broken"] = True
-        raise
-    yield shared["page"]
-    shared["problems"].target = PageProblems()
-    if request.session.testsfailed > failures_before or page_problems.console_errors or page_problems.page_errors:
-        shared["broken"] = True
-    assert_no_problems(page_problems)
+    def open_page(page):
+        page.emulate_media(color_scheme="light")
+        page.goto(f"{site_url}/")
+        open_every_panel(page)
+
+    yield from using_shared_page(request, every_panel_page_shared, browser, page_problems, open_page, back_to_every_panel_open)
 
 
 def back_to_every_panel_open(page):
