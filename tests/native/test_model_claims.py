@@ -21,9 +21,9 @@ from attention_playground.model.claims import (
     pair_configs,
 )
 from attention_playground.model.evaluation import Metrics
-from training_cost import seeds_to_train
-
-SEEDS = seeds_to_train((1, 2, 3, 4, 5))
+#: The seeds every claim is shown on (these tests train for hundreds of steps: natively only, see pyproject.toml's
+#: `trains_long`).
+SEEDS = (1, 2, 3, 4, 5)
 #: Claims whose pair is trained here (the ÷√d claim's own test is below).
 CHEAP_CLAIMS = ("positions", "mask", "separate-qk")
 
@@ -66,6 +66,7 @@ def test_a_pair_differs_only_in_the_claims_option():
         claim_named("nonsense")
 
 
+@pytest.mark.trains_long
 @pytest.mark.parametrize("claim_id", CHEAP_CLAIMS)
 def test_each_claim_shows_on_seeds_1_to_5(trained, claim_id):
     claim = CLAIMS[claim_id]
@@ -79,10 +80,10 @@ def test_each_claim_shows_on_seeds_1_to_5(trained, claim_id):
         assert verdict.shown and verdict.sentence.startswith("Shown"), (seed, verdict)
 
 
+@pytest.mark.trains_long
 def test_without_scaling_a_wide_head_learns_to_copy_and_then_unlearns_it(trained):
     """The ÷√d claim at its settings (claims.SCALE_SETTINGS: 1 head a layer of d_head 64, runs of at most 28
-    words, 360 steps), on seeds 1-5 natively and seed 1 inside Pyodide (a pair costs several seconds natively,
-    three times that there); docs/model.md gives the figures (bench/scale_claim_settings.py)."""
+    words, 360 steps), on seeds 1-5; docs/model.md gives the figures (bench/scale_claim_settings.py)."""
     claim = CLAIMS["scale"]
     for seed in SEEDS:
         with_config, without_config = pair_configs(claim, seed=seed)
@@ -96,6 +97,7 @@ def test_without_scaling_a_wide_head_learns_to_copy_and_then_unlearns_it(trained
         assert climb_from_best(scaled.loss_curve) < 0.5, seed
 
 
+@pytest.mark.trains_long
 def test_without_the_mask_the_model_reads_the_answer_and_fails_once_it_is_hidden(trained):
     claim = CLAIMS["mask"]
     for seed in SEEDS:
@@ -112,6 +114,7 @@ def test_without_the_mask_the_model_reads_the_answer_and_fails_once_it_is_hidden
         assert measure(claim, unmasked).repeat_accuracy == hidden
 
 
+@pytest.mark.trains_long
 def test_a_tied_model_shows_its_keys_as_its_queries(trained):
     _, tied_config = pair_configs(CLAIMS["separate-qk"], seed=1)
     model = trained(tied_config)

@@ -121,6 +121,7 @@ def test_the_second_mention_example_focuses_the_second_mention_of_its_noun():
     assert all("focus" not in entry for entry in result("model_info", {})["examples"] if entry["id"] != "second-mention")
 
 
+@pytest.mark.trains_long
 def test_the_quick_run_grows_an_induction_head_and_its_loss_drop_with_the_shipped_seed():
     """The panel's quick run (repeated runs only), as a learner starts it: the settings' defaults, QUICK_RUN's."""
     from attention_playground.model import head_roles
