@@ -40,8 +40,14 @@ def pip(python, *args):
 
 
 def fresh_python(folder):
-    venv.create(folder, with_pip=True)
+    # No pip of its own (bootstrapping one costs seconds): the test's pip installs into it (`pip --python`).
+    venv.create(folder, with_pip=False)
     return folder / "bin" / "python"
+
+
+def install_into(python, *args):
+    """`pip install *args` into the virtualenv of `python`."""
+    return pip(sys.executable, "--python", str(python), "install", *args)
 
 
 def use_it(python):
@@ -80,7 +86,7 @@ def test_the_wheel_is_pure_python_and_holds_the_module_only(wheel):
 
 def test_the_wheel_works_in_a_fresh_virtualenv(wheel, tmp_path):
     python = fresh_python(tmp_path / "venv")
-    pip(python, "install", str(wheel))
+    install_into(python, str(wheel))
     used = use_it(python)
     assert "site-packages" in used["file"]
     assert used["presets"] == list(PRESET_IDS) and "trained-repeated-noun" in used["presets"]
@@ -90,6 +96,6 @@ def test_the_wheel_works_in_a_fresh_virtualenv(wheel, tmp_path):
 
 def test_an_editable_install_imports_the_clone(tmp_path):
     python = fresh_python(tmp_path / "venv")
-    pip(python, "install", "--editable", str(ROOT))
+    install_into(python, "--editable", str(ROOT))
     used = use_it(python)
     assert Path(used["file"]).resolve() == ROOT / "py" / "attention_playground" / "__init__.py"
