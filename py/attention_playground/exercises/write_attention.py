@@ -9,21 +9,9 @@ import numpy as np
 
 from ..attention_maths import attention as reference_attention
 from ..attention_maths import softmax as reference_softmax
-from .checking import (
-    LARGE_SCORES,
-    TOLERANCE,
-    Check,
-    CheckFailed,
-    Exercise,
-    as_array,
-    causal_mask,
-    compare_rows,
-    number_text,
-    require_shape,
-    shared_checks,
-    seed_data,
-    vector_text,
-)
+# The exercises' framework, then the helpers that write a check's message.
+from .checking import LARGE_SCORES, TOLERANCE, Check, CheckFailed, Exercise, causal_mask, seed_data, shared_checks
+from .checking import as_array, compare_rows, number_text, require_shape, vector_text
 from .write_softmax import SOFTMAX_FUNCTION
 
 

@@ -5,20 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..attention_maths import softmax as reference_softmax
-from .checking import (
-    LARGE_SCORES,
-    TOLERANCE,
-    Check,
-    CheckFailed,
-    Exercise,
-    as_array,
-    compare_rows,
-    number_text,
-    require_shape,
-    shared_checks,
-    seed_scores,
-    vector_text,
-)
+# The exercises' framework, then the helpers that write a check's message.
+from .checking import LARGE_SCORES, TOLERANCE, Check, CheckFailed, Exercise, seed_scores, shared_checks
+from .checking import as_array, compare_rows, number_text, require_shape, vector_text
 
 #: The solution's function, written once: the attention exercise starts from it too.
 SOFTMAX_FUNCTION = (
