@@ -28,6 +28,8 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
                frames of a course page share), one per test process: its frames join it, none boots Python
     client_page  the harness page (tests/browser/harness.html) with the runtime's client started, one per
                test process, for tests that only send it requests (runtime_helpers.py)
+    claims_page  the page with the model's panel open and "Test a claim" ready, one per test process, for the
+               claim tests that start their own run (their pairs' training workers boot once)
     artifacts  the folder for screenshots, tests/artifacts/
 
 Booting Python costs seconds of CPU, so a test that only reads or edits a scene takes `live_page` and starts
@@ -55,12 +57,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, sync_playwright
+from playwright.sync_api import Error as PlaywrightError, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (build.py lives at the project's root)
-from page_helpers import open_live, reset_to_default_example  # noqa: E402
+from page_helpers import FRESH_VIEWPORT, open_live, reset_to_default_example, sel  # noqa: E402
 from runtime_helpers import start_client  # noqa: E402
 from sitebuild import paths, server as dev_server, variants  # noqa: E402
 
@@ -457,12 +459,11 @@ def embed_page(request, shared_python, browser, page_problems):
 
 
 def shared_page_slot():
-    """The holder of a page kept across tests (its context, the page, where its problems go, and whether it must be
-    opened again); pass it to `using_shared_page`, and to `close_shared_page` when its scope ends."""
-    return {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
-
-
-def close_shared_page(shared):
+    """A scoped fixture's body for the holder of a page kept across tests (its context, the page, where its problems
+    go, and whether it must be opened again): yields the holder, to pass to `using_shared_page`, and closes its page
+    once the fixture's scope ends."""
+    shared = {"context": None, "page": None, "problems": ForwardedProblems(), "broken": True}
+    yield shared
     shared["problems"].target = PageProblems()  # what the page does while it closes belongs to no test
     if shared["context"]:
         shared["context"].close()
@@ -496,9 +497,7 @@ def using_shared_page(request, shared, browser, page_problems, open_page, put_ba
 @pytest.fixture(scope="session")
 def client_harness(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
     """One harness page per test process with a started client (runtime_helpers.start_client), for `client_page`."""
-    shared = shared_page_slot()
-    yield shared
-    close_shared_page(shared)
+    yield from shared_page_slot()
 
 
 @pytest.fixture
@@ -507,6 +506,28 @@ def client_page(request, client_harness, browser, site_url, page_problems):
     nothing behind in Python), restart it (it is live again after) or soak it, so that they pay for one boot;
     guarded like `page` (its problems go to this test's `page_problems`). Started again after a failed test."""
     yield from using_shared_page(request, client_harness, browser, page_problems, lambda page: start_client(page, site_url))
+
+
+@pytest.fixture(scope="session")
+def claims_harness(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
+    """One page per test process with the model's panel open and its claims ready, for `claims_page`."""
+    yield from shared_page_slot()
+
+
+@pytest.fixture
+def claims_page(request, claims_harness, browser, site_url, page_problems):
+    """The page with the model's panel open and "Test a claim" ready, shared by the claim tests of a test process
+    (their files are one group): a pair trains in two training workers, which boot once for them all. Each test
+    chooses its claim and steps and starts its own run (a run starts from a cleared claim state); before it the
+    window is put back to its fresh size. Opened again after a failed test; guarded like `page`."""
+    def open_claims(page):
+        open_live(page, f"{site_url}/")
+        page.locator(sel("model-open")).click()
+        # The claims are asked for once the model panel opens: on a busy machine, seconds.
+        expect(page.locator(sel("claim-picker"))).to_be_visible(timeout=60_000)
+
+    yield from using_shared_page(request, claims_harness, browser, page_problems, open_claims,
+                                 lambda page: page.set_viewport_size(FRESH_VIEWPORT))
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ from playwright.sync_api import expect
 
 from attention_playground.model import train
 from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs
-from page_helpers import open_live, sel
+from page_helpers import sel
 
-pytestmark = pytest.mark.long  # each test trains pairs of models in the page
+# Each test trains pairs of models in the page, the claims' page (`claims_page`, shared with test_claims.py).
+pytestmark = [pytest.mark.long, pytest.mark.xdist_group("claims")]
 
 #: Steps of the pairs trained here: the model without the mask already has the lower loss (checked below).
 STEPS = 20
@@ -22,18 +23,16 @@ def native_pair(seed):
     return honest, reading, judge(claim, measure(claim, honest), measure(claim, reading))
 
 
-def train_claim_pair(page, site_url, claim_id):
-    """A fresh page, as a learner opens it: the model's panel, the claim chosen, STEPS steps, Test it."""
-    open_live(page, f"{site_url}/")
-    page.locator(sel("model-open")).click()
-    expect(page.locator(sel("claim-picker"))).to_be_visible(timeout=60_000)
+def train_claim_pair(page, claim_id):
+    """As a learner does in the model's panel: the claim chosen, STEPS steps, Test it."""
     page.locator(sel("claim-picker")).select_option(claim_id)
     page.locator(sel("claim-steps")).fill(str(STEPS))
     page.locator(sel("claim-run")).click()
 
 
-def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_seed_is_one_click(page, site_url, artifacts):
-    train_claim_pair(page, site_url, "mask")
+def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_seed_is_one_click(claims_page, artifacts):
+    page = claims_page
+    train_claim_pair(page, "mask")
     verdict = page.locator(sel("claim-verdict"))
     expect(verdict).to_be_visible(timeout=120_000)
     claim = CLAIMS["mask"]
@@ -55,7 +54,11 @@ def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_
         f"{claim.with_label}: from {honest.loss_curve[0]:.2f} to {honest.loss_curve[-1]:.2f}; {claim.without_label}: from "
         f"{reading.loss_curve[0]:.2f} to {reading.loss_curve[-1]:.2f}. {expected}")
     # The note is inside the chart, above its plot, with a leader to the end of the line it is about.
-    box, chart = note.bounding_box(), page.locator(sel("claim-curves")).bounding_box()
+    # Both boxes read at one moment: the chart is drawn again when the models' heads arrive, a moment after.
+    box, chart = page.evaluate("""() => ["claim-chart-note", "claim-curves"].map((id) => {
+      const { y, height } = document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect();
+      return { y, height };
+    })""")
     assert chart["y"] <= box["y"] and box["y"] + box["height"] <= chart["y"] + chart["height"]
     expect(page.locator(sel("claim-status"))).to_contain_text(f"Both trained step {STEPS} of {STEPS}")
     expect(page.locator(sel("claim-status"))).to_contain_text("from seed 1")
@@ -71,8 +74,11 @@ def test_the_chart_says_why_the_model_without_the_mask_looks_better_and_another_
     expect(again).to_have_text("Try another seed (3)")
 
 
-def test_a_claim_whose_curves_need_no_word_has_no_note(page, site_url):
-    train_claim_pair(page, site_url, "positions")
+def test_a_claim_whose_curves_need_no_word_has_no_note(claims_page):
+    page = claims_page
+    train_claim_pair(page, "positions")
+    # This run's end (the page may have shown another claim's chart before it), then its chart.
+    expect(page.locator(sel("claim-status"))).to_contain_text(f"Both trained step {STEPS} of {STEPS}", timeout=120_000)
     expect(page.locator(sel("claim-verdict"))).to_be_visible(timeout=120_000)
     expect(page.locator(sel("claim-chart-note"))).to_have_count(0)
     expect(page.locator(sel("claim-another-seed"))).to_be_visible()

@@ -9,7 +9,8 @@ from attention_playground.model import train
 from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs
 from page_helpers import open_live, sel
 
-pytestmark = pytest.mark.long  # each test trains a pair of models in the page
+# Each test trains a pair of models in the page; the claim chart's tests share its page (`claims_page`).
+pytestmark = [pytest.mark.long, pytest.mark.xdist_group("claims")]
 
 #: Steps of the pairs trained here: enough to compare every number with native training, short enough for a
 #: test (the claims themselves are shown at their own settings in tests/native/test_model_claims.py).
@@ -59,8 +60,8 @@ def test_a_learner_trains_a_pair_and_reads_the_verdict_the_native_run_gives(page
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
 
-def test_a_course_pages_pair_equals_native_training_step_by_step(page, site_url):
-    open_claims(page, f"{site_url}/")
+def test_a_course_pages_pair_equals_native_training_step_by_step(claims_page):
+    page = claims_page
     outcome = page.evaluate(
         """async (steps) => {
           const reports = [];
@@ -117,8 +118,8 @@ def test_on_one_core_the_pair_takes_turns_in_one_worker_with_the_same_numbers(pa
             natives[0].config.n_layers * natives[0].config.n_heads, timeout=60_000)
 
 
-def test_stop_ends_a_pair_and_the_page_stays_live(page, site_url):
-    open_claims(page, f"{site_url}/")
+def test_stop_ends_a_pair_and_the_page_stays_live(claims_page):
+    page = claims_page
     page.locator(sel("claim-steps")).fill("3000")
     page.locator(sel("claim-run")).click()
     status = page.locator(sel("claim-status"))

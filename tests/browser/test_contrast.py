@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from attention_playground import DEFAULT_PRESET_ID
 from axe import run_contrast
-from conftest import ROOT, close_shared_page, shared_page_slot, using_shared_page
+from conftest import ROOT, shared_page_slot, using_shared_page
 from contrast import measure_text_contrast
 from page_helpers import open_every_panel, preset_scene, sel
 
@@ -34,9 +34,7 @@ WORKED_WEIGHT = 'figure[data-stage="weights"] td[data-row="7"][data-column="1"]'
 @pytest.fixture(scope="module")
 def every_panel_page_shared(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
     """One guarded page for the module, every panel open; booted again after a test failed on it."""
-    shared = shared_page_slot()
-    yield shared
-    close_shared_page(shared)
+    yield from shared_page_slot()
 
 
 @pytest.fixture
