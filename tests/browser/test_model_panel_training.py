@@ -1,22 +1,38 @@
 """Training a model in the browser from the trained model's panel: it follows native training to 1e-9 over 20
 steps, Stop ends a run at once while the page stays live, a quick run trains on repeated runs only with the
-learner's seed, and a setting that is not a number is quoted back. Each test trains in a page of its own: what a
-run leaves in the panel (its status, its curve) no learner can put back.
+learner's seed, and a setting that is not a number is quoted back. The tests share one page, in the order they are
+written (its training worker boots once): what a run leaves in the panel (its status, its curve, the boxes it
+filled) no learner can put back, so each test starts its own run, or its own mistake, and reads only what that run
+wrote; after a failed test the next opens the page again.
 """
 
 import numpy as np
+import pytest
 from playwright.sync_api import expect
 
 from attention_playground.model import TrainConfig, train
 from attention_playground.model import requests as model_requests
 from attention_playground.model.checkpoint import shipped_checkpoint
 from attention_playground.model.loss_drop import find_loss_drop
+from conftest import shared_page_slot, using_shared_page
 from model_panel_helpers import open_model
 from page_helpers import sel, type_into
 
 
-def test_training_in_the_browser_follows_native_training(page, site_url):
-    open_model(page, f"{site_url}/")
+@pytest.fixture(scope="module")
+def training_page_shared(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
+    yield from shared_page_slot()
+
+
+@pytest.fixture
+def training_page(request, training_page_shared, browser, site_url, page_problems):
+    """The module's page with the model's panel open, opened by the first test (the docstring says why one)."""
+    yield from using_shared_page(request, training_page_shared, browser, page_problems,
+                                 lambda page: open_model(page, f"{site_url}/"))
+
+
+def test_training_in_the_browser_follows_native_training(training_page):
+    page = training_page
     outcome = page.evaluate("window.attentionPlayground.model.train({seed: 3, steps: 20})")
     native = train(TrainConfig(seed=3, steps=20))
     assert outcome["status"] == "done" and outcome["step"] == 20
@@ -35,8 +51,8 @@ def test_training_in_the_browser_follows_native_training(page, site_url):
     expect(page.locator(sel("model-loss-curve"))).to_have_attribute("data-points", str(len(shipped_checkpoint()["loss_curve"])))
 
 
-def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(page, site_url):
-    open_model(page, f"{site_url}/")
+def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(training_page):
+    page = training_page
     page.locator(sel("model-setting-steps")).fill("3000")
     page.locator(sel("model-train")).click()
     status = page.locator(sel("model-training-status"))
@@ -52,10 +68,10 @@ def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(page, s
     assert 0 < step < 3000
 
 
-def test_a_quick_run_trains_on_repeated_runs_only_with_the_learners_seed(page, site_url):
+def test_a_quick_run_trains_on_repeated_runs_only_with_the_learners_seed(training_page):
+    page = training_page
     from attention_playground.model.requests import QUICK_RUN
 
-    open_model(page, f"{site_url}/")
     page.locator(sel("model-setting-seed")).fill("5")
     expect(page.locator(sel("model-quick-note"))).to_contain_text("repeated runs only")
     page.locator(sel("model-quick-run")).click()
@@ -71,8 +87,8 @@ def test_a_quick_run_trains_on_repeated_runs_only_with_the_learners_seed(page, s
     expect(page.locator(sel("model-quick-run"))).to_be_enabled()
 
 
-def test_a_training_setting_that_is_not_a_number_is_quoted_back(page, site_url):
-    open_model(page, f"{site_url}/")
+def test_a_training_setting_that_is_not_a_number_is_quoted_back(training_page):
+    page = training_page
     steps = page.locator(sel("model-setting-steps"))
     steps.fill("abc")
     page.locator(sel("model-train")).click()
