@@ -69,9 +69,9 @@ def test_stop_ends_a_run_at_once_and_the_page_stays_live_while_it_trains(trainin
 
 
 def test_a_quick_run_trains_on_repeated_runs_only_with_the_learners_seed(training_page):
-    page = training_page
     from attention_playground.model.requests import QUICK_RUN
 
+    page = training_page
     page.locator(sel("model-setting-seed")).fill("5")
     expect(page.locator(sel("model-quick-note"))).to_contain_text("repeated runs only")
     page.locator(sel("model-quick-run")).click()
