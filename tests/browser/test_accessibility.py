@@ -7,6 +7,7 @@ import re
 import pytest
 from axe import WITH_BEST_PRACTICE, run_axe
 from playwright.sync_api import expect
+from conftest import shared_page_slot, using_shared_page
 from page_helpers import open_live, open_share_menu, sel
 
 
@@ -50,10 +51,30 @@ def test_a_bad_cell_has_no_axe_violation_and_says_what_is_wrong_in_words(live_pa
     assert_no_violations(live_page, "with a bad cell")
 
 
-@pytest.mark.parametrize("color_scheme", ["light", "dark"])
-def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
-    open_live(page, f"{site_url}/", color_scheme)
-    # The weights as a table, a custom mask, a second head: the states that add controls.
+@pytest.fixture(scope="module")
+def every_panel_opened_shared(browser):  # noqa: ARG001  (asked for so that its context closes before the browser does)
+    yield from shared_page_slot()
+
+
+@pytest.fixture
+def every_panel_opened(request, every_panel_opened_shared, browser, site_url, page_problems, color_scheme):
+    """A page with every panel opened (open_every_panel_for_axe), in the system's `color_scheme`: opened by the first
+    test that asks, then kept for the other scheme (the page follows the system as it changes), so the panels,
+    the trained model among them, load once."""
+    def open_page(page):
+        open_live(page, f"{site_url}/", color_scheme)
+        open_every_panel_for_axe(page)
+
+    def to_the_scheme(page):
+        page.emulate_media(color_scheme=color_scheme)
+        page.wait_for_function("(scheme) => document.documentElement.dataset.theme === scheme", arg=color_scheme)
+
+    yield from using_shared_page(request, every_panel_opened_shared, browser, page_problems, open_page, to_the_scheme)
+
+
+def open_every_panel_for_axe(page):
+    """The weights as a table, a custom mask, a second head (the states that add controls); then everything that
+    opens, and "Share and download" with the embed code's choices shown. Gives how many panels it opened."""
     page.locator(sel("weights-table-toggle")).click()
     expect(page.locator(sel("weights-table"))).to_be_visible()
     page.locator(sel("mask-custom")).check()
@@ -70,13 +91,19 @@ def test_every_panel_opened_has_no_axe_violation(page, site_url, color_scheme):
         closed.first.click()
         opened += 1
     assert opened >= 1
-    # And "Share and download", with the embed code's choices shown.
     open_share_menu(page)
     page.locator(sel("copy-embed-code")).click()
     # The code is written by Python, busy a while with the panels just opened (the trained model among them).
     expect(page.locator(sel("embed-code"))).to_be_visible(timeout=30_000)
     page.wait_for_timeout(500)  # let opened panels finish drawing
-    assert_no_violations(page, f"({color_scheme}) with the table, a custom mask, two heads and {opened} panels open")
+    page.opened_for_axe = opened
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_every_panel_opened_has_no_axe_violation(every_panel_opened, color_scheme):
+    page = every_panel_opened
+    assert page.evaluate("document.documentElement.dataset.theme") == color_scheme
+    assert_no_violations(page, f"({color_scheme}) with the table, a custom mask, two heads and {page.opened_for_axe} panels open")
 
 
 def test_arrow_keys_move_between_cells_and_escape_restores(live_page):
