@@ -10,8 +10,12 @@
 
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { PANEL_NAMES } from "../layout/panels.js";
+import { holdDeferredViews } from "./deferred-views.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
+
+/** How long the panels a step changed wait for its question at most (while Python runs the model, say). */
+const PANELS_WAIT_AT_MOST_MS = 500;
 
 /** The index of the step `wanted` names (its id, or its number from 1), or null. */
 function stepIndex(lesson, wanted) {
@@ -48,6 +52,24 @@ function sceneFor(lesson, at, edits, fromBefore) {
 function editsWithDraft(state, step) {
   const { edits } = state.lesson;
   return state.edited && state.draft && edits[step.id] !== state.draft ? { ...edits, [step.id]: state.draft } : edits;
+}
+
+/**
+ * Run `open` (a step put on the page, its question asked and drawn) with the deferred views held
+ * (deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
+ * views below. Resolves with what `open` returns once those are drawn too. While Python starts (not `live`) the
+ * question waits for it, and the panels do not.
+ */
+async function questionFirst(live, open) {
+  if (!live) return open();
+  const release = holdDeferredViews();
+  const giveUp = setTimeout(release, PANELS_WAIT_AT_MOST_MS);
+  try {
+    return await open();
+  } finally {
+    clearTimeout(giveUp);
+    await release();
+  }
 }
 
 /** Every lesson's progress kept in `mode`: {[id]: {step, done, answers, edits}}. */
@@ -92,7 +114,9 @@ export function createLessonController({ store, python, session, loader, presets
   const answers = createLessonAnswers({ store, python, session, claims: claims.actions, lesson: { current: () => shown, update, save } });
 
   /** Put step `at` of the open lesson on the page and ask Python how its question meets the scene. */
-  async function goTo(at) {
+  const goTo = (at) => questionFirst(store.state.boot.live, () => showStep(at));
+
+  async function showStep(at) {
     const lesson = await files.lesson(store.state.lesson.id);
     const step = lesson.steps[at];
     save(); // the step being left keeps its edits
