@@ -124,9 +124,14 @@ export function createLessonController({ store, python, session, loader, presets
     shown = { lesson, step };
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
-    await steps.show(step, opening);
+    let asking = null; // the question asked as soon as the step's scene is known: Python answers it first
+    await steps.show(step, opening, (scene) => {
+      if (!step.question) return;
+      asking = python.lessonAsk({ question: step.question, scene });
+      asking.catch(() => {}); // a failure is met below, or not at all when showing the scene failed first
+    });
     answers.stepShown();
-    const asked = step.question ? await python.lessonAsk({ question: step.question, scene: session.scene() }) : null;
+    const asked = asking ? await asking : null;
     if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);
     steps.showBelow(step);
     // A step that only shows is done once it is seen; a question, once it is answered (lesson-answers.js).
@@ -153,7 +158,9 @@ export function createLessonController({ store, python, session, loader, presets
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
       rememberLessonOpen(mode, id);
       try {
-        return await goTo(at);
+        const opened = await goTo(at);
+        steps.prefetch(lesson);
+        return opened;
       } catch (error) {
         update({ status: "failed", message: `This step cannot be shown: ${error.message}` });
         throw error;
