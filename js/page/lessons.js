@@ -72,6 +72,20 @@ async function questionFirst(live, open) {
   }
 }
 
+/**
+ * Show `step` (lesson-steps.js) and ask Python its question as soon as the step's scene is known, ahead of the
+ * scene's own computation: {asking}, the question as asked (null for a step that asks none), once the scene is shown.
+ */
+async function showAsking(steps, python, step, opening) {
+  let asking = Promise.resolve(null);
+  await steps.show(step, opening, (scene) => {
+    if (!step.question) return;
+    asking = python.lessonAsk({ question: step.question, scene });
+    asking.catch(() => {}); // a failure is met by the caller, or not at all when showing the scene failed first
+  });
+  return { asking };
+}
+
 /** Every lesson's progress kept in `mode`: {[id]: {step, done, answers, edits}}. */
 async function keptWork(files, mode) {
   return Object.fromEntries((await files.list()).map(({ id }) => [id, loadProgress(mode, id)]).filter(([, work]) => work));
@@ -115,7 +129,6 @@ export function createLessonController({ store, python, session, loader, presets
 
   /** Put step `at` of the open lesson on the page and ask Python how its question meets the scene. */
   const goTo = (at) => questionFirst(store.state.boot.live, () => showStep(at));
-
   async function showStep(at) {
     const lesson = await files.lesson(store.state.lesson.id);
     const step = lesson.steps[at];
@@ -124,14 +137,9 @@ export function createLessonController({ store, python, session, loader, presets
     shown = { lesson, step };
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
-    let asking = null; // the question asked as soon as the step's scene is known: Python answers it first
-    await steps.show(step, opening, (scene) => {
-      if (!step.question) return;
-      asking = python.lessonAsk({ question: step.question, scene });
-      asking.catch(() => {}); // a failure is met below, or not at all when showing the scene failed first
-    });
+    const { asking } = await showAsking(steps, python, step, opening);
     answers.stepShown();
-    const asked = asking ? await asking : null;
+    const asked = await asking;
     if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);
     steps.showBelow(step);
     // A step that only shows is done once it is seen; a question, once it is answered (lesson-answers.js).
