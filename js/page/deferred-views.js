@@ -80,8 +80,9 @@ function afterNextPaint() {
 
 /**
  * Hold every deferred view (deferredStore) until what is drawn at once, without them, is painted: a lesson step's
- * question is drawn before the grids of its scene are built, not after (a step with three 32 × 32 matrices built
- * them first, and laid them out, in some 150 ms). The views owe what changed meanwhile, urgent changes included.
+ * question is drawn before the grids of its scene are built, not after (a step whose scene has three 32 × 32
+ * matrices spent more than the question's 100 ms building and laying them out first). The views owe what changed
+ * meanwhile, urgent changes included.
  * @returns {() => Promise<void>} release: once the next frame is painted, the held views redraw (in one task, as
  *   ever); resolves once they have. Call it whatever happened in between; calling it again changes nothing.
  */
