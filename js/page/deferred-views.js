@@ -11,11 +11,18 @@
  * Every deferred view of the page redraws in that same one task, in the order they were first owed a redraw.
  * A task of its own for each would let the browser lay out and paint the page between them: at 64 tokens
  * one such extra frame costs 15-30 ms, for views that are all drawn a moment later anyway.
+ *
+ * While something more pressing is on its way (a lesson step's question: holdDeferredViews), every deferred view
+ * waits, urgent changes too, and redraws once it has been drawn and painted.
  */
 
 /** Redraws owed, in the order they were first owed; all of them run in one task. */
 const owed = new Set();
 let owedTaskQueued = false;
+/** How many holds are on (holdDeferredViews); while any is, the owed redraws wait. */
+let holds = 0;
+/** Called once the owed redraws have run (the promises of released holds). */
+let afterRedraws = [];
 
 /** Call each of `redraws`: one view failing must not keep the others from drawing; its error is still reported. */
 function redrawEach(redraws) {
@@ -32,28 +39,75 @@ function redrawEach(redraws) {
 
 function redrawOwed() {
   owedTaskQueued = false;
+  if (holds > 0) return; // the release queues them again
   const redraws = [...owed];
+  const done = afterRedraws;
   owed.clear();
+  afterRedraws = [];
   redrawEach(redraws);
+  for (const resolve of done) resolve();
 }
 
-/** Run `redraw` in the next task, with every other redraw owed by then. */
-function owe(redraw) {
-  owed.add(redraw);
+function queueRedrawTask() {
   if (!owedTaskQueued) {
     owedTaskQueued = true;
     setTimeout(redrawOwed, 0);
   }
 }
 
+/** Run `redraw` in the next task, with every other redraw owed by then (once no hold is on). */
+function owe(redraw) {
+  owed.add(redraw);
+  if (holds === 0) queueRedrawTask();
+}
+
+/** How long a released hold waits for the next frame before it lets the views redraw anyway. */
+const FRAME_WAIT_MS = 100;
+
 /**
- * A stand-in for the store (same `state` and `update`) whose subscribers may hear of a change late. A
- * subscriber hears an urgent change, or any change while `waits()` is false, at once (after what it was owed,
- * so it sees changes in their order); any other is added to what it is owed, and `owe(flush)` is told that it
- * owes a redraw. `flush()` then calls it once, with every part that changed, and `forget(flush)` is told it
- * owes nothing any more.
+ * Resolves once the next frame is painted: in the task after its animation frame. A page the browser does not draw
+ * (a course page's frame out of sight) has no frames; it resolves after FRAME_WAIT_MS then.
  */
-function storeThatWaits(store, { urgent, waits, owe, forget }) {
+function afterNextPaint() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FRAME_WAIT_MS);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0));
+  });
+}
+
+/**
+ * Hold every deferred view (deferredStore) until what is drawn at once, without them, is painted: a lesson step's
+ * question is drawn before the grids of its scene are built, not after (a step whose scene has three 32 × 32
+ * matrices spent more than the question's 100 ms building and laying them out first). The views owe what changed
+ * meanwhile, urgent changes included.
+ * @returns {() => Promise<void>} release: once the next frame is painted, the held views redraw (in one task, as
+ *   ever); resolves once they have. Call it whatever happened in between; calling it again changes nothing.
+ */
+export function holdDeferredViews() {
+  holds += 1;
+  let releasing = null;
+  async function release() {
+    await afterNextPaint();
+    holds -= 1;
+    if (holds > 0 || owed.size === 0) return;
+    const redrawn = new Promise((resolve) => afterRedraws.push(resolve));
+    queueRedrawTask();
+    await redrawn;
+  }
+  return () => (releasing ??= release());
+}
+
+/**
+ * A stand-in for the store (same `state` and `update`) whose subscribers may hear of a change late. Unless
+ * `held()`, a subscriber hears an urgent change, or any change while `waits()` is false, at once (after what it
+ * was owed, so it sees changes in their order); any other is added to what it is owed, and `owe(flush)` is told
+ * that it owes a redraw. `flush()` then calls it once, with every part that changed, and `forget(flush)` is told
+ * it owes nothing any more.
+ */
+function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget }) {
   return {
     state: store.state,
     update: store.update,
@@ -67,7 +121,7 @@ function storeThatWaits(store, { urgent, waits, owe, forget }) {
         if (subscribed && changes) listener(store.state, changes);
       };
       const unsubscribe = store.subscribe((state, changes) => {
-        if (urgent(changes) || !waits()) {
+        if (!held() && (urgent(changes) || !waits())) {
           flush();
           listener(state, changes);
           return;
@@ -90,11 +144,12 @@ function storeThatWaits(store, { urgent, waits, owe, forget }) {
  * @param {{state: object, update: Function, subscribe: Function}} store the page's store (state.js)
  * @param {object} [options]
  * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
- *   (an edit the learner is typing, say); by default every change waits for the next task
+ *   (an edit the learner is typing, say); by default every change waits for the next task. While a hold is on
+ *   (holdDeferredViews), every change waits for its release
  * @returns {{state: object, update: Function, subscribe: Function}}
  */
 export function deferredStore(store, { urgent = () => false } = {}) {
-  return storeThatWaits(store, { urgent, waits: () => true, owe, forget: (flush) => owed.delete(flush) });
+  return storeThatWaits(store, { urgent, waits: () => true, held: () => holds > 0, owe, forget: (flush) => owed.delete(flush) });
 }
 
 /** For the editors: a new result (or a new scene with its result) waits; the learner's own edits do not. */

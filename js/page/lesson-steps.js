@@ -7,9 +7,31 @@
  * data; this module only does what it says, through the scene loader and the panels' own actions.
  */
 
-import { draftFromScene } from "../scene/draft.js";
+import { draftFromScene, sceneFromDraft } from "../scene/draft.js";
 import { readLink } from "../sharing/links.js";
 import { PANEL_NAMES } from "../layout/panels.js";
+
+/**
+ * The examples a lesson's steps name, each fetched once (`prefetch`, when the lesson opens): a step then shows its
+ * example without waiting for its file. Each call gets a copy of its own.
+ */
+function createExampleCache(presets) {
+  const fetched = new Map(); // id → the example's scene, fetched (a promise)
+  function fetchOnce(id) {
+    if (!fetched.has(id)) {
+      const scene = presets.scene(id);
+      fetched.set(id, scene);
+      scene.catch(() => fetched.delete(id)); // the next call tries again, and says why if it fails too
+    }
+    return fetched.get(id);
+  }
+  return {
+    scene: async (id) => structuredClone(await fetchOnce(id)),
+    prefetch(lesson) {
+      for (const step of lesson.steps) if (step.scene?.preset) fetchOnce(step.scene.preset).catch(() => {});
+    },
+  };
+}
 
 /** The scene a step's `scene` reference names, in the scene format: {scene, presetId}; null keeps the one on show. */
 async function sceneOf(reference, presets) {
@@ -46,19 +68,26 @@ function viewOf(step) {
  * @param {{restore: (kept: object) => Promise<void>}} options.model the model panel's controller (model.js)
  * @param {{actions: {openClaim: Function}}} options.claims "Test a claim" (claims.js)
  */
-export function createStepShower({ session, loader, presets, setView, model, claims }) {
+export function createStepShower({ session, loader, presets: library, setView, model, claims }) {
+  const presets = createExampleCache(library);
   return {
+    /** Fetch the examples `lesson`'s steps name, ahead of the steps (once each). */
+    prefetch: (lesson) => presets.prefetch(lesson),
     /**
      * Show `step`: its scene (or `edited`, the draft the learner left it with; or, for a step that keeps the scene
      * on show, `sceneStep`'s, the step before it that names one), its view, its focus and head. Resolves once the
-     * scene is on the page; what the step opens below comes with `showBelow`.
+     * scene is on the page; what the step opens below comes with `showBelow`. `sceneKnown(scene)` hears the scene
+     * the step shows (the scene format) before it is put on the page: the question about it can be asked of Python
+     * ahead of the scene's own computation, and of the views that draw it.
      */
-    async show(step, { edited = null, sceneStep = step } = {}) {
+    async show(step, { edited = null, sceneStep = step } = {}, sceneKnown = () => {}) {
       const named = edited ? null : await sceneOf(sceneStep.scene, presets);
       const focus = step.focus?.index ?? null;
       const head = step.head ?? 0;
-      if (edited) await loader.showScene({ draft: edited, presetId: null, edited: true, focus, head, by: "author" });
-      else if (named) await loader.showScene({ draft: draftFromScene(named.scene), presetId: named.presetId, focus, head, by: "author" });
+      const draft = edited ?? (named && draftFromScene(named.scene));
+      sceneKnown(draft ? sceneFromDraft(draft) : session.scene());
+      if (edited) await loader.showScene({ draft, presetId: null, edited: true, focus, head, by: "author" });
+      else if (named) await loader.showScene({ draft, presetId: named.presetId, focus, head, by: "author" });
       else {
         if (focus !== null) session.focus(focus);
         if (step.head !== null) session.selectHead(head);

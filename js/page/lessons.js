@@ -10,8 +10,12 @@
 
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { PANEL_NAMES } from "../layout/panels.js";
+import { holdDeferredViews } from "./deferred-views.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
+
+/** How long the panels a step changed wait for its question at most (while Python runs the model, say). */
+const PANELS_WAIT_AT_MOST_MS = 500;
 
 /** The index of the step `wanted` names (its id, or its number from 1), or null. */
 function stepIndex(lesson, wanted) {
@@ -48,6 +52,38 @@ function sceneFor(lesson, at, edits, fromBefore) {
 function editsWithDraft(state, step) {
   const { edits } = state.lesson;
   return state.edited && state.draft && edits[step.id] !== state.draft ? { ...edits, [step.id]: state.draft } : edits;
+}
+
+/**
+ * Run `open` (a step put on the page, its question asked and drawn) with the deferred views held
+ * (deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
+ * views below. Resolves with what `open` returns once those are drawn too. While Python starts (not `live`) the
+ * question waits for it, and the panels do not.
+ */
+async function questionFirst(live, open) {
+  if (!live) return open();
+  const release = holdDeferredViews();
+  const giveUp = setTimeout(release, PANELS_WAIT_AT_MOST_MS);
+  try {
+    return await open();
+  } finally {
+    clearTimeout(giveUp);
+    await release();
+  }
+}
+
+/**
+ * Show `step` (lesson-steps.js) and ask Python its question as soon as the step's scene is known, ahead of the
+ * scene's own computation: {asking}, the question as asked (null for a step that asks none), once the scene is shown.
+ */
+async function showAsking(steps, python, step, opening) {
+  let asking = Promise.resolve(null);
+  await steps.show(step, opening, (scene) => {
+    if (!step.question) return;
+    asking = python.lessonAsk({ question: step.question, scene });
+    asking.catch(() => {}); // a failure is met by the caller, or not at all when showing the scene failed first
+  });
+  return { asking };
 }
 
 /** Every lesson's progress kept in `mode`: {[id]: {step, done, answers, edits}}. */
@@ -92,7 +128,8 @@ export function createLessonController({ store, python, session, loader, presets
   const answers = createLessonAnswers({ store, python, session, claims: claims.actions, lesson: { current: () => shown, update, save } });
 
   /** Put step `at` of the open lesson on the page and ask Python how its question meets the scene. */
-  async function goTo(at) {
+  const goTo = (at) => questionFirst(store.state.boot.live, () => showStep(at));
+  async function showStep(at) {
     const lesson = await files.lesson(store.state.lesson.id);
     const step = lesson.steps[at];
     save(); // the step being left keeps its edits
@@ -100,9 +137,9 @@ export function createLessonController({ store, python, session, loader, presets
     shown = { lesson, step };
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
-    await steps.show(step, opening);
+    const { asking } = await showAsking(steps, python, step, opening);
     answers.stepShown();
-    const asked = step.question ? await python.lessonAsk({ question: step.question, scene: session.scene() }) : null;
+    const asked = await asking;
     if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);
     steps.showBelow(step);
     // A step that only shows is done once it is seen; a question, once it is answered (lesson-answers.js).
@@ -129,7 +166,9 @@ export function createLessonController({ store, python, session, loader, presets
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
       rememberLessonOpen(mode, id);
       try {
-        return await goTo(at);
+        const opened = await goTo(at);
+        steps.prefetch(lesson);
+        return opened;
       } catch (error) {
         update({ status: "failed", message: `This step cannot be shown: ${error.message}` });
         throw error;
