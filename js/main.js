@@ -6,12 +6,10 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { PANEL_SELECTORS, host } from "./layout/panels.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { installPostMessageApi } from "./embed/post-message-api.js";
 import { lmsAsked } from "./lms/launch.js";
-import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
 const embed = readEmbedOptions(window.location);
@@ -33,18 +31,16 @@ const start = () => startPlayground({
   panelsOnPage: embed.embedded ? embed.panels : null,
   // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`), or a lesson's package, opens there.
   lesson: embed.embedded || lmsVersion ? embed.lesson : null,
+  // "Copy embed code", under "Share and download" with the other sharing controls (a frame has none).
+  embedCode: embed.embedded ? null : { panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS] },
 });
 const playground = Promise.resolve(lms ? lms.then(start) : start());
 lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson ? [embed.lesson.id] : null))).catch(() => {});
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
 installPostMessageApi({ api, playground, origins: embed.origins });
-// "Copy embed code" is there from the first view, so that nothing appears beside the other buttons later.
-if (!embed.embedded) {
-  playground.then(({ controller }) => mountEmbedCode(host("share-area"), {
-    actions: controller.actions, panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS],
-    panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]),
-  }));
-}
-// The offline cache only matters once Python is live; its module loads then, and it waits for the page to be quiet.
-python.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});
+// The offline cache only matters once Python is live; its module loads once the page is idle after that, and it
+// waits for the page to be quiet.
+const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+python.ready.then(() => new Promise((resolve) => idle(resolve, { timeout: 1000 })))
+  .then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});

@@ -9,12 +9,15 @@
  * Make `button` show and hide `area` (the element index.html names in its aria-controls).
  * @param {HTMLButtonElement} button
  * @param {HTMLElement} area
+ * @param {{onOpen?: () => void}} [options] `onOpen` is called each time the area is shown (the page fills it the
+ *   first time, if it has not yet)
  * @returns {{open: (shown: boolean) => void}}
  */
-export function mountShareDisclosure(button, area) {
+export function mountShareDisclosure(button, area, { onOpen = () => {} } = {}) {
   function open(shown) {
     button.setAttribute("aria-expanded", String(shown));
     area.hidden = !shown;
+    if (shown) onOpen();
   }
   button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
   open(false);
