@@ -8,7 +8,6 @@ import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
-import { installPostMessageApi } from "./embed/post-message-api.js";
 import { lmsAsked } from "./lms/launch.js";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
@@ -38,9 +37,19 @@ const playground = Promise.resolve(lms ? lms.then(start) : start());
 lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson ? [embed.lesson.id] : null))).catch(() => {});
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
-installPostMessageApi({ api, playground, origins: embed.origins });
+const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+/** Resolves once Python is live (or failed) and the page is idle after that. */
+const liveAndIdle = () => Promise.allSettled([python.ready]).then(() => new Promise((resolve) => idle(resolve, { timeout: 1000 })));
+// The API by postMessage: the messages that come before its code has loaded are kept, and answered once it has. A
+// page in a frame loads it at once (its course page may ask from the start); a page of its own, whom only a window
+// it opened or that opened it can ask, once Python is live.
+const earlyMessages = [];
+const keepMessage = (event) => earlyMessages.push(event);
+window.addEventListener("message", keepMessage);
+(window.parent !== window ? Promise.resolve() : liveAndIdle()).then(() => import("./embed/post-message-api.js")).then(({ installPostMessageApi }) => {
+  window.removeEventListener("message", keepMessage);
+  installPostMessageApi({ api, playground, origins: embed.origins, earlyMessages });
+});
 // The offline cache only matters once Python is live; its module loads once the page is idle after that, and it
 // waits for the page to be quiet.
-const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-python.ready.then(() => new Promise((resolve) => idle(resolve, { timeout: 1000 })))
-  .then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});
+liveAndIdle().then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});
