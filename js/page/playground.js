@@ -29,7 +29,6 @@ import { mountSaveStatus } from "../ui/toolbar/save-status.js";
 import { installSceneFileDrop } from "../ui/toolbar/scene-file-drop.js";
 import { mountShareDisclosure } from "../ui/toolbar/share-disclosure.js";
 import { mountThemeToggle } from "../ui/toolbar/theme-toggle.js";
-import { mountUnsavedWork } from "../ui/toolbar/unsaved-work.js";
 
 const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
 
@@ -50,7 +49,9 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  */
 export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, embedCode = null }) {
   const store = createStore();
-  const controller = createController({ store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage });
+  const controller = createController({
+    store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage, lessonStyles: () => loadStylesheet(LESSONS_STYLESHEET),
+  });
   const { actions } = controller;
   const theme = createTheme({
     remember: storageMode === "page",
@@ -71,7 +72,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
   idle(() => controller.loadPresetList());
   // Nor are the teaching views below the playground, with their stylesheet.
-  onceLive(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions }));
+  onceLive(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };
 }
 
@@ -88,7 +89,7 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
   mountFeatureTable(panel("features"), { store: editorStore, actions });
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
-  mountUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
+  followUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
   const shareButton = document.querySelector('[aria-controls="share-area"]');
   const fillShareArea = shareAreaFiller({ store, actions, picture: heatmap.picture, embedCode });
   mountShareDisclosure(shareButton, host("share-area"), { onOpen: fillShareArea });
@@ -146,6 +147,21 @@ function shareAreaFiller({ store, actions, picture, embedCode }) {
     }));
     return filled;
   };
+}
+
+/**
+ * "Not saved" where the learner edits (ui/toolbar/unsaved-work.js): its code loads once the browser first refuses to
+ * keep the learner's work, and then draws the lines for the state as it is.
+ */
+function followUnsavedWork(panels, { store, actions }) {
+  let stop = () => {};
+  const mountOnProblem = (state) => {
+    if (!state.saveStatus.problem) return false;
+    stop();
+    import("../ui/toolbar/unsaved-work.js").then(({ mountUnsavedWork }) => mountUnsavedWork(panels, { store, actions }));
+    return true;
+  };
+  if (!mountOnProblem(store.state)) stop = store.subscribe(mountOnProblem);
 }
 
 /** Set (or, with null, remove) a data attribute of <body> that static/style.css lays the page out by. */
@@ -324,8 +340,10 @@ function loadStylesheet(path) {
  * trained model, exercises). Their modules and their stylesheet load only now, so they stay out of the first load; each view is then told about
  * everything that already happened, as if it had been there from the start.
  */
-async function mountLaterViews({ store, actions }) {
-  const [, views] = await Promise.all([loadStylesheet(LATER_VIEWS_STYLESHEET), import("../ui/later-views.js")]);
+async function mountLaterViews({ store, actions, panelsReady }) {
+  // The panels' controllers too (controller.js), so the views find their actions loaded (if they could not load,
+  // each action tries again when called).
+  const [, views] = await Promise.all([loadStylesheet(LATER_VIEWS_STYLESHEET), import("../ui/later-views.js"), panelsReady().catch(() => {})]);
   const listeners = [];
   const lateStore = {
     ...store,

@@ -197,6 +197,16 @@ def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
     assert page.POLICY_MARKER not in html and page.PRELOADS_MARKER not in html
 
 
+def test_dist_gets_the_page_without_its_comments():
+    """The comments of index.html are for whoever edits it: dist/'s page leaves them out, and nothing else."""
+    from sitebuild import page
+
+    html = page.render_index((paths.ROOT / "index.html").read_text(encoding="utf-8"))
+    shipped = page.without_comments(html)
+    assert "<!--" in html and "<!--" not in shipped
+    assert re.sub(r"<!--.*?-->|\s+", "", html, flags=re.S) == re.sub(r"\s+", "", shipped)
+
+
 def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
     from attention_playground.facts import module_facts
 
