@@ -10,9 +10,13 @@ import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMo
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { lmsAsked } from "./lms/launch.js";
 
-// Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
+// Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start). The
+// rest of a frame's part (its locked controls marked, its height told to its parent) loads beside the page.
 const embed = readEmbedOptions(window.location);
-if (embed.embedded) startEmbedMode(embed);
+if (embed.embedded) {
+  startEmbedMode(embed);
+  import("./embed/embed-frame.js").then(({ startFrame }) => startFrame(embed));
+}
 // A SCORM package's launch (`?lms=1.2` or `?lms=2004`): the LMS's record is read before the page starts, so the
 // learner's work resumes from it (js/lms/tracking.js). With no LMS around, the page is the plain site.
 const lmsVersion = lmsAsked(window.location);

@@ -133,6 +133,9 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
   bootStatus.update(store.state.boot);
 }
 
+/** The rules of what "Share and download" holds, loaded with its code. */
+const SHARING_STYLESHEET = "static/sharing.css";
+
 /**
  * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code): called when it
  * is first opened, or once Python is live, whichever comes first. Their code is no part of the first view, which
@@ -141,7 +144,7 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
 function shareAreaFiller({ store, actions, picture, embedCode }) {
   let filled = null;
   return () => {
-    filled ??= import("../ui/toolbar/share-area.js").then(({ mountShareArea }) => mountShareArea(host("share-area"), {
+    filled ??= Promise.all([import("../ui/toolbar/share-area.js"), loadStylesheet(SHARING_STYLESHEET)]).then(([{ mountShareArea }]) => mountShareArea(host("share-area"), {
       store, actions, places: OPEN_AT_PANELS, picture,
       embedCode: embedCode && { ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]) },
     }));
