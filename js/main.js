@@ -6,16 +6,20 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
+import { loadStylesheet } from "./page/stylesheets.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { lmsAsked } from "./lms/launch.js";
+
+/** A frame's own rules (its locked controls), loaded with its part (embed/embed-frame.js). */
+const FRAME_STYLESHEET = "static/embed-frame.css";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start). The
 // rest of a frame's part (its locked controls marked, its height told to its parent) loads beside the page.
 const embed = readEmbedOptions(window.location);
 if (embed.embedded) {
   startEmbedMode(embed);
-  import("./embed/embed-frame.js").then(({ startFrame }) => startFrame(embed));
+  Promise.all([import("./embed/embed-frame.js"), loadStylesheet(FRAME_STYLESHEET)]).then(([{ startFrame }]) => startFrame(embed));
 }
 // A SCORM package's launch (`?lms=1.2` or `?lms=2004`): the LMS's record is read before the page starts, so the
 // learner's work resumes from it (js/lms/tracking.js). With no LMS around, the page is the plain site.

@@ -1,9 +1,9 @@
 /**
  * The page's controller: puts together the scene session (page/session.js, the one owner of the scene), where
  * scenes come from (scene-loader.js, first-scene.js), Python's boot (python-boot.js), saved work, and the panels'
- * controllers (the trained model, "Test a claim" and the experiments, loaded after the first view:
- * panel-controllers.js; the lessons, loaded when one opens; the learner's own drawing), and hands the views their
- * `actions`: each action is one group's, named once (a name two groups gave would be refused).
+ * controllers (the trained model, "Test a claim", the experiments and the exercises' code and drawing, loaded after
+ * the first view: panel-controllers.js; the lessons, loaded when one opens), and hands the views their `actions`:
+ * each action is one group's, named once (a name two groups gave would be refused).
  * No view knows of workers, links or storage.
  */
 
@@ -19,10 +19,8 @@ import { errorDetail } from "../scene/errors.js";
 import { combineActions, lazyActions, loadOnce } from "./actions.js";
 import { deferredStore } from "./deferred-views.js";
 import { downloadActions } from "./downloads.js";
-import { exerciseWorkActions, recordExerciseRun } from "./exercise-work.js";
 import { createFirstScene } from "./first-scene.js";
-import { createLearnerDrawing } from "./learner-drawing.js";
-import { CLAIM_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "./panel-actions.js";
+import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "./panel-actions.js";
 import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
 import { createPresetLibrary } from "./presets.js";
 import { followPythonBoot } from "./python-boot.js";
@@ -69,7 +67,8 @@ export function createController({ store, python, preview, lockedFields = new Se
   /** A scene the learner asked for from a panel: checked first, refused if it breaks a lock. */
   const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
   const panels = lazyPanels(() => ({
-    store, python, reveal, notify, panelShown, showChecked, openExample: (id) => actions.pickPreset(id), settled: () => session.settled(),
+    store, python, reveal, notify, panelShown, showChecked, openExample: (id) => actions.pickPreset(id), session,
+    onCodeNotKept: () => savedWork.codeNotKept(),
   }));
   const loader = createSceneLoader({
     session, savedWork, presets, lockedChanges, bootFailure: () => boot.failure, notify,
@@ -85,7 +84,6 @@ export function createController({ store, python, preview, lockedFields = new Se
     // A link to a lesson's step (#lesson=ID&step=STEP, or ?lesson=… in a course page's frame).
     openLesson: ({ id, step }) => lessons.openLesson(id, { step }),
   });
-  const drawing = createLearnerDrawing({ store, session, python });
   const lessonFiles = createLessonFiles();
   const lessons = lazyLessons({ files: lessonFiles, panels, styles: lessonStyles },
     () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles }));
@@ -94,20 +92,20 @@ export function createController({ store, python, preview, lockedFields = new Se
     scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
     page: pageActions({ store, python, session, loader, notify, panelShown, setView, retryBoot: () => boot.restart() }),
     downloads: downloadActions({ store, notify }),
-    exerciseWork: exerciseWorkActions({ onNotKept: () => savedWork.codeNotKept() }),
+    exerciseWork: panels.exerciseWork,
     learnerCode: {
       // The learner's own code (the exercises), run in a Python of its own.
       exercises: () => python.exercises(),
-      runExercise: (request) => python.runExercise(request).then((outcome) => {
-        recordExerciseRun(store, request.exerciseId, outcome);
+      runExercise: (request) => python.runExercise(request).then(async (outcome) => {
+        (await panels.load()).exercises.recordRun(request.exerciseId, outcome);
         return outcome;
       }),
       stopLearnerCode: () => python.stopLearnerCode(),
       followLearnerRuns: (listener) => python.onLearnerStatus(listener),
       /** Draw the heatmap with the learner's function from now on (again after their code changed). */
-      drawWithLearnerCode: (exerciseId, code) => drawing.enable(exerciseId, code),
+      drawWithLearnerCode: (exerciseId, code) => panels.load().then(({ exercises }) => exercises.drawing.enable(exerciseId, code)),
       /** Back to the playground's own result. */
-      stopDrawingWithLearnerCode: () => drawing.disable(),
+      stopDrawingWithLearnerCode: () => panels.load().then(({ exercises }) => exercises.drawing.disable()),
     },
     experiments: panels.experiments,
     model: panels.model,
@@ -164,6 +162,7 @@ function lazyPanels(options) {
     model: lazyActions(() => load().then(({ model }) => model.actions), MODEL_ACTIONS),
     claims: lazyActions(() => load().then(({ claims }) => claims.actions), CLAIM_ACTIONS),
     experiments: lazyActions(() => load().then(({ experiments }) => experiments), EXPERIMENT_ACTIONS),
+    exerciseWork: lazyActions(() => load().then(({ exercises }) => exercises.work), EXERCISE_WORK_ACTIONS),
   };
   return {
     load,
@@ -171,6 +170,7 @@ function lazyPanels(options) {
     model: groups.model.actions,
     claims: groups.claims.actions,
     experiments: groups.experiments.actions,
+    exerciseWork: groups.exerciseWork.actions,
   };
 }
 

@@ -18,3 +18,7 @@ export const CLAIM_ACTIONS = Object.freeze(["loadClaims", "testClaim", "stopClai
 
 /** The experiments on the scene (experiments.js). */
 export const EXPERIMENT_ACTIONS = Object.freeze(["shuffleWords", "compareWordOrder", "knockOutInExample", "knockOutWord"]);
+
+/** The learner's code kept for each exercise (exercise-work.js). */
+export const EXERCISE_WORK_ACTIONS = Object.freeze(["savedExerciseCode", "keepExerciseCode", "forgetExerciseCode", "lastExercise",
+  "rememberExercise", "exerciseCode", "downloadExerciseCode"]);

@@ -10,6 +10,7 @@
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
 import { CHANGES } from "./state.js";
+import { loadStylesheet } from "./stylesheets.js";
 import { createStore } from "./session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
@@ -61,7 +62,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
   // neither competes with Python's download nor delays the first heatmap.
   const onceLive = (work) => Promise.allSettled([python.ready]).then(() => idle(work, { timeout: 1000 }));
-  mountViews({ store, actions, theme, onceLive, embedCode });
+  mountViews({ store, actions, theme, idle, embedCode });
   const firstScene = controller.start({ lesson });
 
   followReveals(store);
@@ -77,7 +78,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
 }
 
 /** The first view's views, each in its place. */
-function mountViews({ store, actions, theme, onceLive, embedCode }) {
+function mountViews({ store, actions, theme, idle, embedCode }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
   const bars = createAttentionBars(panel("bars"));
@@ -93,7 +94,7 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
   const shareButton = document.querySelector('[aria-controls="share-area"]');
   const fillShareArea = shareAreaFiller({ store, actions, picture: heatmap.picture, embedCode });
   mountShareDisclosure(shareButton, host("share-area"), { onOpen: fillShareArea });
-  onceLive(fillShareArea);
+  idle(fillShareArea);
   installSceneFileDrop(actions);
   mountNoticeBar(host("notice-area"), { store, actions });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
@@ -133,20 +134,22 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
   bootStatus.update(store.state.boot);
 }
 
-/** The rules of what "Share and download" holds, loaded with its code. */
-const SHARING_STYLESHEET = "static/sharing.css";
+/** The rules of "Copy embed code"'s dialog, loaded with its code. */
+const EMBED_CODE_STYLESHEET = "static/embed-code.css";
 
 /**
- * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code): called when it
- * is first opened, or once Python is live, whichever comes first. Their code is no part of the first view, which
- * shows them folded away.
+ * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code's button): called
+ * once the page is idle after its first view, or when the area is opened before that. Their code is no part of the
+ * files the first heatmap waits for; the controls are there, folded away, from the first view on.
  */
 function shareAreaFiller({ store, actions, picture, embedCode }) {
   let filled = null;
   return () => {
-    filled ??= Promise.all([import("../ui/toolbar/share-area.js"), loadStylesheet(SHARING_STYLESHEET)]).then(([{ mountShareArea }]) => mountShareArea(host("share-area"), {
+    filled ??= import("../ui/toolbar/share-area.js").then(({ mountShareArea }) => mountShareArea(host("share-area"), {
       store, actions, places: OPEN_AT_PANELS, picture,
-      embedCode: embedCode && { ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]) },
+      embedCode: embedCode && {
+        ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]), stylesheet: () => loadStylesheet(EMBED_CODE_STYLESHEET),
+      },
     }));
     return filled;
   };
@@ -314,29 +317,6 @@ function showPanels(names) {
 
 /** The later views' own rules, loaded with them (the page's sheet has the palette and the first view). */
 const LATER_VIEWS_STYLESHEET = "static/teaching.css";
-
-/** The stylesheets added so far, by address: each is added once, however many views ask for it. */
-const stylesheetsAdded = new Map();
-
-/**
- * Add the stylesheet at `path` (relative to the page) to the document. Resolves once it is in, or once it has
- * failed: the views still work without it, only plainer.
- */
-function loadStylesheet(path) {
-  const href = new URL(path, document.baseURI).href;
-  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
-  if (!stylesheetsAdded.has(href)) {
-    stylesheetsAdded.set(href, new Promise((resolve) => {
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = href;
-      link.addEventListener("load", resolve, { once: true });
-      link.addEventListener("error", resolve, { once: true });
-      document.head.append(link);
-    }));
-  }
-  return stylesheetsAdded.get(href);
-}
 
 /**
  * Mount the views the first screen does without (the worked steps, heads side by side, experiments, the

@@ -5,16 +5,17 @@ import test from "node:test";
 
 import { lazyActions, loadOnce } from "../../js/page/actions.js";
 import { createPanelControllers } from "../../js/page/panel-controllers.js";
-import { CLAIM_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../../js/page/panel-actions.js";
+import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../../js/page/panel-actions.js";
 import { createStore } from "../../js/page/session.js";
 
 test("the names the page has from the start are every action of each panel's controller, and no other", () => {
   const store = createStore();
   const panels = createPanelControllers({ store, python: {}, reveal() {}, notify() {}, panelShown: () => true, showChecked: () => async () => {},
-    openExample: async () => {}, settled: () => true });
+    openExample: async () => {}, session: { settled: () => true }, onCodeNotKept() {} });
   assert.deepEqual(Object.keys(panels.model.actions).sort(), [...MODEL_ACTIONS].sort());
   assert.deepEqual(Object.keys(panels.claims.actions).sort(), [...CLAIM_ACTIONS].sort());
   assert.deepEqual(Object.keys(panels.experiments).sort(), [...EXPERIMENT_ACTIONS].sort());
+  assert.deepEqual(Object.keys(panels.exercises.work).sort(), [...EXERCISE_WORK_ACTIONS].sort());
 });
 
 test("a lazy group loads once, answers through a promise until loaded, then as its own actions do", async () => {

@@ -115,7 +115,7 @@ def test_the_first_view_carries_no_code_it_does_without_until_python_is_live():
               for source in sources_of(chunk.relative_to(paths.DIST_DIR).as_posix())}
     assert later <= chunks
     page_sheet = (paths.DIST_DIR / "static/style.css").read_text(encoding="utf-8")
-    for sheet, rule in [("static/lessons.css", ".lesson-step-title"), ("static/sharing.css", ".embed-code-text")]:
+    for sheet, rule in [("static/lessons.css", ".lesson-step-title"), ("static/embed-code.css", ".embed-code-text")]:
         assert rule in (paths.DIST_DIR / sheet).read_text(encoding="utf-8") and rule not in page_sheet, sheet
 
 
