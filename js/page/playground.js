@@ -134,11 +134,8 @@ function mountViews({ store, actions, theme, idle, embedCode }) {
   bootStatus.update(store.state.boot);
 }
 
-/** The rules of "Copy embed code"'s dialog, loaded with its code. */
-const EMBED_CODE_STYLESHEET = "static/embed-code.css";
-
 /**
- * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code's button): called
+ * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code): called
  * once the page is idle after its first view, or when the area is opened before that. Their code is no part of the
  * files the first heatmap waits for; the controls are there, folded away, from the first view on.
  */
@@ -147,9 +144,7 @@ function shareAreaFiller({ store, actions, picture, embedCode }) {
   return () => {
     filled ??= import("../ui/toolbar/share-area.js").then(({ mountShareArea }) => mountShareArea(host("share-area"), {
       store, actions, places: OPEN_AT_PANELS, picture,
-      embedCode: embedCode && {
-        ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]), stylesheet: () => loadStylesheet(EMBED_CODE_STYLESHEET),
-      },
+      embedCode: embedCode && { ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]) },
     }));
     return filled;
   };

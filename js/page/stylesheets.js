@@ -1,5 +1,5 @@
 /**
- * The page's later stylesheets (static/teaching.css, lessons.css, embed-code.css, embed-frame.css), each added to the
+ * The page's later stylesheets (static/teaching.css, lessons.css, embed-frame.css), each added to the
  * document when the code that needs it loads: the first view's own rules are static/style.css, in index.html.
  */
 
