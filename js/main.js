@@ -6,16 +6,21 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { PANEL_SELECTORS, host } from "./layout/panels.js";
+import { loadStylesheet } from "./page/stylesheets.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
-import { installPostMessageApi } from "./embed/post-message-api.js";
 import { lmsAsked } from "./lms/launch.js";
-import { mountEmbedCode } from "./ui/toolbar/embed-code.js";
 
-// Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start).
+/** A frame's own rules (its locked controls), loaded with its part (embed/embed-frame.js). */
+const FRAME_STYLESHEET = "static/embed-frame.css";
+
+// Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start). The
+// rest of a frame's part (its locked controls marked, its height told to its parent) loads beside the page.
 const embed = readEmbedOptions(window.location);
-if (embed.embedded) startEmbedMode(embed);
+if (embed.embedded) {
+  startEmbedMode(embed);
+  Promise.all([import("./embed/embed-frame.js"), loadStylesheet(FRAME_STYLESHEET)]).then(([{ startFrame }]) => startFrame(embed));
+}
 // A SCORM package's launch (`?lms=1.2` or `?lms=2004`): the LMS's record is read before the page starts, so the
 // learner's work resumes from it (js/lms/tracking.js). With no LMS around, the page is the plain site.
 const lmsVersion = lmsAsked(window.location);
@@ -33,18 +38,26 @@ const start = () => startPlayground({
   panelsOnPage: embed.embedded ? embed.panels : null,
   // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`), or a lesson's package, opens there.
   lesson: embed.embedded || lmsVersion ? embed.lesson : null,
+  // "Copy embed code", under "Share and download" with the other sharing controls (a frame has none).
+  embedCode: embed.embedded ? null : { panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS] },
 });
 const playground = Promise.resolve(lms ? lms.then(start) : start());
 lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson ? [embed.lesson.id] : null))).catch(() => {});
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
-installPostMessageApi({ api, playground, origins: embed.origins });
-// "Copy embed code" is there from the first view, so that nothing appears beside the other buttons later.
-if (!embed.embedded) {
-  playground.then(({ controller }) => mountEmbedCode(host("share-area"), {
-    actions: controller.actions, panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS],
-    panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]),
-  }));
-}
-// The offline cache only matters once Python is live; its module loads then, and it waits for the page to be quiet.
-python.ready.then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});
+const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+/** Resolves once Python is live (or failed) and the page is idle after that. */
+const liveAndIdle = () => Promise.allSettled([python.ready]).then(() => new Promise((resolve) => idle(resolve, { timeout: 1000 })));
+// The API by postMessage: the messages that come before its code has loaded are kept, and answered once it has. A
+// page in a frame loads it at once (its course page may ask from the start); a page of its own, whom only a window
+// it opened or that opened it can ask, once Python is live.
+const earlyMessages = [];
+const keepMessage = (event) => earlyMessages.push(event);
+window.addEventListener("message", keepMessage);
+(window.parent !== window ? Promise.resolve() : liveAndIdle()).then(() => import("./embed/post-message-api.js")).then(({ installPostMessageApi }) => {
+  window.removeEventListener("message", keepMessage);
+  installPostMessageApi({ api, playground, origins: embed.origins, earlyMessages });
+});
+// The offline cache only matters once Python is live; its module loads once the page is idle after that, and it
+// waits for the page to be quiet.
+liveAndIdle().then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});

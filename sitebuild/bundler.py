@@ -14,7 +14,9 @@ and edit. dist/ is what learners download, so there the same code is bundled and
     js/runtime/worker.js           the Python worker (at its own path: it finds the site from there), one file:
                                    it loads nothing later (the training worker is the same script)
     js/embed-host.js               the course page's script, one classic script
-    static/style.css               minified, as is static/teaching.css (the later views' rules, loaded with them)
+    static/style.css               minified, as are static/teaching.css (the later views' rules, loaded with them),
+                                   static/lessons.css and static/embed-frame.css (the lessons' and a course
+                                   page's frame's, loaded with their code)
 
 The ES modules the build writes into generated/ (the preview, the module's facts) are bundled like the
 rest, so dist/ keeps no copy of them.
@@ -45,7 +47,7 @@ TARGET = "es2022"
 BOOT_ENTRY, PAGE_ENTRY = page.ENTRY_SCRIPTS  # js/boot.js, js/main.js
 WORKER_ENTRY = "js/runtime/worker.js"
 HOST_SCRIPT = "js/embed-host.js"
-STYLESHEETS = ("static/style.css", "static/teaching.css")
+STYLESHEETS = ("static/style.css", "static/teaching.css", "static/lessons.css", "static/embed-frame.css")
 CHUNKS = "js/chunks"
 
 

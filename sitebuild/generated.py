@@ -82,12 +82,15 @@ def write_preview_module(preview):
 
 def write_facts_module():
     """generated/module-facts.js: `MODULE_FACTS`, frozen, from the module's own facts, and `REQUEST_KINDS`, the
-    kinds the entry point answers, one doc comment each, as attention_playground/kinds.py declares them."""
+    kinds the entry point answers, one doc comment each, as attention_playground/kinds.py declares them. The kinds
+    are in REQUEST_KINDS only (their docs as comments, which the bundle leaves out), not in MODULE_FACTS as well:
+    the page's first view would carry every kind's doc as a string."""
     _, facts = _module()
+    page_facts = {name: value for name, value in facts.items() if name != "requestKinds"}
     text = (
         "// Written by the build from attention_playground.facts: what the page shares with the Python module.\n"
         "// Do not edit: change the module, and build again.\n"
-        f"export const MODULE_FACTS = deepFreeze({json.dumps(facts, indent=2)});\n\n"
+        f"export const MODULE_FACTS = deepFreeze({json.dumps(page_facts, indent=2)});\n\n"
         f"{request_kinds_source(facts['requestKinds'])}\n"
         "function deepFreeze(value) {\n"
         "  if (value && typeof value === \"object\") for (const inner of Object.values(value)) deepFreeze(inner);\n"

@@ -9,7 +9,7 @@ The page's <head> holds two markers:
                                               what they load, the page loads later on its own)
 
 so the policy is defined once and the preload list can never miss a module. The development server writes
-them in as it serves the page; dist/ gets the page with them written in.
+them in as it serves the page; dist/ gets the page with them written in, and without its comments.
 """
 
 import posixpath
@@ -54,6 +54,12 @@ def first_view_modules(read=lambda path: (ROOT / path).read_text(encoding="utf-8
     for entry in entries:
         visit(entry)
     return ordered
+
+
+def without_comments(html):
+    """index.html without its comments: they are for whoever edits the page (dist/ keeps its JavaScript's and
+    stylesheets' comments in their source maps; the page's are in the repository)."""
+    return re.sub(r"[ \t]*<!--.*?-->[ \t]*\n?", "", html, flags=re.S)
 
 
 def render_index(html, policy=None, modules=None):

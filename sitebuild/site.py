@@ -2,7 +2,7 @@
 
 The page's own files, generated/ and vendor/ are copied as they are (of the runtime, only the files the page
 loads: its core and NumPy), except js/ and the stylesheet, which are bundled and minified with source maps (bundler.py), and index.html, which gets the policy and the preloads
-of the bundle's first view written in (page.py). A `_headers` file (the form Netlify and Cloudflare Pages
+of the bundle's first view written in, and its comments left out (page.py). A `_headers` file (the form Netlify and Cloudflare Pages
 read; other hosts set the same headers in their own configuration) asks for the headers the development
 server sends: cross-origin isolation and the Content-Security-Policy, which a worker takes from its script's
 response. Where a host sends neither, sw.js adds the isolation headers from the second visit on.
@@ -39,7 +39,7 @@ def write_dist(runtime_files, report=print):
         shutil.copy2(runtime.VENDOR_DIR / name, runtime_dir / name)
     first_view = bundler.bundle_site(DIST_DIR, report)
     index = DIST_DIR / "index.html"
-    index.write_text(page.render_index(index.read_text(encoding="utf-8"), modules=first_view), encoding="utf-8")
+    index.write_text(page.without_comments(page.render_index(index.read_text(encoding="utf-8"), modules=first_view)), encoding="utf-8")
     (DIST_DIR / variants.HEADERS_FILE).write_text(headers_file(), encoding="utf-8")
 
 

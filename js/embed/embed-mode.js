@@ -21,7 +21,7 @@
  * Locks are locks.js's.
  *
  * The frame also tells its parent how tall it is, whenever that changes, so the parent can size the
- * <iframe> to fit (js/embed-host.js does it for any page):
+ * <iframe> to fit (js/embed-host.js does it for any page; embed-frame.js sends it):
  *
  *   {type: "attention-playground:resize", height}      height in CSS pixels
  *
@@ -32,7 +32,8 @@
 
 import { PANEL_SELECTORS, host } from "../layout/panels.js";
 import { isEmbedded } from "./embedded.js";
-import { keepLocked, locksFromOption } from "./locks.js";
+import { THEME_MESSAGE } from "./frame-messages.js";
+import { locksFromOption } from "./locks.js";
 
 /** The panels an author can choose, by name (layout/panels.js). */
 export const PANELS = PANEL_SELECTORS;
@@ -40,12 +41,6 @@ export const PANELS = PANEL_SELECTORS;
 /** The panels shown when the URL names none: the playground itself, without the longer teaching views. */
 export const DEFAULT_PANELS = Object.freeze(["presets", "controls", "notes", "heatmap", "bars", "features", "weights"]);
 
-/** The message type a frame sends its parent with its height. */
-export const RESIZE_MESSAGE = "attention-playground:resize";
-/** The message type a parent sends a frame to have its height sent again (its width may have changed). */
-export const MEASURE_MESSAGE = "attention-playground:measure";
-/** The message type a parent sends a frame with the theme to follow. */
-export const THEME_MESSAGE = "attention-playground:theme";
 
 /** The themes a frame can be told to show. */
 const THEMES = ["light", "dark"];
@@ -101,90 +96,13 @@ function normalOrigin(text) {
   }
 }
 
-/** How long a frame waits for the page around it to answer (embed-host.js sends the theme as a frame first reports). */
-export const HOST_SCRIPT_WAIT_MS = 5000;
-
 /**
- * Say, once, that the page around the frame does not size it: no answer came (no theme, no request to measure), and
- * the frame's content is taller than its window, so the learner has to scroll inside it. The author reads it in the
- * console; the learner sees a quiet line that says to scroll, and why.
- */
-function sayHostScriptMissing() {
-  console.warn("Attention Playground: this frame is not sized to fit its content, because the page around it did not load "
-    + "js/embed-host.js (or the script was not found). Add <script src=\".../js/embed-host.js\" async></script> to the page.");
-  const note = document.createElement("p");
-  note.className = "host-script-missing";
-  note.dataset.testid = "host-script-missing";
-  note.textContent = "Scroll inside this frame to see all of it: the page around it does not size it to fit (its author can add embed-host.js).";
-  document.body.prepend(note);
-}
-
-/**
- * Tell the parent page this document's height whenever it changes, so that it is right before the reader
- * first sees the frame.
- *
- * The height is measured after every change to the page, on a timer, not in the browser's rendering steps: a
- * browser does not render a frame that is off screen (Chromium throttles cross-origin frames), so a
- * ResizeObserver there fires only once the reader scrolls to it, and the text below the frame would jump. A
- * MutationObserver's callback and a timer run whether or not the frame is drawn, and reading the height lays
- * the page out on the spot. The parent can also ask for the height at any time (MEASURE_MESSAGE), as
- * embed-host.js does when its own window is resized, which changes the frame's width.
- */
-function reportHeight() {
-  if (window.parent === window) return;
-  let last = -1;
-  let scheduled = false;
-  // Whether the page around answered (embed-host.js does), and whether the frame has said that it did not.
-  let answered = false;
-  let waited = false;
-  let said = false;
-  const checkAnswered = () => {
-    if (answered || said || !waited || last <= window.innerHeight) return;
-    said = true;
-    sayHostScriptMissing();
-  };
-  const send = () => {
-    scheduled = false;
-    const height = Math.ceil(document.body.getBoundingClientRect().height);
-    if (height === last) return;
-    last = height;
-    // Only a number: nothing about the scene leaves the frame this way, so any parent may know it.
-    window.parent.postMessage({ type: RESIZE_MESSAGE, height }, "*");
-    checkAnswered();
-  };
-  setTimeout(() => {
-    waited = true;
-    checkAnswered();
-  }, HOST_SCRIPT_WAIT_MS);
-  // One measurement per burst of changes (a new result redraws many elements at once).
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setTimeout(send, 0);
-  };
-  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
-  new ResizeObserver(schedule).observe(document.body);
-  window.addEventListener("resize", schedule);
-  window.addEventListener("load", schedule);
-  document.fonts?.ready.then(schedule, () => {});
-  window.addEventListener("message", (event) => {
-    if (event.source !== window.parent) return;
-    if (event.data?.type === THEME_MESSAGE) answered = true;
-    if (event.data?.type !== MEASURE_MESSAGE) return;
-    answered = true;
-    last = -1; // asked: answer even if nothing changed
-    send();
-  });
-  send();
-}
-
-/**
- * Switch the page to embed mode: compact layout, only the chosen panels, locked fields read-only, and
- * the frame's height reported to its parent. Call it before the views mount, so the first paint is
- * already compact.
+ * Switch the page to embed mode: compact layout and only the chosen panels. Call it before the views mount, so the
+ * first paint is already compact. The rest of a frame's part (locked fields read-only, its height reported to its
+ * parent) is embed-frame.js's, which the page loads beside its own code.
  * @param {ReturnType<typeof readEmbedOptions>} options
  */
-export function startEmbedMode({ panels, locks, themeToggle = false }) {
+export function startEmbedMode({ panels, themeToggle = false }) {
   document.documentElement.classList.add("embedded");
   // A frame follows its host page's theme; its own button shows only when the author asks for it.
   document.documentElement.classList.toggle("theme-toggle-asked", themeToggle);
@@ -198,8 +116,6 @@ export function startEmbedMode({ panels, locks, themeToggle = false }) {
   // also holds the notices (a refused example, say), so with none of its panels it shows only while one is up.
   root.querySelector(".toolbar")?.toggleAttribute("data-only-notices", !["presets", "controls", "notes"].some((name) => panels.includes(name)));
   leaveOut(host("teaching"), !["steps", "heads", "experiments", "exercise"].some((name) => panels.includes(name)));
-  keepLocked(document.body, locks); // the body: the teaching views (the positions switch) are outside `root`
-  reportHeight();
 }
 
 /**

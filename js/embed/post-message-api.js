@@ -149,13 +149,14 @@ function parseRequest(data) {
  *   window.attentionPlayground
  * @param {Promise<{store: ReturnType<import("../page/state.js").createStore>}>} options.playground the running page
  * @param {string[]|null} [options.origins] origins allowed to send requests; null for any
+ * @param {MessageEvent[]} [options.earlyMessages] messages that came before this code had loaded, answered first
  */
-export function installPostMessageApi({ api, playground, origins = null }) {
+export function installPostMessageApi({ api, playground, origins = null, earlyMessages = [] }) {
   const allowed = (origin) => origins === null || origins.includes(origin);
   /** Origins that sent an accepted request: where result events go when `origins` is set. */
   const listeners = new Set();
 
-  window.addEventListener("message", (event) => {
+  const answer = (event) => {
     const request = parseRequest(event.data);
     if (request === null || !allowed(event.origin) || !event.source || event.source === window) return;
     const reply = (body) => {
@@ -205,7 +206,9 @@ export function installPostMessageApi({ api, playground, origins = null }) {
       (result) => reply({ ok: true, result: result ?? null }),
       (error) => reply({ ok: false, error: errorDetail(error) }),
     );
-  });
+  };
+  for (const event of earlyMessages) answer(event);
+  window.addEventListener("message", answer);
 
   if (window.parent === window) return;
   /** An event to the parent: any page without `origins`, else the allowed origins that have sent a request. */
@@ -216,7 +219,7 @@ export function installPostMessageApi({ api, playground, origins = null }) {
   playground.then(({ store }) => {
     let lastAnswer = null; // the answer event told last (each answer is a new one)
     const runsTold = new Map(); // each exercise's run told last (each run is a new object)
-    store.subscribe((state, changes) => {
+    const told = (state, changes) => {
       if (changes.has("result") && state.result) tell({ type: MESSAGE_TYPES.RESULT, result: state.result, preview: state.resultIsPreview });
       for (const [id, run] of changes.has("exercises") ? Object.entries(state.exercises) : []) {
         if (runsTold.get(id) === run) continue;
@@ -228,6 +231,9 @@ export function installPostMessageApi({ api, playground, origins = null }) {
         lastAnswer = answered.event;
         tell(structuredClone(answered.event));
       }
-    });
+    };
+    store.subscribe(told);
+    // This code loads after the page has started: the result already on show is told as if it had just come.
+    told(store.state, new Set(["result"]));
   }, () => {});
 }

@@ -21,3 +21,32 @@ export function combineActions(groups) {
   }
   return Object.freeze(actions);
 }
+
+/**
+ * `load` called once: every call shares its promise; after a failure (the network went away) the next call tries again.
+ * @template T
+ * @param {() => Promise<T>} load
+ * @returns {() => Promise<T>}
+ */
+export function loadOnce(load) {
+  let loading = null;
+  return () => (loading ??= load().catch((error) => {
+    loading = null;
+    throw error;
+  }));
+}
+
+/**
+ * A group's actions whose code loads on the first call of any of them (or on `ready()`). Until it has loaded, each
+ * returns a promise of its answer; once it has, each is the group's own action, called as it is (an action that
+ * answers at once still does, for a view mounted after `ready()`).
+ * @param {() => Promise<Record<string, Function>>} load loads the code and gives the group's actions
+ * @param {readonly string[]} names the actions' names (panel-actions.js)
+ * @returns {{actions: Record<string, Function>, ready: () => Promise<Record<string, Function>>}}
+ */
+export function lazyActions(load, names) {
+  let loaded = null; // the group's actions, once loaded
+  const ready = loadOnce(() => load().then((group) => (loaded = group)));
+  const actions = Object.fromEntries(names.map((name) => [name, (...args) => (loaded ? loaded[name](...args) : ready().then((group) => group[name](...args)))]));
+  return { actions, ready };
+}

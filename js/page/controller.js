@@ -1,14 +1,14 @@
 /**
  * The page's controller: puts together the scene session (page/session.js, the one owner of the scene), where
  * scenes come from (scene-loader.js, first-scene.js), Python's boot (python-boot.js), saved work, and the panels'
- * controllers (the trained model, "Test a claim", the experiments, the learner's own drawing), and hands the views
- * their `actions`: each action is one group's, named once (a name two groups gave would be refused).
+ * controllers (the trained model, "Test a claim", the experiments and the exercises' code and drawing, loaded after
+ * the first view: panel-controllers.js; the lessons, loaded when one opens), and hands the views their `actions`:
+ * each action is one group's, named once (a name two groups gave would be refused).
  * No view knows of workers, links or storage.
  */
 
 import { isRuntimeLost } from "../service/service.js";
 import { compactPanelsFor } from "../sharing/compact-panels.js";
-import { embedCodeFor } from "../sharing/embed-snippet.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { lessonLeftOpen } from "../sharing/lesson-progress.js";
 import { createLessonFiles } from "./lesson-files.js";
@@ -16,15 +16,11 @@ import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { PANEL_NAMES } from "../layout/panels.js";
 import { errorDetail } from "../scene/errors.js";
-import { combineActions } from "./actions.js";
-import { createClaimController } from "./claims.js";
+import { combineActions, lazyActions, loadOnce } from "./actions.js";
 import { deferredStore } from "./deferred-views.js";
 import { downloadActions } from "./downloads.js";
-import { createExperiments } from "./experiments.js";
-import { exerciseWorkActions, recordExerciseRun } from "./exercise-work.js";
 import { createFirstScene } from "./first-scene.js";
-import { createLearnerDrawing } from "./learner-drawing.js";
-import { createModelController } from "./model.js";
+import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "./panel-actions.js";
 import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
 import { createPresetLibrary } from "./presets.js";
 import { followPythonBoot } from "./python-boot.js";
@@ -41,8 +37,11 @@ import { createSceneSession } from "./session.js";
  *   scene `after` instead of `before` would change (embed/locks.js)
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps, or null for all
+ * @param {() => Promise<void>} [options.lessonStyles] loads the lessons' stylesheet, which a lesson needs before it
+ *   first opens (it hides the weights while a question waits)
  */
-export function createController({ store, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null }) {
+export function createController({ store, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null,
+  lessonStyles = () => Promise.resolve() }) {
   /** Panel `name` is on the page: shown by the view (a link may hide some) and kept by a course page's frame. */
   const panelShown = (name) => store.state.view.panels.includes(name) && (!panelsOnPage || panelsOnPage.includes(name));
   /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
@@ -65,53 +64,52 @@ export function createController({ store, python, preview, lockedFields = new Se
     beforeNewScene: () => savedWork.flush(), // what the old scene still owes is written first
   });
   const presets = createPresetLibrary();
-  const claims = createClaimController({ store, python, reveal, notify, panelShown });
+  /** A scene the learner asked for from a panel: checked first, refused if it breaks a lock. */
+  const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
+  const panels = lazyPanels(() => ({
+    store, python, reveal, notify, panelShown, showChecked, openExample: (id) => actions.pickPreset(id), session,
+    onCodeNotKept: () => savedWork.codeNotKept(),
+  }));
   const loader = createSceneLoader({
     session, savedWork, presets, lockedChanges, bootFailure: () => boot.failure, notify,
-    restoreModel: (kept) => model.restore(kept),
-    restoreClaim: (kept) => claims.restore(kept),
+    // (A panel whose code could not load stays as it was: nothing to restore it into.)
+    restoreModel: (kept) => panels.load().then(({ model }) => model.restore(kept)).catch(() => {}),
+    restoreClaim: (kept) => panels.load().then(({ claims }) => claims.restore(kept)).catch(() => {}),
   });
   const firstScene = createFirstScene({
     session, loader, savedWork, preview, notify, reveal,
     showAllPanels: () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice"),
     // A link that chose a claim: its test comes into view when the link asks for its pair to start.
-    openClaim: ({ id, start, steps, seed }) => claims.actions.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
+    openClaim: ({ id, start, steps, seed }) => panels.claims.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
     // A link to a lesson's step (#lesson=ID&step=STEP, or ?lesson=… in a course page's frame).
     openLesson: ({ id, step }) => lessons.openLesson(id, { step }),
   });
-  const drawing = createLearnerDrawing({ store, session, python });
-  /** A scene the learner asked for from a panel: checked first, refused if it breaks a lock. */
-  const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
-  const experiments = createExperiments({
-    store, python, showScene: showChecked("this change"), openExample: (id) => actions.pickPreset(id),
-    settled: () => session.settled(),
-  });
-  const model = createModelController({ store, python, reveal, notify, showScene: showChecked("this head of the trained model") });
   const lessonFiles = createLessonFiles();
-  const lessons = lazyLessons(lessonFiles, () => ({ store, python, session, loader, presets, setView, model, claims, mode: storageMode, files: lessonFiles }));
+  const lessons = lazyLessons({ files: lessonFiles, panels, styles: lessonStyles },
+    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles }));
 
   const actions = combineActions({
     scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
     page: pageActions({ store, python, session, loader, notify, panelShown, setView, retryBoot: () => boot.restart() }),
     downloads: downloadActions({ store, notify }),
-    exerciseWork: exerciseWorkActions({ onNotKept: () => savedWork.codeNotKept() }),
+    exerciseWork: panels.exerciseWork,
     learnerCode: {
       // The learner's own code (the exercises), run in a Python of its own.
       exercises: () => python.exercises(),
-      runExercise: (request) => python.runExercise(request).then((outcome) => {
-        recordExerciseRun(store, request.exerciseId, outcome);
+      runExercise: (request) => python.runExercise(request).then(async (outcome) => {
+        (await panels.load()).exercises.recordRun(request.exerciseId, outcome);
         return outcome;
       }),
       stopLearnerCode: () => python.stopLearnerCode(),
       followLearnerRuns: (listener) => python.onLearnerStatus(listener),
       /** Draw the heatmap with the learner's function from now on (again after their code changed). */
-      drawWithLearnerCode: (exerciseId, code) => drawing.enable(exerciseId, code),
+      drawWithLearnerCode: (exerciseId, code) => panels.load().then(({ exercises }) => exercises.drawing.enable(exerciseId, code)),
       /** Back to the playground's own result. */
-      stopDrawingWithLearnerCode: () => drawing.disable(),
+      stopDrawingWithLearnerCode: () => panels.load().then(({ exercises }) => exercises.drawing.disable()),
     },
-    experiments,
-    model: model.actions,
-    claims: claims.actions,
+    experiments: panels.experiments,
+    model: panels.model,
+    claims: panels.claims,
     lessons,
   });
 
@@ -130,27 +128,50 @@ export function createController({ store, python, preview, lockedFields = new Se
     },
     /** A course page's setScene: checked first, shown if the module accepts it (locks do not hold it back). */
     setScene: (scene) => loader.showScene({ scene, checkFirst: true, by: "author" }),
+    /** Load the panels' controllers (the views below the playground are about to mount and call them). */
+    loadPanels: () => panels.ready(),
     /** The list of examples, into the state (for the picker). */
     loadPresetList: () =>
       presets.list().then((list) => store.update({ presets: list }, "presets"), () => store.update({ presets: [] }, "presets")),
   };
 }
 
-/** The lesson controller's actions (page/lessons.js), each an async call. */
-const LESSON_ACTIONS = ["lessonsList", "openLesson", "lessonNext", "lessonBack", "lessonGoTo", "lessonAnswer", "lessonCheck",
-  "lessonHint", "lessonProgress", "lessonsWork", "closeLesson", "restartLesson", "downloadLessonAnswers"];
+/**
+ * The lesson actions, their code (and stylesheet) loaded on the first call: lessons are not part of the page's first
+ * view. The list of lessons (which the page's start shows) comes from the files alone, without loading the player.
+ * @param {object} parts
+ * @param {ReturnType<typeof createLessonFiles>} parts.files
+ * @param {ReturnType<typeof lazyPanels>} parts.panels the panels' controllers, which a lesson's steps set up
+ * @param {() => Promise<void>} parts.styles loads the lessons' stylesheet
+ * @param {() => object} options the lesson controller's other options, asked for when it starts
+ */
+function lazyLessons({ files, panels, styles }, options) {
+  const start = () => Promise.all([import("./lessons.js"), panels.load(), styles()])
+    .then(([{ createLessonController }, { model, claims }]) => createLessonController({ ...options(), model, claims }).actions);
+  return { ...lazyActions(start, LESSON_ACTIONS).actions, lessonsList: () => files.list() };
+}
 
 /**
- * The lesson actions, their code loaded on the first call: lessons are not part of the page's first view. The list
- * of lessons (which the page's start shows) comes from the files alone, without loading the player.
- * @param {ReturnType<typeof createLessonFiles>} files
- * @param {() => object} options the lesson controller's options, asked for when it starts
+ * The controllers of the panels below the playground (panel-controllers.js), their code loaded on the first call of
+ * one of their actions, on `load()` (a link's or a lesson's set-up) or on `ready()` (their views mount).
+ * @param {() => object} options createPanelControllers' options, asked for when it loads
  */
-function lazyLessons(files, options) {
-  let started = null;
-  const controller = () => (started ??= import("./lessons.js").then(({ createLessonController }) => createLessonController(options())));
-  const actions = Object.fromEntries(LESSON_ACTIONS.map((name) => [name, async (...args) => (await controller()).actions[name](...args)]));
-  return { ...actions, lessonsList: () => files.list() };
+function lazyPanels(options) {
+  const load = loadOnce(() => import("./panel-controllers.js").then(({ createPanelControllers }) => createPanelControllers(options())));
+  const groups = {
+    model: lazyActions(() => load().then(({ model }) => model.actions), MODEL_ACTIONS),
+    claims: lazyActions(() => load().then(({ claims }) => claims.actions), CLAIM_ACTIONS),
+    experiments: lazyActions(() => load().then(({ experiments }) => experiments), EXPERIMENT_ACTIONS),
+    exerciseWork: lazyActions(() => load().then(({ exercises }) => exercises.work), EXERCISE_WORK_ACTIONS),
+  };
+  return {
+    load,
+    ready: () => Promise.all(Object.values(groups).map((group) => group.ready())),
+    model: groups.model.actions,
+    claims: groups.claims.actions,
+    experiments: groups.experiments.actions,
+    exerciseWork: groups.exerciseWork.actions,
+  };
 }
 
 /** What the views may do to the scene: the session's own ways, and a sentence typed, which the page explains. */
@@ -195,7 +216,7 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
     /** Part 7, run in Python: the average top weight against d, with and without ÷√d. */
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
-    embedCode: (options) => embedCodeFor(store.state, options),
+    embedCode: async (options) => (await import("../sharing/embed-snippet.js")).embedCodeFor(store.state, options),
     /** The panels of a short frame for the example on show (sharing/compact-panels.js). */
     compactEmbedPanels: () => compactPanelsFor(store.state.presetId, PANEL_NAMES),
     /**

@@ -15,9 +15,10 @@
  */
 export async function learnerWork({ store, controller }) {
   const lessons = await controller.actions.lessonsWork();
+  const code = await controller.actions.exerciseCode(); // its code may load first (page/panel-controllers.js)
   return structuredClone({
     scene: controller.session.scene(),
-    exercises: { code: controller.actions.exerciseCode(), results: store.state.exercises },
+    exercises: { code, results: store.state.exercises },
     lessons,
   });
 }

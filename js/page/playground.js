@@ -10,6 +10,7 @@
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
 import { CHANGES } from "./state.js";
+import { loadStylesheet } from "./stylesheets.js";
 import { createStore } from "./session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
@@ -22,15 +23,13 @@ import { installGridKeyboard } from "../ui/grids/grid-keyboard.js";
 import { mountWeightMatrices } from "../ui/grids/weight-matrices.js";
 import { mountTeachingNotes } from "../ui/teaching/teaching-notes.js";
 import { createBootStatus } from "../ui/toolbar/boot-status.js";
-import { mountExportImport } from "../ui/toolbar/export-import.js";
 import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
 import { mountNoticeBar } from "../ui/toolbar/notice-bar.js";
 import { mountPresetPicker } from "../ui/toolbar/preset-picker.js";
 import { mountSaveStatus } from "../ui/toolbar/save-status.js";
+import { installSceneFileDrop } from "../ui/toolbar/scene-file-drop.js";
 import { mountShareDisclosure } from "../ui/toolbar/share-disclosure.js";
-import { mountShareMenu } from "../ui/toolbar/share-menu.js";
 import { mountThemeToggle } from "../ui/toolbar/theme-toggle.js";
-import { mountUnsavedWork } from "../ui/toolbar/unsaved-work.js";
 
 const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
 
@@ -44,36 +43,42 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
  * @param {{id: string, step: string|null}|null} [options.lesson] the lesson's step a course page's frame opens at
+ * @param {{panels: string[], defaultPanels: string[], lockable: string[]}|null} [options.embedCode] the choices
+ *   "Copy embed code" offers under "Share and download" (embed/embed-mode.js knows them), or null for none
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>,
  *   firstScene: Promise<void>}} firstScene settles once the first scene (a link, saved work, the example) is shown
  */
-export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null }) {
+export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, embedCode = null }) {
   const store = createStore();
-  const controller = createController({ store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage });
+  const controller = createController({
+    store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage, lessonStyles: () => loadStylesheet(LESSONS_STYLESHEET),
+  });
   const { actions } = controller;
   const theme = createTheme({
     remember: storageMode === "page",
     onNotKept: (picked) => actions.notify(`${picked === "dark" ? "Dark" : "Light"} mode is on for this visit only: this browser does not let the page remember it.`),
   });
-  mountViews({ store, actions, theme });
+  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
+  // neither competes with Python's download nor delays the first heatmap.
+  const onceLive = (work) => Promise.allSettled([python.ready]).then(() => idle(work, { timeout: 1000 }));
+  mountViews({ store, actions, theme, idle, embedCode });
   const firstScene = controller.start({ lesson });
 
   followReveals(store);
-  followLessons({ store, actions, idle: window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200)) });
+  followLessons({ store, actions, onceLive });
   followSkipLinks(document.querySelector(".skip-links"));
 
   // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
-  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
   idle(() => controller.loadPresetList());
-  // Nor are the teaching views below the playground: their modules and their stylesheet load once Python is
-  // live (or failed), so they do not compete with its download.
-  Promise.allSettled([python.ready]).then(() => idle(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions }), { timeout: 1000 }));
+  // Nor are the teaching views below the playground, with their stylesheet.
+  onceLive(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };
 }
 
 /** The first view's views, each in its place. */
-function mountViews({ store, actions, theme }) {
+function mountViews({ store, actions, theme, idle, embedCode }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
   const bars = createAttentionBars(panel("bars"));
@@ -85,11 +90,12 @@ function mountViews({ store, actions, theme }) {
   mountFeatureTable(panel("features"), { store: editorStore, actions });
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
-  mountUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
+  followUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
   const shareButton = document.querySelector('[aria-controls="share-area"]');
-  mountShareDisclosure(shareButton, host("share-area"));
-  mountShareMenu(host("share-area"), { store, actions, places: OPEN_AT_PANELS });
-  mountExportImport(host("share-area"), { store, actions, picture: heatmap.picture });
+  const fillShareArea = shareAreaFiller({ store, actions, picture: heatmap.picture, embedCode });
+  mountShareDisclosure(shareButton, host("share-area"), { onOpen: fillShareArea });
+  idle(fillShareArea);
+  installSceneFileDrop(actions);
   mountNoticeBar(host("notice-area"), { store, actions });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
   const laterStore = deferredStore(store, { urgent: viewChanges });
@@ -128,6 +134,37 @@ function mountViews({ store, actions, theme }) {
   bootStatus.update(store.state.boot);
 }
 
+/**
+ * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code): called
+ * once the page is idle after its first view, or when the area is opened before that. Their code is no part of the
+ * files the first heatmap waits for; the controls are there, folded away, from the first view on.
+ */
+function shareAreaFiller({ store, actions, picture, embedCode }) {
+  let filled = null;
+  return () => {
+    filled ??= import("../ui/toolbar/share-area.js").then(({ mountShareArea }) => mountShareArea(host("share-area"), {
+      store, actions, places: OPEN_AT_PANELS, picture,
+      embedCode: embedCode && { ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]) },
+    }));
+    return filled;
+  };
+}
+
+/**
+ * "Not saved" where the learner edits (ui/toolbar/unsaved-work.js): its code loads once the browser first refuses to
+ * keep the learner's work, and then draws the lines for the state as it is.
+ */
+function followUnsavedWork(panels, { store, actions }) {
+  let stop = () => {};
+  const mountOnProblem = (state) => {
+    if (!state.saveStatus.problem) return false;
+    stop();
+    import("../ui/toolbar/unsaved-work.js").then(({ mountUnsavedWork }) => mountUnsavedWork(panels, { store, actions }));
+    return true;
+  };
+  if (!mountOnProblem(store.state)) stop = store.subscribe(mountOnProblem);
+}
+
 /** Set (or, with null, remove) a data attribute of <body> that static/style.css lays the page out by. */
 function setBodyFlag(name, value) {
   if ((document.body.dataset[name] ?? null) === value) return;
@@ -141,13 +178,18 @@ function questionWaiting(lesson) {
   return Boolean(step?.kind) && step.kind !== "build" && !lesson.answers[step.id];
 }
 
+/** The lessons' own rules (the list and the player), loaded with their code. */
+const LESSONS_STYLESHEET = "static/lessons.css";
+
 /**
- * Lessons on the page: the list to start one from (once the page is idle), the player (its code loaded when a
- * lesson first opens), and, while a step's question waits for its answer, the weights hidden everywhere they show
- * (`data-lesson-hides` on <body>: static/style.css hides them), so the learner commits before the page reveals.
+ * Lessons on the page: the list to start one from (once Python is live: its list and code are no part of the
+ * first view), the player (its code loaded when a lesson first opens), and, while a step's question waits for its
+ * answer, the weights hidden everywhere they show (`data-lesson-hides` on <body>: static/style.css hides them), so
+ * the learner commits before the page reveals.
  */
-function followLessons({ store, actions, idle }) {
-  idle(() => import("../ui/lessons/lesson-start.js").then(({ mountLessonStart }) => mountLessonStart(host("lesson-start"), { actions })));
+function followLessons({ store, actions, onceLive }) {
+  onceLive(() => Promise.all([import("../ui/lessons/lesson-start.js"), loadStylesheet(LESSONS_STYLESHEET)])
+    .then(([{ mountLessonStart }]) => mountLessonStart(host("lesson-start"), { actions })));
   let player = null;
   store.subscribe((state, changes) => {
     if (!changes.has("lesson")) return;
@@ -155,7 +197,7 @@ function followLessons({ store, actions, idle }) {
     setBodyFlag("lessonHides", hides);
     setBodyFlag("lessonOpen", state.lesson ? "true" : null);
     if (!state.lesson || player) return;
-    player = import("../ui/lessons/lesson-panel.js").then(({ mountLessonPanel }) => {
+    player = Promise.all([import("../ui/lessons/lesson-panel.js"), loadStylesheet(LESSONS_STYLESHEET)]).then(([{ mountLessonPanel }]) => {
       mountLessonPanel(host("lesson"), { store, actions });
       store.update({}, "lesson"); // the player draws the lesson as it is by now
     });
@@ -272,37 +314,14 @@ function showPanels(names) {
 const LATER_VIEWS_STYLESHEET = "static/teaching.css";
 
 /**
- * Add the stylesheet at `path` (relative to the page) to the document. Resolves once it is in, or once it has
- * failed: the views still work without it, only plainer.
- */
-function loadStylesheet(path) {
-  const href = new URL(path, document.baseURI).href;
-  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = href;
-    link.addEventListener("load", resolve, { once: true });
-    link.addEventListener("error", resolve, { once: true });
-    document.head.append(link);
-  });
-}
-
-/**
  * Mount the views the first screen does without (the worked steps, heads side by side, experiments, the
  * trained model, exercises). Their modules and their stylesheet load only now, so they stay out of the first load; each view is then told about
  * everything that already happened, as if it had been there from the start.
  */
-async function mountLaterViews({ store, actions }) {
-  const [, stepView, multiHead, experiments, modelPanel, exercisePanel, claimTest] = await Promise.all([
-    loadStylesheet(LATER_VIEWS_STYLESHEET),
-    import("../ui/teaching/step-view.js"),
-    import("../ui/teaching/multi-head.js"),
-    import("../ui/teaching/experiments.js"),
-    import("../ui/model/model-panel.js"),
-    import("../ui/exercises/exercise-panel.js"),
-    import("../ui/model/claim-test.js"),
-  ]);
+async function mountLaterViews({ store, actions, panelsReady }) {
+  // The panels' controllers too (controller.js), so the views find their actions loaded (if they could not load,
+  // each action tries again when called).
+  const [, views] = await Promise.all([loadStylesheet(LATER_VIEWS_STYLESHEET), import("../ui/later-views.js"), panelsReady().catch(() => {})]);
   const listeners = [];
   const lateStore = {
     ...store,
@@ -314,12 +333,12 @@ async function mountLaterViews({ store, actions }) {
   // The views that only show each result (no controls of their own that act on it) catch up once the updates
   // pause while they are far from the screen.
   const nearScreen = (name) => nearScreenStore(lateStore, panel(name), { urgent: viewChanges });
-  stepView.mountStepView(panel("steps"), { store: nearScreen("steps"), actions });
-  multiHead.mountMultiHead(panel("heads"), { store: nearScreen("heads"), actions });
-  experiments.mountExperiments(panel("experiments"), { store: lateStore, actions });
-  modelPanel.mountModelPanel(panel("model"), { store: lateStore, actions });
-  claimTest.mountClaimTest(panel("model"), { store: lateStore, actions }); // "Test a claim", under the model
-  exercisePanel.mountExercisePanel(panel("exercise"), { store: lateStore, actions });
+  views.mountStepView(panel("steps"), { store: nearScreen("steps"), actions });
+  views.mountMultiHead(panel("heads"), { store: nearScreen("heads"), actions });
+  views.mountExperiments(panel("experiments"), { store: lateStore, actions });
+  views.mountModelPanel(panel("model"), { store: lateStore, actions });
+  views.mountClaimTest(panel("model"), { store: lateStore, actions }); // "Test a claim", under the model
+  views.mountExercisePanel(panel("exercise"), { store: lateStore, actions });
   if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
   const everything = new Set(Object.keys(CHANGES));
   for (const listener of listeners) listener(store.state, everything);

@@ -14,33 +14,60 @@
 import { DEFAULT_VIEW } from "../layout/panels.js";
 
 /**
- * The change names passed to subscribers (`subscribe((state, changes) => …)`, `changes` a Set of them), each with
- * what it means. A subscriber redraws only for the changes it shows.
+ * The change names passed to subscribers (`subscribe((state, changes) => …)`, `changes` a Set of them), each under
+ * what it means. A subscriber redraws only for the changes it shows. (What each means is a comment, not a string:
+ * the page ships only the names.)
  */
 export const CHANGES = Object.freeze({
-  scene: "a whole new scene is on the page (an example, a link, saved work, setScene, the preview, a typed sentence): editors put the whole draft back on screen",
-  shape: "tokens, features, heads or dims were added or removed: grids rebuild",
-  labels: "a token, feature or dim was renamed",
-  values: "a number cell changed",
-  mode: "the mask, the scaling, the shift or the positions changed",
-  result: "a new good result arrived (or the learner's own function drew one)",
-  error: "the module's error for the draft changed",
-  focus: "the focused token changed",
-  hover: "the heatmap cell under the pointer changed",
-  head: "the head being edited changed",
-  boot: "Python's boot progressed (page/python-boot.js)",
-  presets: "the example list arrived, the example on show changed, or the draft was first edited",
-  notice: "a message about the learner's work appeared or went (page/controller.js)",
-  saved: "whether the edits are saved in this browser changed (sharing/saved-work.js)",
-  view: "which panels show or are open, or which tab is chosen, changed",
-  learner: "drawing the heatmap with the learner's own function started, stopped or said something (page/learner-drawing.js)",
-  reveal: "the page should take the learner to a place (page/playground.js scrolls there)",
-  model: "the trained model's panel changed (page/model.js)",
-  training: "a training run progressed (page/model.js)",
-  claim: "“Test a claim” changed (page/claims.js)",
-  experiments: "an experiment on the scene started, ended or was cleared (page/experiments.js)",
-  exercises: "an exercise's checks ran (page/exercise-work.js)",
-  lesson: "the lesson being followed moved on, or an answer was judged (page/lessons.js)",
+  /**
+   * a whole new scene is on the page (an example, a link, saved work, setScene, the preview, a typed sentence):
+   * editors put the whole draft back on screen
+   */
+  scene: true,
+  /** tokens, features, heads or dims were added or removed: grids rebuild */
+  shape: true,
+  /** a token, feature or dim was renamed */
+  labels: true,
+  /** a number cell changed */
+  values: true,
+  /** the mask, the scaling, the shift or the positions changed */
+  mode: true,
+  /** a new good result arrived (or the learner's own function drew one) */
+  result: true,
+  /** the module's error for the draft changed */
+  error: true,
+  /** the focused token changed */
+  focus: true,
+  /** the heatmap cell under the pointer changed */
+  hover: true,
+  /** the head being edited changed */
+  head: true,
+  /** Python's boot progressed (page/python-boot.js) */
+  boot: true,
+  /** the example list arrived, the example on show changed, or the draft was first edited */
+  presets: true,
+  /** a message about the learner's work appeared or went (page/controller.js) */
+  notice: true,
+  /** whether the edits are saved in this browser changed (sharing/saved-work.js) */
+  saved: true,
+  /** which panels show or are open, or which tab is chosen, changed */
+  view: true,
+  /** drawing the heatmap with the learner's own function started, stopped or said something (learner-drawing.js) */
+  learner: true,
+  /** the page should take the learner to a place (page/playground.js scrolls there) */
+  reveal: true,
+  /** the trained model's panel changed (page/model.js) */
+  model: true,
+  /** a training run progressed (page/model.js) */
+  training: true,
+  /** “Test a claim” changed (page/claims.js) */
+  claim: true,
+  /** an experiment on the scene started, ended or was cleared (page/experiments.js) */
+  experiments: true,
+  /** an exercise's checks ran (page/exercise-work.js) */
+  exercises: true,
+  /** the lesson being followed moved on, or an answer was judged (page/lessons.js) */
+  lesson: true,
 });
 
 /** The boot state before Python has said anything (python-boot.js). */

@@ -79,7 +79,7 @@ def test_a_frame_the_page_does_not_size_says_so_once(lessons, page, page_problem
     page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
     page.goto(f"{lessons}/without-script")
     frame = frame_of(page)
-    wait_ms = page_constant("embed/embed-mode.js", "HOST_SCRIPT_WAIT_MS")
+    wait_ms = page_constant("embed/embed-frame.js", "HOST_SCRIPT_WAIT_MS")
     note = frame.locator(sel("host-script-missing"))
     expect(note).to_be_visible(timeout=wait_ms + 10_000)
     expect(note).to_contain_text("Scroll inside this frame")

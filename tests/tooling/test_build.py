@@ -197,6 +197,16 @@ def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
     assert page.POLICY_MARKER not in html and page.PRELOADS_MARKER not in html
 
 
+def test_dist_gets_the_page_without_its_comments():
+    """The comments of index.html are for whoever edits it: dist/'s page leaves them out, and nothing else."""
+    from sitebuild import page
+
+    html = page.render_index((paths.ROOT / "index.html").read_text(encoding="utf-8"))
+    shipped = page.without_comments(html)
+    assert "<!--" in html and "<!--" not in shipped
+    assert re.sub(r"<!--.*?-->|\s+", "", html, flags=re.S) == re.sub(r"\s+", "", shipped)
+
+
 def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
     from attention_playground.facts import module_facts
 
@@ -204,7 +214,12 @@ def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
     generated.write_facts_module()
     text = (tmp_path / "module-facts.js").read_text()
     written = json.loads(text.split("export const MODULE_FACTS = deepFreeze(", 1)[1].split(");\n\n", 1)[0])
-    assert written == module_facts()
+    facts = module_facts()
+    # The request kinds are REQUEST_KINDS, each kind's name under its doc comment; every other fact is MODULE_FACTS.
+    assert written == {name: value for name, value in facts.items() if name != "requestKinds"}
+    kinds = re.findall(r'  /\*\* (.*) \*/\n  (\w+): ("[^"]*"),', text.split("export const REQUEST_KINDS", 1)[1])
+    assert [(constant, json.loads(name), doc) for doc, constant, name in kinds] == \
+        [(constant, kind["name"], kind["doc"]) for constant, kind in facts["requestKinds"].items()]
 
 
 def test_every_example_ships_with_its_result_for_the_first_view(tmp_path, monkeypatch):

@@ -95,6 +95,32 @@ def test_what_is_used_later_stays_out_of_the_first_view():
     assert ".heatmap" in page_sheet and "/* The views below" not in later_sheet, "minified, its comments in the map"
 
 
+def test_the_first_heatmap_waits_for_no_code_the_first_view_does_without():
+    """What the first view shows folded away, or only once Python is live, or only in a course page's frame, is not in
+    the files its first heatmap waits for: "Share and download"'s controls, the lessons' list and player, the panels'
+    controllers below the playground, "Not saved", the postMessage API, a frame's locked controls and height reports,
+    the offline cache. Each is in a chunk, loaded when it is needed; and the lessons' and
+    a frame's rules are stylesheets of their own."""
+    index = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
+    preloaded = [line.split('href="')[1].split('"')[0] for line in index.splitlines() if 'rel="modulepreload"' in line]
+    first_view = {source for script in ["js/boot.js", "js/main.js", *preloaded] for source in sources_of(script)}
+    later = {str(paths.ROOT / path) for path in [
+        "js/ui/toolbar/share-area.js", "js/ui/toolbar/share-menu.js", "js/ui/toolbar/export-import.js", "js/ui/toolbar/embed-code.js",
+        "js/page/exercise-work.js", "js/page/learner-drawing.js",
+        "js/ui/lessons/lesson-start.js", "js/ui/lessons/lesson-panel.js", "js/page/lessons.js", "js/page/panel-controllers.js",
+        "js/page/model.js", "js/page/claims.js", "js/page/experiments.js", "js/ui/toolbar/unsaved-work.js",
+        "js/embed/post-message-api.js", "js/embed/embed-frame.js", "js/embed/locked-controls.js", "js/page/offline.js",
+        "js/page/download-files.js", "js/sharing/embed-snippet.js"]}
+    assert str(paths.ROOT / "js/ui/heatmap/heatmap-panel.js") in first_view, "the maps name the modules as the tests do"
+    assert sorted(first_view & later) == []
+    chunks = {source for chunk in (paths.DIST_DIR / "js/chunks").glob("*.js")
+              for source in sources_of(chunk.relative_to(paths.DIST_DIR).as_posix())}
+    assert later <= chunks
+    page_sheet = (paths.DIST_DIR / "static/style.css").read_text(encoding="utf-8")
+    for sheet, rule in [("static/lessons.css", ".lesson-step-title"), ("static/embed-frame.css", ".lock-note")]:
+        assert rule in (paths.DIST_DIR / sheet).read_text(encoding="utf-8") and rule not in page_sheet, sheet
+
+
 def test_the_preview_comes_with_the_page_code_and_generated_keeps_no_bundled_module():
     """The first heatmap is drawn from the preview as main.js runs, so the preview is inside the first view's
     code (not a file fetched beside it), and boot.js's own graph, which starts Python, does not carry it. The

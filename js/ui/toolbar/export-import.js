@@ -1,9 +1,9 @@
 /**
  * Download and open: the heatmap as SVG or PNG, the weights of the head on screen as CSV, the scene
- * as JSON; and "Open scene file…", or a scene file dropped anywhere on the page.
+ * as JSON; and "Open scene file…" (a scene file dropped anywhere on the page: scene-file-drop.js).
  *
- * The buttons are there from the first view; the controller makes the files (page/downloads.js), and this
- * view only draws the buttons.
+ * The buttons fold away under "Share and download" (their code loads when it is first opened); the controller
+ * makes the files (page/downloads.js), and this view only draws the buttons.
  */
 
 import { make } from "../shared/dom.js";
@@ -53,33 +53,6 @@ export function mountExportImport(host, { store, actions, picture }) {
   picker.addEventListener("change", () => {
     const [file] = picker.files;
     picker.value = ""; // the same file can be chosen again after fixing it
-    if (file) actions.openFile(file);
-  });
-
-  // A file dragged over the page: the whole page is the drop target.
-  let depth = 0;
-  const carriesFiles = (event) => Array.from(event.dataTransfer?.types ?? []).includes("Files");
-  document.addEventListener("dragenter", (event) => {
-    if (!carriesFiles(event)) return;
-    depth += 1;
-    document.body.classList.add("dropping-file");
-  });
-  document.addEventListener("dragleave", (event) => {
-    if (!carriesFiles(event)) return;
-    depth = Math.max(0, depth - 1);
-    if (depth === 0) document.body.classList.remove("dropping-file");
-  });
-  document.addEventListener("dragover", (event) => {
-    if (!carriesFiles(event)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = "copy";
-  });
-  document.addEventListener("drop", (event) => {
-    if (!carriesFiles(event)) return;
-    event.preventDefault();
-    depth = 0;
-    document.body.classList.remove("dropping-file");
-    const [file] = event.dataTransfer.files;
     if (file) actions.openFile(file);
   });
 

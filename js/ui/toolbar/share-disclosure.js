@@ -9,12 +9,21 @@
  * Make `button` show and hide `area` (the element index.html names in its aria-controls).
  * @param {HTMLButtonElement} button
  * @param {HTMLElement} area
+ * @param {{onOpen?: () => Promise<void>|void}} [options] `onOpen` is called each time the area is to be shown: the
+ *   page fills it the first time, if it has not yet, and the area shows once it is filled (not empty, then growing)
  * @returns {{open: (shown: boolean) => void}}
  */
-export function mountShareDisclosure(button, area) {
+export function mountShareDisclosure(button, area, { onOpen = () => {} } = {}) {
+  const expanded = () => button.getAttribute("aria-expanded") === "true";
   function open(shown) {
     button.setAttribute("aria-expanded", String(shown));
-    area.hidden = !shown;
+    if (!shown) {
+      area.hidden = true;
+      return;
+    }
+    Promise.resolve(onOpen()).catch(() => {}).then(() => {
+      if (expanded()) area.hidden = false; // unless it was closed again meanwhile
+    });
   }
   button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
   open(false);

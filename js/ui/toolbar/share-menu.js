@@ -7,24 +7,7 @@
  */
 
 import { make } from "../shared/dom.js";
-
-/**
- * A link's read-only field (hidden until a link is made, for a browser that will not copy it: the learner selects
- * it there) and the status line that says what happened.
- * @param {string} testId the field's data-testid
- * @param {string} label the field's accessible name
- */
-export function makeLinkField(testId, label) {
-  const field = make("input", "share-link");
-  field.type = "text";
-  field.readOnly = true;
-  field.hidden = true;
-  field.dataset.testid = testId;
-  field.setAttribute("aria-label", label);
-  const status = make("span", "share-status");
-  status.setAttribute("role", "status");
-  return { field, status };
-}
+import { makeLinkField } from "./link-field.js";
 
 /**
  * Mount the link button in `host`.
@@ -55,16 +38,20 @@ export function mountShareMenu(host, { store = null, actions, places = {} }) {
   const group = make("div", "share-group");
   group.append(button, opensAt, startsClaim, field, status);
   host.append(group);
-  // Offered once a claim is chosen in "Test a claim": its title, as Python gave it, names it.
-  store?.subscribe((state, changes) => {
-    if (!changes.has("claim")) return;
+  // Offered once a claim is chosen in "Test a claim": its title, as Python gave it, names it. The menu may be
+  // mounted after one was chosen (its code loads when it is first opened), so it shows the claim as it is, too.
+  const showClaim = (state) => {
     const chosen = state.claim?.id ?? null;
     startsClaim.hidden = !chosen;
     if (!chosen) startBox.checked = false;
     const title = state.claim?.claims?.find((entry) => entry.id === chosen)?.title ?? chosen ?? "";
     const words = `and start the test “${title}”`;
     if (startWords.textContent !== words) startWords.textContent = words;
+  };
+  store?.subscribe((state, changes) => {
+    if (changes.has("claim")) showClaim(state);
   });
+  if (store) showClaim(store.state);
 
   button.addEventListener("click", async () => {
     status.textContent = ""; // the previous link's message goes at once: the new one follows

@@ -10,7 +10,7 @@
  */
 
 import { make, setText } from "../shared/dom.js";
-import { makeLinkField } from "./share-menu.js";
+import { makeLinkField } from "./link-field.js";
 
 /** A button of the line. */
 function lineButton(text, testId) {
