@@ -62,7 +62,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
   // neither competes with Python's download nor delays the first heatmap.
   const onceLive = (work) => Promise.allSettled([python.ready]).then(() => idle(work, { timeout: 1000 }));
-  mountViews({ store, actions, theme, idle, embedCode });
+  mountViews({ store, actions, theme, onceLive, embedCode });
   const firstScene = controller.start({ lesson });
 
   followReveals(store);
@@ -78,7 +78,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
 }
 
 /** The first view's views, each in its place. */
-function mountViews({ store, actions, theme, idle, embedCode }) {
+function mountViews({ store, actions, theme, onceLive, embedCode }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
   const bars = createAttentionBars(panel("bars"));
@@ -94,7 +94,7 @@ function mountViews({ store, actions, theme, idle, embedCode }) {
   const shareButton = document.querySelector('[aria-controls="share-area"]');
   const fillShareArea = shareAreaFiller({ store, actions, picture: heatmap.picture, embedCode });
   mountShareDisclosure(shareButton, host("share-area"), { onOpen: fillShareArea });
-  idle(fillShareArea);
+  onceLive(fillShareArea);
   installSceneFileDrop(actions);
   mountNoticeBar(host("notice-area"), { store, actions });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
@@ -136,8 +136,8 @@ function mountViews({ store, actions, theme, idle, embedCode }) {
 
 /**
  * What fills "Share and download" (the link, the downloads and "Open scene file…", the embed code): called
- * once the page is idle after its first view, or when the area is opened before that. Their code is no part of the
- * files the first heatmap waits for; the controls are there, folded away, from the first view on.
+ * once Python is live and the page idle, or when the area is opened before that. Their code is no part of what
+ * the first view downloads; folded away until opened, the area moves nothing when it is filled.
  */
 function shareAreaFiller({ store, actions, picture, embedCode }) {
   let filled = null;

@@ -48,6 +48,8 @@ def maker_page(live_page, shared_page):
     """The shared page (`live_page`), for a test that makes a link or an embed code on it: afterwards
     its share menus are as the test found them, and its context has no permission the test granted. If that
     cannot be done, the page is booted again for the next test."""
+    # The menus' controls are added once the page is live and idle: a page just booted may not have them yet.
+    live_page.locator(sel("embed-code")).wait_for(state="attached")
     menus = live_page.evaluate(READ_MENUS)
     yield live_page
     try:
