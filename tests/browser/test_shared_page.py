@@ -17,6 +17,9 @@ CAT = 1  # in "the cat sat on the mat because it was tired"
 PAGE_STATE = """async () => {
   const api = window.attentionPlayground;
   await api.ready;
+  // The views below the playground and "Share and download" are added once Python is live and the page idle.
+  const settled = () => ["exercise-open", "embed-code"].every((id) => document.querySelector(`[data-testid="${id}"]`));
+  while (!settled()) await new Promise((resolve) => setTimeout(resolve, 50));
 """ + ANIMATIONS_ENDED + """  await new Promise((resolve) => setTimeout(resolve, 1000));  // a scene is saved once it has stayed a moment
   const visible = (element) => element.checkVisibility();
   const controls = [...document.querySelectorAll("input, select, textarea, button")].filter(visible).map((control) => ({
