@@ -19,7 +19,8 @@ PAGE_STATE = """async () => {
   await api.ready;
   // The views below the playground and "Share and download" are added once Python is live and the page idle.
   const settled = () => ["exercise-open", "embed-code"].every((id) => document.querySelector(`[data-testid="${id}"]`));
-  while (!settled()) await new Promise((resolve) => setTimeout(resolve, 50));
+  // At most 30 s (evaluate has no timeout of its own): a page without them fails the comparison, it does not hang.
+  for (let waited = 0; waited < 30000 && !settled(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
 """ + ANIMATIONS_ENDED + """  await new Promise((resolve) => setTimeout(resolve, 1000));  // a scene is saved once it has stayed a moment
   const visible = (element) => element.checkVisibility();
   const controls = [...document.querySelectorAll("input, select, textarea, button")].filter(visible).map((control) => ({
