@@ -17,10 +17,6 @@ CAT = 1  # in "the cat sat on the mat because it was tired"
 PAGE_STATE = """async () => {
   const api = window.attentionPlayground;
   await api.ready;
-  // The views below the playground and "Share and download" are added once Python is live and the page idle.
-  const settled = () => ["exercise-open", "embed-code"].every((id) => document.querySelector(`[data-testid="${id}"]`));
-  // At most 30 s (evaluate has no timeout of its own): a page without them fails the comparison, it does not hang.
-  for (let waited = 0; waited < 30000 && !settled(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
 """ + ANIMATIONS_ENDED + """  await new Promise((resolve) => setTimeout(resolve, 1000));  // a scene is saved once it has stayed a moment
   const visible = (element) => element.checkVisibility();
   const controls = [...document.querySelectorAll("input, select, textarea, button")].filter(visible).map((control) => ({
@@ -71,10 +67,18 @@ def test_a_test_leaves_behind_all_it_can(live_page):
     assert live_page.evaluate("window.attentionPlayground.getScene().title") == preset_scene("two-heads")["title"]
 
 
+def page_state(page):
+    """PAGE_STATE of `page`, once the views below the playground and "Share and download" are there (they are added
+    once Python is live and the page idle): waited for with Playwright's own timeout, so a page without them fails."""
+    for test_id in ("exercise-open", "embed-code"):
+        expect(page.locator(sel(test_id))).to_be_attached()
+    return page.evaluate(PAGE_STATE)
+
+
 def assert_reads_as_a_fresh_visitors(reused_page, fresh_page):
     """`reused_page` (live) reads exactly as `fresh_page`, opened live for a fresh visitor, in every PAGE_STATE part."""
     wait_live(reused_page)
-    fresh, reused = fresh_page.evaluate(PAGE_STATE), reused_page.evaluate(PAGE_STATE)
+    fresh, reused = page_state(fresh_page), page_state(reused_page)
     for key in fresh:
         assert reused[key] == fresh[key], f"the shared page's {key} differs from a fresh visitor's"
 
@@ -121,6 +125,6 @@ def assert_finds_what_a_first_visit_finds(page, cold_page, site_url):
     assert page.context.pages == [page], "the last test's tabs are closed"
     open_live(page, f"{site_url}/")
     open_live(cold_page, f"{site_url}/")
-    warm, cold = page.evaluate(PAGE_STATE), cold_page.evaluate(PAGE_STATE)
+    warm, cold = page_state(page), page_state(cold_page)
     for key in cold:
         assert warm[key] == cold[key], f"a page in the warm profile differs from a first visit in its {key}"
