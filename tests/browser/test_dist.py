@@ -21,25 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]
 DIST_PATH = "/dist/"
 
 
-def test_dist_goes_live_from_a_sub_path_with_only_its_own_files(page, site_url):
+def test_dist_goes_live_from_a_sub_path_with_only_its_own_files_and_runs_its_bundle_mapped_to_the_sources(page, site_url):
     # The repository root is served, so dist/ sits at a sub-path, as in an upload to a course platform.
     paths = []
     page.on("request", lambda request: paths.append(urlsplit(request.url).path))
     page.goto(site_url + DIST_PATH + "index.html")
     page.wait_for_function("() => window.attentionPlayground !== undefined")
     page.evaluate("() => window.attentionPlayground.ready")
-    assert paths, "the page made requests"
-    outside = [path for path in paths if not path.startswith(DIST_PATH)]
-    assert outside == [], "dist/ asked for files outside itself"
     for needed in ("vendor/pyodide/pyodide.asm.wasm", "generated/attention_playground.zip", "js/runtime/worker.js"):
         assert DIST_PATH + needed in paths
-
-
-def test_dist_runs_its_bundle_with_every_panel_open_and_maps_back_to_the_sources(page, site_url):
-    paths = []
-    page.on("request", lambda request: paths.append(urlsplit(request.url).path))
-    page.goto(site_url + DIST_PATH + "index.html")
+    # Every panel open (the exercises' Python, the trained model, the lessons), still nothing from outside dist/.
     open_every_panel(page)
+    outside = [path for path in paths if not path.startswith(DIST_PATH)]
+    assert outside == [], "dist/ asked for files outside itself"
     scripts = [path.removeprefix(DIST_PATH) for path in paths if path.endswith(".js")]
     # The bundle, not the sources: the entry scripts, their chunks and the worker (CodeMirror is vendored).
     own = [path for path in scripts if not path.startswith("vendor/")]
@@ -54,25 +48,12 @@ def test_dist_runs_its_bundle_with_every_panel_open_and_maps_back_to_the_sources
     assert source_map["sourcesContent"][controller] == (ROOT / "js/page/controller.js").read_text(encoding="utf-8")
 
 
-def test_offline_the_model_trains_from_what_the_service_worker_kept(page, site_url):
-    """Training starts a worker of its own (js/runtime/worker.js?for=training): offline, the service worker
-    must answer that script from its cache though its address carries a query."""
-    page.goto(site_url + DIST_PATH + "index.html")
-    page.evaluate("() => window.attentionPlayground.ready")
-    page.evaluate("() => navigator.serviceWorker.ready")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.context.set_offline(True)
-    try:
-        trained = page.evaluate("() => window.attentionPlayground.model.train({seed: 1, steps: 2})")
-    finally:
-        page.context.set_offline(False)
-    assert trained["status"] == "done" and trained["step"] == 2 and len(trained["losses"]) == 2
-
-
 # --- offline: the service worker and the zip ----------------------------------------------------------------
 
 
-def test_built_site_reloads_and_goes_live_with_the_network_off(page, site_url):
+def test_built_site_reloads_goes_live_and_trains_with_the_network_off(page, site_url):
+    """Training starts a worker of its own (js/runtime/worker.js?for=training): offline, the service worker
+    must answer that script from its cache though its address carries a query."""
     page.goto(f"{site_url}/dist/index.html")
     page.evaluate("window.attentionPlayground.ready")
     # The service worker installs once the page is live and idle; `ready` resolves when it is active,
@@ -92,6 +73,8 @@ def test_built_site_reloads_and_goes_live_with_the_network_off(page, site_url):
         dog = preset_scene("dog-bites-man")
         result = page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog)
         assert_same_weights(result, compute(dog))
+        trained = page.evaluate("() => window.attentionPlayground.model.train({seed: 1, steps: 2})")
+        assert trained["status"] == "done" and trained["step"] == 2 and len(trained["losses"]) == 2
         # And an embedded frame of the same site works offline too.
         page.goto(f"{site_url}/dist/index.html?embed&panels=heatmap#preset=causal-exercise")
         page.evaluate("window.attentionPlayground.ready")
