@@ -119,10 +119,15 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
   while (JSON.stringify(api.result()?.tokens) !== JSON.stringify(tokens)) await settled();
 """ + ANIMATIONS_ENDED + """  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
   window.scrollTo(0, 0);
-  // The spoken summary of a change waits 600 ms (weights-table.js); a page that has just opened says nothing,
-  // so what it says about the reset's own change, or left from the last test, is taken back.
-  await new Promise((resolve) => setTimeout(resolve, summaryDelayMs + 100));
-  document.querySelector('[data-testid="attention-summary"]').textContent = "";
+  // The spoken summary of a change waits 600 ms (weights-table.js), and says only what differs from what it said
+  // last; a page that has just opened says nothing. Nothing said since the last reset (the summary is empty,
+  // after the reset's own change has replaced any summary a test left waiting): what was said last is the
+  // example's, so the reset's change says nothing. Else it will be said: wait for it, and take it back.
+  const summary = document.querySelector('[data-testid="attention-summary"]');
+  if (summary.textContent) {
+    await new Promise((resolve) => setTimeout(resolve, summaryDelayMs + 100));
+    summary.textContent = "";
+  }
 }"""
 
 
