@@ -42,6 +42,8 @@ def test_on_a_plain_host_an_endless_loop_is_stopped_and_python_comes_back_with_t
     page.goto(f"{plain_site_url}/")
     assert page.evaluate("self.crossOriginIsolated") is False
     open_exercises(page, "softmax")
+    # Once the exercise worker is live, a spare boots beside it (while the learner reads and types).
+    expect(page.locator(sel("exercise-status"))).to_have_attribute("data-spare-ready", "true", timeout=PYTHON_TIMEOUT_MS)
     loop = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
     paste_code(page, loop)
     status = page.locator(sel("exercise-status"))
@@ -65,6 +67,8 @@ def test_on_a_plain_host_an_endless_loop_is_stopped_and_python_comes_back_with_t
     page.locator(sel("exercise-stop")).click()
     expect(status).to_have_attribute("data-outcome", "stopped", timeout=PYTHON_TIMEOUT_MS)
     expect(status).to_contain_text("You stopped your code")
+    expect(status).to_contain_text("A fresh Python took over and is ready")
+    assert status.get_attribute("data-stopped-by") == "spare"
     stop_recovery_ms = int(status.get_attribute("data-recovery-ms"))
     # The Stop was heard at once: "stopping…" and a disabled button, no countdown after it, then the outcome.
     seen = page.evaluate("window.statusAfterStop")

@@ -5,6 +5,9 @@
   - dist/_headers asks a static host that reads it for the same headers;
   - on a host that sends none (here the offline zip served by `python3 -m http.server`), the service worker
     adds them, so from the second visit on the page is isolated too.
+
+Where the page is not isolated (a plain host, the first visit), Stop ends the worker and a spare takes over:
+test_exercise_runaway_code.py.
 """
 
 import math
@@ -67,21 +70,6 @@ def test_on_a_host_that_sends_no_headers_the_service_worker_isolates_the_page_fr
     status = run_and_stop(page)
     expect(status).to_have_attribute("data-stopped-by", "interrupt")
     expect(status).to_contain_text("Python interrupted it")
-
-
-def test_a_plain_host_without_the_service_worker_ends_the_worker_and_the_spare_takes_over(page, plain_site_url):
-    page.goto(f"{plain_site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
-    assert page.evaluate("self.crossOriginIsolated") is False
-    # Once the exercise worker is live, a spare boots beside it (while the learner reads and types).
-    expect(open_softmax_exercise(page)).to_have_attribute("data-spare-ready", "true", timeout=90_000)
-    status = run_and_stop(page)
-    expect(status).to_contain_text("You stopped your code")
-    expect(status).to_have_attribute("data-stopped-by", "spare")
-    expect(status).to_contain_text("A fresh Python took over and is ready")
-    # And the next spare boots, so a second Stop costs no boot either.
-    expect(status).to_have_attribute("data-spare-ready", "true", timeout=90_000)
-    assert run_and_stop(page).get_attribute("data-stopped-by") == "spare"
 
 
 def test_on_a_plain_host_the_built_page_shows_a_64_token_scene_with_one_hot_values_and_shows_it_again(page, plain_site_url):
