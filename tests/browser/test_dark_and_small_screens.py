@@ -61,7 +61,10 @@ def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(page, site_ur
 
 
 def test_light_system_gives_light_page(page, site_url):
-    open_live(page, f"{site_url}/", "light")
+    # The theme is chosen as the page loads, before Python is live (nothing here waits for it).
+    page.emulate_media(color_scheme="light")
+    page.goto(f"{site_url}/")
+    page.locator(sel("heatmap")).wait_for()
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     expect(page.locator(sel("theme-toggle"))).to_have_attribute("aria-pressed", "false")
 
