@@ -130,6 +130,9 @@ def test_every_text_on_every_panel_meets_aa_contrast(every_panel_page, how):
     # Each experiment run: our measurement over the whole page (an experiment may change the scene, and with it
     # every number drawn on a coloured cell), axe over the experiments' panel, the HTML text the run added (axe
     # has just measured the rest of the page in this theme; over all of it again, four times, it took most of
-    # this test's time).
+    # this test's time). Once per theme: a run after the toggle draws in the same dark as one after the system's
+    # setting (what the toggle must change, all that is already on screen, is measured above).
+    if how == "toggle-dark":
+        return
     for name in experiment_tabs(page):
         assert_readable(page, f"({how}, experiment “{name}” run)", checked=False, axe_within=EXPERIMENTS)
