@@ -50,7 +50,7 @@ status=0
 # One BLAS thread per process (tests/conftest.py says why; set here too, before anything imports NumPy).
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 # --dist loadgroup: each test is in its file's group, or a group of files that share state (tests/conftest.py).
-# --no-loadscope-reorder: keep the groups in the order tests/conftest.py gives (the longest first); by default
+# --no-loadscope-reorder: keep the groups in the order tests/conftest.py gives (the long ones first); by default
 # xdist puts the groups with the most tests first, which left the one-test native suite inside Pyodide (three
 # minutes) to start near the end, alone.
 "$PYTHON" -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 "$@" || status=$?

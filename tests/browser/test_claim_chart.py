@@ -10,7 +10,7 @@ from attention_playground.model.claims import CLAIMS, judge, measure, pair_confi
 from page_helpers import sel
 
 # Each test trains pairs of models in the page, the claims' page (`claims_page`, shared with test_claims.py).
-pytestmark = pytest.mark.xdist_group("claims")
+pytestmark = [pytest.mark.long, pytest.mark.xdist_group("claims")]
 
 #: Steps of the pairs trained here: the model without the mask already has the lower loss (checked below).
 STEPS = 20

@@ -10,7 +10,7 @@ from attention_playground.model.claims import CLAIMS, judge, measure, pair_confi
 from page_helpers import open_live, sel
 
 # Each test trains a pair of models in the page; the claim chart's tests share its page (`claims_page`).
-pytestmark = pytest.mark.xdist_group("claims")
+pytestmark = [pytest.mark.long, pytest.mark.xdist_group("claims")]
 
 #: Steps of the pairs trained here: enough to compare every number with native training, short enough for a
 #: test (the claims themselves are shown at their own settings in tests/native/test_model_claims.py).

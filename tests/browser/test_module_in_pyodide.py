@@ -30,6 +30,8 @@ import pytest
 
 from sitebuild import runtime, wheels
 
+pytestmark = pytest.mark.long  # the native suite, once, inside Pyodide: minutes
+
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
 WORKER = "/tests/in_pyodide/worker.js"

@@ -33,7 +33,7 @@ SERVER_START_SECONDS = 60
 IT, CAT = 7, 1
 PRONOUN, NOUN_DIM = 2, 1
 
-pytestmark = pytest.mark.notebook
+pytestmark = [pytest.mark.notebook, pytest.mark.long]  # a real JupyterLab starts: a minute
 
 
 def free_port():
