@@ -46,8 +46,9 @@ def fresh_python(folder):
 
 
 def install_into(python, *args):
-    """`pip install *args` into the virtualenv of `python`."""
-    return pip(sys.executable, "--python", str(python), "install", *args)
+    """`pip install *args` into the virtualenv of `python`, without compiling what it installs to bytecode (NumPy's
+    files, seconds of work the test never uses: Python compiles what it imports as it imports it)."""
+    return pip(sys.executable, "--python", str(python), "install", "--no-compile", *args)
 
 
 def use_it(python):
