@@ -135,7 +135,7 @@ def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and
     assert again.evaluate("window.attentionPlayground.getScene().X")[ROW][COLUMN] == 0
     again.close()
 
-    # A reload: the frames kept nothing (they had said so).
+    # A reload: the frame kept nothing (it had said so).
     learner.reload()
     frame = live_frame(learner, "scene")
     assert frame.evaluate("window.attentionPlayground.getScene().X")[ROW][COLUMN] == 1
