@@ -105,12 +105,15 @@ export function holdDeferredViews() {
  * `held()`, a subscriber hears an urgent change, or any change while `waits()` is false, at once (after what it
  * was owed, so it sees changes in their order); any other is added to what it is owed, and `owe(flush)` is told
  * that it owes a redraw. `flush()` then calls it once, with every part that changed, and `forget(flush)` is told
- * it owes nothing any more.
+ * it owes nothing any more. `catchUp()` tells this store's subscribers now what they are owed: one that must act
+ * before the page goes away (saving the learner's work) cannot wait for a task that may never run.
  */
 function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget }) {
+  const flushes = new Set(); // one for each subscriber
   return {
     state: store.state,
     update: store.update,
+    catchUp: () => redrawEach([...flushes]),
     subscribe(listener) {
       let pending = null; // the parts changed since the view last drew, or null if it is up to date
       let subscribed = true;
@@ -120,6 +123,7 @@ function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget 
         forget(flush);
         if (subscribed && changes) listener(store.state, changes);
       };
+      flushes.add(flush);
       const unsubscribe = store.subscribe((state, changes) => {
         if (!held() && (urgent(changes) || !waits())) {
           flush();
@@ -132,6 +136,7 @@ function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget 
       });
       return () => {
         subscribed = false;
+        flushes.delete(flush);
         forget(flush);
         unsubscribe();
       };
@@ -146,7 +151,7 @@ function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget 
  * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
  *   (an edit the learner is typing, say); by default every change waits for the next task. While a hold is on
  *   (holdDeferredViews), every change waits for its release
- * @returns {{state: object, update: Function, subscribe: Function}}
+ * @returns {{state: object, update: Function, subscribe: Function, catchUp: () => void}}
  */
 export function deferredStore(store, { urgent = () => false } = {}) {
   return storeThatWaits(store, { urgent, waits: () => true, held: () => holds > 0, owe, forget: (flush) => owed.delete(flush) });

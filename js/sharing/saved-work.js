@@ -47,6 +47,25 @@ function usable(record) {
   }
 }
 
+/** What is saved, read and put aside through `drafts` (saved-drafts.js): only records the page can draw come back. */
+function savedRecords(drafts) {
+  return {
+    /** The saved record of scene `id`, if there is a usable one. */
+    record: (id) => usable(drafts.load(id)),
+    /** The record of the scene on screen last (what a reload opens), if any; and its id. */
+    current() {
+      const id = drafts.current();
+      return { id, record: id ? usable(drafts.load(id)) : null };
+    },
+    /** The edits kept aside for scene `id`, if any. */
+    kept: (id) => usable(drafts.loadKept(id)),
+    /** Put the saved edits of `id` aside; true if there were any. */
+    keep: (id) => drafts.keep(id),
+    /** Swap the kept edits of `id` with the saved ones; returns the record that is now the saved one. */
+    swapKept: (id) => usable(drafts.swapKept(id)),
+  };
+}
+
 /**
  * Call `callback` once the page is idle (at most SAVE_DELAY_MS later): naming a 64 × 64 scene and comparing it
  * with what is saved takes some 5 ms, and a new scene should be drawn (and a course page's setScene settle) first.
@@ -58,7 +77,8 @@ const whenIdle = (callback) =>
 
 /**
  * @param {object} options
- * @param {{state: object, update: Function, subscribe: Function}} options.store
+ * @param {{state: object, update: Function, subscribe: Function, catchUp?: () => void}} options.store the page's
+ *   store, or one whose subscribers hear late (page/deferred-views.js: `catchUp` tells them now)
  * @param {string} options.mode the storage mode ("page"; an embedded playground has its own)
  * @param {(kept: {title: string}) => void} options.onKept a new scene put saved edits aside (say so)
  */
@@ -142,8 +162,16 @@ export function createSavedWork({ store, mode, onKept }) {
     if (edited || looked) scheduleSave(state);
   });
 
+  /**
+   * Hear now of every change the store still owes (a deferred store tells its subscribers in the next task): a
+   * knock-out clicked just before a reload changed the state, but the task that would have told this module can
+   * come after the page is gone.
+   */
+  const catchUp = () => store.catchUp?.();
+
   // Write anything pending before the page goes away (a reload, a closed tab, a hidden tab).
   const writePending = () => {
+    catchUp();
     followWaiting();
     if (saveTimer) saveNow();
   };
@@ -156,6 +184,7 @@ export function createSavedWork({ store, mode, onKept }) {
      * that only arrived waits for its save as before, which the new scene then cancels.
      */
     flush() {
+      catchUp();
       followWaiting();
       saveEditsNow();
     },
@@ -164,19 +193,7 @@ export function createSavedWork({ store, mode, onKept }) {
       followWaiting();
       return shown.sceneId;
     },
-    /** The saved record of scene `id`, if there is a usable one. */
-    record: (id) => usable(drafts.load(id)),
-    /** The record of the scene on screen last (what a reload opens), if any; and its id. */
-    current() {
-      const id = drafts.current();
-      return { id, record: id ? usable(drafts.load(id)) : null };
-    },
-    /** The edits kept aside for scene `id`, if any. */
-    kept: (id) => usable(drafts.loadKept(id)),
-    /** Put the saved edits of `id` aside; true if there were any. */
-    keep: (id) => drafts.keep(id),
-    /** Swap the kept edits of `id` with the saved ones; returns the record that is now the saved one. */
-    swapKept: (id) => usable(drafts.swapKept(id)),
+    ...savedRecords(drafts),
     /** The browser would not keep the learner's exercise code: say so (once), with why if nothing said it yet. */
     codeNotKept: ({ codeUnsaved, problem } = store.state.saveStatus) => codeUnsaved || setSaveStatus({ codeUnsaved: true, problem: problem ?? whyNotSaved(null) }),
   };

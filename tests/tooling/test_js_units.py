@@ -1,6 +1,7 @@
-"""The page's JavaScript modules that need no browser (the state and the scene session), tested by Node's own
-test runner: tests/js/*.test.mjs. They run on a copy of js/ beside the module's facts as the build writes them, so
-the test needs neither a build nor a browser, and no other test's build is touched."""
+"""The page's JavaScript modules that need no browser (the state, the scene session, the deferred views, the LMS
+record, the panels' action names), tested by Node's own test runner: tests/js/*.test.mjs. They run on a copy of js/
+beside the module's facts as the build writes them, so the test needs neither a build nor a browser, and no other
+test's build is touched."""
 
 import shutil
 import subprocess
