@@ -10,6 +10,8 @@
   state that a test process keeps between files (the trained model's panel, the exercises' Python, on the shared
   page of tests/browser/conftest.py) name one group, so that they run one after another on one worker, which
   boots that state once for them all.
+- `built_site` builds the site once per run, for every test that reads what the build makes (the browser tests,
+  and the tooling tests that read dist/), so that none reads it while another worker builds it again.
 """
 
 import os
@@ -19,6 +21,34 @@ import pytest
 
 for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, "1")
+
+@pytest.fixture(scope="session")
+def built_site(request):
+    """Build once per test run, so the tests see generated/ and dist/ made from the sources as they are now. With
+    several workers (pytest -n 2) each has a session of its own: the first builds, holding a lock, and writes the
+    run's id beside it; the others wait on the lock, see the id, and use that build."""
+    # Imported here, not at the top: this file is read inside Pyodide too, which has no fcntl and no project root.
+    import fcntl
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))
+    import build  # build.py lives at the project's root
+
+    run_id = getattr(request.config, "workerinput", {}).get("testrunuid") or f"serial-{os.getpid()}"
+    lock_path = root / "tests" / ".cache" / "built-by-run"  # held while the site is built; names the run that built it
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("a+", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.seek(0)
+        if lock.read() != run_id:
+            build.build(report=lambda line: None)
+            lock.seek(0)
+            lock.truncate()
+            lock.write(run_id)
+            lock.flush()
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    return root
 
 
 # tryfirst: before pytest-xdist reads the groups (its own hook, in each worker).

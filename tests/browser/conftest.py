@@ -45,7 +45,6 @@ of files, to a worker: a file split in two costs no second boot); after a failed
 than reset, so one failure does not cascade.
 """
 
-import fcntl
 import os
 import socket
 import subprocess
@@ -61,7 +60,6 @@ from playwright.sync_api import Error as PlaywrightError, expect, sync_playwrigh
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (build.py lives at the project's root)
 from page_helpers import FRESH_VIEWPORT, open_live, reset_to_default_example, sel  # noqa: E402
 from runtime_helpers import start_client  # noqa: E402
 from sitebuild import paths, server as dev_server, variants  # noqa: E402
@@ -97,30 +95,6 @@ def pytest_collection_modifyitems(config, items):
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = [item for item in items if not item.get_closest_marker("sites")]
-
-
-#: Held while the site is built, and naming the test run that built it last (see `built_site`).
-BUILD_LOCK = ROOT / "tests" / ".cache" / "built-by-run"
-
-
-@pytest.fixture(scope="session")
-def built_site(request):
-    """Build once per test run, so the browser sees generated/ made from the Python module as it is now. With
-    several workers (pytest -n 2) each has a session of its own: the first builds, holding a lock, and writes the
-    run's id beside it; the others wait on the lock, see the id, and use that build."""
-    run_id = getattr(request.config, "workerinput", {}).get("testrunuid") or f"serial-{os.getpid()}"
-    BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
-    with BUILD_LOCK.open("a+", encoding="utf-8") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        lock.seek(0)
-        if lock.read() != run_id:
-            build.build(report=lambda line: None)
-            lock.seek(0)
-            lock.truncate()
-            lock.write(run_id)
-            lock.flush()
-        fcntl.flock(lock, fcntl.LOCK_UN)
-    return ROOT
 
 
 @pytest.fixture(scope="session")

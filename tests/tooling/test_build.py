@@ -179,7 +179,7 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     assert parts.kind_parts()["model_run"] == ["model"] and "compute" not in parts.kind_parts()
 
 
-def test_the_page_preloads_every_module_of_its_first_view_and_no_other():
+def test_the_page_preloads_every_module_of_its_first_view_and_no_other(built_site):
     """The preload list follows the static imports from the entry scripts, so it can never miss one."""
     from sitebuild import page
 

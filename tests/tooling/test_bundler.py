@@ -47,11 +47,9 @@ def test_the_preloads_follow_static_imports_from_the_page_and_skip_dynamic_and_e
     assert bundler.first_view_outputs(metafile, site) == ["js/main.js", "js/chunks/a.js", "js/chunks/b.js"]
 
 
-def test_the_built_site_holds_the_bundle_and_no_source_module():
+def test_the_built_site_holds_the_bundle_and_no_source_module(built_site):
     """After a build: dist/js/ is the bundle (each file with its map), not a copy of js/."""
     dist_js = paths.DIST_DIR / "js"
-    if not dist_js.exists():
-        pytest.fail("dist/ is not built: run python3 build.py")
     scripts = sorted(path.relative_to(paths.DIST_DIR).as_posix() for path in dist_js.rglob("*.js"))
     assert {"js/boot.js", "js/main.js", "js/runtime/worker.js", "js/embed-host.js"} <= set(scripts)
     assert not [path for path in scripts if path.startswith(("js/page/", "js/ui/", "js/scene/"))]
@@ -66,7 +64,7 @@ def sources_of(script):
     return {os.path.normpath(os.path.join(os.path.dirname(paths.DIST_DIR / script), source)) for source in source_map["sources"]}
 
 
-def test_what_is_used_later_stays_out_of_the_first_view():
+def test_what_is_used_later_stays_out_of_the_first_view(built_site):
     """The page's first view (boot.js, main.js and the chunks index.html preloads) and the page's worker carry
     none of the code that loads on first use: the link format, the downloads, the other workers' clients, and
     the later views' stylesheet. The worker is one file: everything it holds is needed at boot (the training
@@ -95,7 +93,7 @@ def test_what_is_used_later_stays_out_of_the_first_view():
     assert ".heatmap" in page_sheet and "/* The views below" not in later_sheet, "minified, its comments in the map"
 
 
-def test_the_first_heatmap_waits_for_no_code_the_first_view_does_without():
+def test_the_first_heatmap_waits_for_no_code_the_first_view_does_without(built_site):
     """What the first view shows folded away, or only once Python is live, or only in a course page's frame, is not in
     the files its first heatmap waits for: "Share and download"'s controls, the lessons' list and player, the panels'
     controllers below the playground, "Not saved", the postMessage API, a frame's locked controls and height reports,
@@ -121,7 +119,7 @@ def test_the_first_heatmap_waits_for_no_code_the_first_view_does_without():
         assert rule in (paths.DIST_DIR / sheet).read_text(encoding="utf-8") and rule not in page_sheet, sheet
 
 
-def test_the_preview_comes_with_the_page_code_and_generated_keeps_no_bundled_module():
+def test_the_preview_comes_with_the_page_code_and_generated_keeps_no_bundled_module(built_site):
     """The first heatmap is drawn from the preview as main.js runs, so the preview is inside the first view's
     code (not a file fetched beside it), and boot.js's own graph, which starts Python, does not carry it. The
     generated ES modules the bundles hold are not left in dist/generated/ as well."""

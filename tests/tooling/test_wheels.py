@@ -116,7 +116,7 @@ def test_a_requirements_line_without_its_hash_is_refused(tmp_path):
         wheels.read_pins(loose)
 
 
-def test_the_site_ships_the_runtime_and_numpy_and_no_other_wheel(tmp_path):
+def test_the_site_ships_the_runtime_and_numpy_and_no_other_wheel(built_site, tmp_path):
     """After the build: dist/ and its zip carry, of all wheels, NumPy's alone: no test wheel, no micropip (the
     page installs nothing; micropip stays in the repository's vendor/pyodide/ for the in-Pyodide test run)."""
     shipped = [paths.ROOT / entry for entry in site.COPIED_WITH_THE_SITE]
