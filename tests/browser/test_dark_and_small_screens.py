@@ -185,7 +185,11 @@ def test_on_a_phone_the_panels_line_up_and_what_is_in_them_fits(learners_phone, 
     type_into(phone, phone.locator(sel("sentence-input")), REPEATED_NOUN)
     action = phone.locator(sel("notice-action"))
     expect(action).to_contain_text("or open the example")
-    text_box, action_box, bar_box = (phone.locator(sel(name)).bounding_box() for name in ("notice-text", "notice-action", "notice"))
+    # The three boxes measured in one layout: the page above the notice still redraws for the new sentence.
+    text_box, action_box, bar_box = phone.evaluate("""(selectors) => selectors.map((selector) => {
+      const { x, y, width, height } = document.querySelector(selector).getBoundingClientRect();
+      return { x, y, width, height };
+    })""", [sel(name) for name in ("notice-text", "notice-action", "notice")])
     assert action_box["y"] >= text_box["y"] + text_box["height"] - 1, (text_box, action_box)
     assert action_box["width"] > bar_box["width"] / 2, (action_box, bar_box)
     # The trained model: each layer's name stands above its cards, which line up in columns (beside the name, the
