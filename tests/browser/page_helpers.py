@@ -24,6 +24,11 @@ DEFAULT_PRESET = "it-animal-noun"
 IT, CAT, MAT = 7, 1, 5
 PRONOUN, ANIMAL_DIM, NOUN_DIM = 2, 0, 1
 
+#: How often a wait on a frame (or a page behind another) asks again, in ms: `wait_for_function` asks on every animation
+#: frame unless told otherwise, and Chromium may give a frame out of sight none, so a frame that went live after the
+#: first ask was never asked again (a live frame waited for until the timeout, seen once in some twenty runs).
+POLL_EVERY_MS = 100
+
 
 def sel(test_id, **data):
     """A CSS selector for a data-testid, narrowed by data-* attributes (row=1 → [data-row="1"])."""

@@ -22,6 +22,7 @@ import textwrap
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
+from page_helpers import POLL_EVERY_MS
 from sitebuild import paths, server as dev_server
 
 pytestmark = pytest.mark.sites
@@ -147,13 +148,13 @@ def test_a_frame_on_a_built_course_site_is_sized_and_follows_its_dark_mode(
             frame_element = page.locator("iframe[data-attention-playground]")
             expect(frame_element).to_have_attribute("data-resized", "true", timeout=60_000)
             frame = frame_element.element_handle().content_frame()
-            frame.wait_for_function("() => window.attentionPlayground !== undefined")
+            frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
             expect(frame.locator("html")).to_have_attribute("data-theme", "dark")
             assert frame_element.get_attribute("height") != SNIPPET_HEIGHT
             # The frame may still grow as Python fills it; each growth is reported and followed.
             fits = "() => document.documentElement.scrollHeight <= window.innerHeight"
             try:
-                frame.wait_for_function(fits, timeout=10_000)
+                frame.wait_for_function(fits, timeout=10_000, polling=POLL_EVERY_MS)
             except PlaywrightTimeoutError:
                 pytest.fail(f"the frame is {frame_element.get_attribute('height')} px and its content taller")
             assert [address for address in missing if "embed-host.js" in address] == []

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from course_pages import course_page
-from page_helpers import page_constant, sel
+from page_helpers import POLL_EVERY_MS, page_constant, sel
 
 FRAME = '<iframe id="frame" src="{site}/index.html?embed&panels={panels}#preset=dog-bites-man" width="100%" height="{height}" title="dog bites man"></iframe>'
 HOST_SCRIPT = '<script src="{site}/js/embed-host.js" async></script>'
@@ -50,7 +50,7 @@ def lessons(site_url):
 
 def frame_of(page):
     frame = page.locator("#frame").element_handle().content_frame()
-    frame.wait_for_function("() => window.attentionPlayground !== undefined")
+    frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
     return frame
 
 

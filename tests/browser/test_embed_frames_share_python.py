@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError, expect
 from attention_playground import compute
 from conftest import PageProblems, assert_no_problems, open_keeper, page_sharing_python
 from embed_helpers import assert_same_weights, python_workers, serve_lesson
-from page_helpers import preset_scene, sel
+from page_helpers import POLL_EVERY_MS, preset_scene, sel
 from sitebuild import server as dev_server
 
 
@@ -26,13 +26,13 @@ def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_lef
         first = page_sharing_python(shared_python)
         first.goto(address)
         first.evaluate("window.attentionPlayground.ready")
-        first.wait_for_function("() => window.attentionPlayground.getScene() !== null")
+        first.wait_for_function("() => window.attentionPlayground.getScene() !== null", polling=POLL_EVERY_MS)
         cell = first.locator(sel("x-cell", row=0, column=0))
         cell.click()
         first.keyboard.press("Control+a")
         first.keyboard.type("7")
-        first.wait_for_function("() => window.attentionPlayground.getScene().X[0][0] === 7")
-        first.wait_for_function(f"() => ({drafts})().length > 0")
+        first.wait_for_function("() => window.attentionPlayground.getScene().X[0][0] === 7", polling=POLL_EVERY_MS)
+        first.wait_for_function(f"() => ({drafts})().length > 0", polling=POLL_EVERY_MS)
         first.close()
 
         # The next finds the example as shipped, nothing saved or put aside, and the same one Python.
@@ -40,7 +40,7 @@ def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_lef
         second.goto(address)
         second.evaluate("window.attentionPlayground.ready")
         expect(second.locator(sel("playground"))).to_have_attribute("data-status", "live")
-        second.wait_for_function("() => window.attentionPlayground.getScene() !== null")  # its example arrived
+        second.wait_for_function("() => window.attentionPlayground.getScene() !== null", polling=POLL_EVERY_MS)  # its example arrived
         assert second.evaluate("window.attentionPlayground.getScene().X") == preset_scene("dog-bites-man")["X"]
         assert second.evaluate(drafts) == []
         expect(second.locator(sel("notice"))).to_be_hidden()

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from embed_helpers import author_page
-from page_helpers import open_share_menu, sel
+from page_helpers import POLL_EVERY_MS, open_share_menu, sel
 from sharing_helpers import maker_page  # noqa: F401  (a fixture)
 
 
@@ -19,10 +19,10 @@ def test_a_frame_follows_the_theme_of_the_page_around_it(maker_page):
     expect(page.locator(sel("embed-code"))).to_have_value(re.compile("<iframe"))
     snippet = page.locator(sel("embed-code")).input_value()
     author, frame = author_page(page.context, snippet, html_theme="dark")
-    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", polling=POLL_EVERY_MS)
     # The course page's own switch: the frame follows it.
     author.evaluate("document.documentElement.dataset.theme = 'light'")
-    frame.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'light'", polling=POLL_EVERY_MS)
     author.evaluate("document.querySelector('iframe').dataset.theme = 'dark'")
-    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", polling=POLL_EVERY_MS)
     author.close()

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from conftest import DEFAULT_TIMEOUT_MS, PageProblems, assert_no_problems
 from course_pages import course_page
 from lesson_helpers import lesson_steps
-from page_helpers import sel, type_into, wait_live
+from page_helpers import POLL_EVERY_MS, sel, type_into, wait_live
 
 # Row 2 ("man"), feature 1 of "dog bites man": a 1 the learner changes to 0.
 ROW, COLUMN = 2, 1
@@ -63,7 +63,7 @@ def learner(browser, page_problems):
 
 def live_frame(page, frame_id):
     frame = page.locator(f"#{frame_id}").element_handle().content_frame()
-    frame.wait_for_function("() => window.attentionPlayground !== undefined")
+    frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
     wait_live(frame)
     return frame
 
@@ -81,7 +81,7 @@ def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and
 
     cell = frame.locator(sel("x-cell", row=ROW, column=COLUMN))
     type_into(frame, cell, "0")
-    frame.wait_for_function("([row, column]) => window.attentionPlayground.getScene().X[row][column] === 0", arg=[ROW, COLUMN])
+    frame.wait_for_function("([row, column]) => window.attentionPlayground.getScene().X[row][column] === 0", arg=[ROW, COLUMN], polling=POLL_EVERY_MS)
 
     # Beside the edit, in the panel edited, and in the other editing panel shown: what happens, and why.
     near = frame.locator(f'{sel("feature-editor")} {sel("unsaved-work")}')
@@ -95,7 +95,7 @@ def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and
     learner.screenshot(path=str(artifacts / "frame-cannot-save.png"))
 
     # The frame keeps working: the heatmap follows the edit.
-    frame.wait_for_function("([row, column]) => window.attentionPlayground.result().tokens.length === 3", arg=[ROW, COLUMN])
+    frame.wait_for_function("([row, column]) => window.attentionPlayground.result().tokens.length === 3", arg=[ROW, COLUMN], polling=POLL_EVERY_MS)
     # A way to keep it: the scene as a file, and a link to it (read back from the page: the frame may not write
     # to the clipboard).
     with learner.expect_download() as download:
