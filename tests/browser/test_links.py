@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from model_panel_helpers import REPEATED_NOUN, model_page  # noqa: F401  (model_page is a fixture)
 from page_helpers import (
-    CAT, DEFAULT_PRESET, IT, NOUN_DIM, PRONOUN, copy_link, module_error, open_live, open_share_menu, preset_scene, sel,
-    type_into, wait_live)
+    CAT, DEFAULT_PRESET, IT, NOUN_DIM, POLL_EVERY_MS, PRONOUN, copy_link, module_error, open_live, open_share_menu,
+    preset_scene, sel, type_into, wait_live)
 from sharing_helpers import (  # noqa: F401  (maker_page is a fixture)
     carry_saved_work, expect_cell, expect_every_panel_open_at_the_tabs, focused_heading, get_scene, maker_page,
     open_every_panel_and_pick_tabs, saved_work, v2_link, wait_saved)
@@ -42,6 +42,8 @@ def test_a_copied_link_opens_the_same_scene_and_focus_in_a_fresh_context(maker_p
     wait_live(fresh_page)
     assert get_scene(fresh_page) == seen
     expect(focused_heading(fresh_page)).to_have_text("Where “cat” pays attention")
+    # Live is Python's state; the link's scene's result may come a moment after.
+    fresh_page.wait_for_function("() => window.attentionPlayground.result() !== null", polling=POLL_EVERY_MS)
     assert fresh_page.evaluate("window.attentionPlayground.result()") == page.evaluate("window.attentionPlayground.result()")
     expect(fresh_page.locator(sel("preset-picker"))).to_have_value(DEFAULT_PRESET)
     expect(fresh_page.locator(sel("preset-reset"))).to_be_visible()
