@@ -19,6 +19,8 @@ from playwright.sync_api import Error as PlaywrightError, expect
 
 from page_helpers import sel
 
+#: Where the full page keeps the learner's work in localStorage (js/sharing/saved-drafts.js: its prefix, mode "page").
+STORAGE_PREFIX = "attention-playground/v1/page"
 
 # The share menus' controls as they are now: for each element in "Copy link" and "Copy embed code" (and the two
 # menus themselves), whether it is hidden, what it holds and whether it is ticked, and what a status line says.

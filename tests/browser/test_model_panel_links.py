@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from model_panel_helpers import (  # noqa: F401  (model and model_page are fixtures)
     INFO, N_HEADS, REPEATED_NOUN, REPEATED_RUN, card, model, model_page, native_run, open_model, wait_for_predictions)
 from page_helpers import copy_link, open_live, sel, type_into
-from sharing_helpers import maker_page  # noqa: F401  (a fixture)
+from sharing_helpers import STORAGE_PREFIX, maker_page  # noqa: F401  (maker_page is a fixture)
 
 # On one worker with the other files that use the trained model's panel on the shared page (model_page), kept
 # open from one file to the next (tests/conftest.py).
@@ -49,10 +49,9 @@ def test_a_link_keeps_the_sentence_the_knock_outs_the_head_and_its_edits(maker_p
 
 
 #: Click a knock-out box and leave the page at once (as a reload does); gives the knock-outs saved for the scene on screen.
-KNOCK_OUT_AND_LEAVE = """(box) => {
+KNOCK_OUT_AND_LEAVE = """([box, prefix]) => {
   box.click();
   window.dispatchEvent(new PageTransitionEvent("pagehide"));
-  const prefix = "attention-playground/v1/page";
   const id = JSON.parse(localStorage.getItem(`${prefix}/current`));
   return JSON.parse(localStorage.getItem(`${prefix}/draft/${id}`)).view.model.knocked_out;
 }"""
@@ -68,7 +67,7 @@ def test_a_knock_out_made_last_is_kept_by_saved_work_and_back_after_a_reload(pag
     # The click and the page going away in one task, before the one in which saving would hear of the click (it
     # hears of changes a task late, page/deferred-views.js): what the page writes as it goes has the knock-out.
     box = card(page, 0, 2).locator(sel("model-knock-out"))
-    assert page.evaluate(KNOCK_OUT_AND_LEAVE, box.element_handle()) == [[0, 2]]
+    assert page.evaluate(KNOCK_OUT_AND_LEAVE, [box.element_handle(), STORAGE_PREFIX]) == [[0, 2]]
     expect(box).to_be_checked()
     page.reload()
     expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)

@@ -11,10 +11,8 @@ from conftest import DEFAULT_TIMEOUT_MS
 from page_helpers import (
     CAT, DEFAULT_PRESET, NOUN_DIM, PRONOUN, module_error, open_live, preset_scene, sel, type_into, wait_live)
 from sharing_helpers import (
-    expect_cell, expect_every_panel_open_at_the_tabs, focused_heading, get_scene, open_every_panel_and_pick_tabs,
-    wait_saved)
-
-STORAGE_PREFIX = "attention-playground/v1/page"
+    STORAGE_PREFIX, expect_cell, expect_every_panel_open_at_the_tabs, focused_heading, get_scene,
+    open_every_panel_and_pick_tabs, wait_saved)
 
 
 def test_saved_work_keeps_every_panel_open_and_the_tabs_chosen(page, site_url):
