@@ -22,9 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from sitebuild import csp, editor, generated, lessons, notebook, runtime, scorm, server, site, variants
+from sitebuild import cached_trees, csp, editor, generated, lessons, notebook, runtime, scorm, server, site, variants
 from sitebuild.downloads import BuildError
-from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT, SCORM_DIR
+from sitebuild.paths import CDN_DIR, DIST_DIR, ROOT, SCORM_DIR, VENDOR_DIR
 
 ZIP_PATH = DIST_DIR / variants.ZIP_NAME
 
@@ -109,6 +109,14 @@ def build(report=print, zip_site=False, cdn_site=False, scorm_packages=False):
     """Every step (and the variants asked for). Returns a one-line summary."""
     started = time.perf_counter()
     ensure_numpy()
+    # One build at a time writes vendor/, generated/ and dist/ (`build.py serve` beside ./test.sh, two test
+    # workers): another waits, then finds the downloads in place and writes the same files again.
+    with cached_trees.exclusive(VENDOR_DIR):
+        return build_now(started, report, zip_site, cdn_site, scorm_packages)
+
+
+def build_now(started, report, zip_site, cdn_site, scorm_packages):
+    """The build's steps, run while its lock is held (`build`)."""
     vendored = runtime.vendor_runtime(report, packages=runtime.INSTALLER_PACKAGES)  # micropip: for the tests only
     runtime.compile_runtime(report)
     editor.vendor_editor(report)

@@ -2,6 +2,7 @@
 
     paths       where everything is: the project, vendor/, generated/, dist/, the download cache
     downloads   fetching a pinned file from the first source that has it, checked against its hash
+    cached_trees  folders installed into the cache or vendor/, safe with several processes at once, checked on use
     runtime     vendor/pyodide/: Pyodide 0.27.7 and NumPy 2.0.2, every file verified (and micropip, for the tests)
     bytecode    the runtime's standard library and NumPy compiled ahead, by the runtime itself under Node.js
                 (pyc_archive does the compiling, bytecode.mjs runs it), so the page does not compile them at

@@ -36,7 +36,7 @@ import subprocess
 import tempfile
 
 from . import page
-from .downloads import BuildError, SourceUnavailable, download
+from .downloads import BuildError, SourceUnavailable, download, write_atomically
 from .npm import fetch_tarball, tarball_files
 from .paths import ROOT, cache_root
 
@@ -75,12 +75,8 @@ def esbuild_executable(report, fetch=None):
     data = fetch_tarball(name, pin, lock["registry"], cache_root() / "npm", fetch or from_registry, report)
     executable = cache_root() / "esbuild" / f"{lock['version']}-{key}" / "esbuild"
     binary = tarball_files(data)["bin/esbuild"]
-    if not executable.exists() or executable.read_bytes() != binary:
-        executable.parent.mkdir(parents=True, exist_ok=True)
-        partial = executable.with_suffix(".partial")
-        partial.write_bytes(binary)
-        partial.chmod(0o755)
-        os.replace(partial, executable)
+    if not executable.exists() or executable.read_bytes() != binary:  # checked on every use, not trusted
+        write_atomically(executable, binary, mode=0o755)
     return executable
 
 

@@ -8,7 +8,8 @@ compiled archive and wheel then take the pinned ones' place, and pyodide-lock.js
 sha256, which the page checks as it did the pinned one's. The pinned files stay in the download cache, each
 verified (runtime.py); what was compiled, and from what, is listed in vendor/pyodide/compiled.json.
 
-Compiled files are kept in the cache too, by their source's sha256, so a rebuild runs no compiler.
+Compiled files are kept in the cache too, by their source's sha256, so a rebuild runs no compiler; each is checked
+on use (every member reads back) and compiled again if it is not whole.
 Without Node.js 18 or newer the sources stay: the page works the same and starts more slowly; the build says so.
 """
 
@@ -17,6 +18,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from pathlib import Path
 
 from .downloads import BuildError, sha256_of, write_atomically
@@ -45,7 +47,7 @@ def compile_in_place(vendor_dir: Path, archives: dict[str, str], lockfile_name: 
     sources = {name: (vendor_dir / name).read_bytes() for name in archives}
     keys = {name: f"{sha256_of(data)[:32]}-{COMPILER_KEY}" for name, data in sources.items()}
     cached = {name: cache / "bytecode" / keys[name] / name for name in archives}
-    missing = [name for name in archives if not cached[name].is_file()]
+    missing = [name for name in archives if not whole_archive(cached[name])]
     if missing:
         node = node_command()
         if node is None:
@@ -68,6 +70,16 @@ def compile_in_place(vendor_dir: Path, archives: dict[str, str], lockfile_name: 
     write_atomically(lockfile_path, json.dumps(lockfile, separators=(",", ":")).encode())
     write_atomically(vendor_dir / MANIFEST_NAME, (json.dumps(manifest, indent=1) + "\n").encode())
     return True
+
+
+def whole_archive(path: Path) -> bool:
+    """Whether `path` is a zip archive whose every member reads back with its CRC: a compiled archive in the cache
+    is checked so on every build, not trusted, and compiled again if it is not whole."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.testzip() is None
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def run_compiler(node: str, runtime_dir: Path, jobs: dict[str, tuple[Path, str, Path]], report):

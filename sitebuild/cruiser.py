@@ -11,11 +11,10 @@ the rules and prints what breaks them.
 
 import hashlib
 import json
-import os
-import shutil
 import subprocess
 import sys
 
+from .cached_trees import install_tree
 from .downloads import BuildError, SourceUnavailable, download
 from .npm import fetch_tarball, tarball_files
 from .paths import ROOT, cache_root
@@ -24,17 +23,16 @@ LOCK_PATH = ROOT / "dependency-cruiser.lock.json"
 RULES_PATH = ROOT / ".dependency-cruiser.json"
 RUNNER = ROOT / "sitebuild" / "cruise.mjs"
 REGISTRY_TIMEOUT_SECONDS = 60
-STAMP_NAME = ".lock-sha256"
 
 
 def install(report=print):
-    """The folder that holds node_modules/ with the pinned dependency-cruiser, fetched and checked if need be."""
+    """The folder that holds node_modules/ with the pinned dependency-cruiser, fetched and checked if need be.
+
+    Safe with several processes at once, and checked on every use (cached_trees.py): a folder whose files do not
+    match what was installed is installed again."""
     lock_bytes = LOCK_PATH.read_bytes()
     lock = json.loads(lock_bytes)
-    stamp = hashlib.sha256(lock_bytes).hexdigest()
     target = cache_root() / f"dependency-cruiser-{lock['version']}"
-    if (target / STAMP_NAME).exists() and (target / STAMP_NAME).read_text() == stamp:
-        return target
 
     def fetch(url):
         try:
@@ -42,20 +40,17 @@ def install(report=print):
         except SourceUnavailable as error:
             raise BuildError(f"could not download dependency-cruiser: {error}") from None
 
-    staging = target.with_name(target.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    for path, pin in lock["packages"].items():
-        name = path.rsplit(" > ", 1)[-1]  # a nested copy is "outer > inner"
-        folder = staging / "node_modules" / path.replace(" > ", "/node_modules/")
-        for inner, data in tarball_files(fetch_tarball(name, pin, lock["registry"], cache_root() / "npm", fetch,
-                                                       report)).items():
-            (folder / inner).parent.mkdir(parents=True, exist_ok=True)
-            (folder / inner).write_bytes(data)
-    (staging / STAMP_NAME).write_text(stamp)
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(staging, target)
-    report(f"dependency-cruiser {lock['version']}: {len(lock['packages'])} packages in {target}")
-    return target
+    def fill(staging):
+        for path, pin in lock["packages"].items():
+            name = path.rsplit(" > ", 1)[-1]  # a nested copy is "outer > inner"
+            folder = staging / "node_modules" / path.replace(" > ", "/node_modules/")
+            tarball = fetch_tarball(name, pin, lock["registry"], cache_root() / "npm", fetch, report)
+            for inner, data in tarball_files(tarball).items():
+                (folder / inner).parent.mkdir(parents=True, exist_ok=True)
+                (folder / inner).write_bytes(data)
+        report(f"dependency-cruiser {lock['version']}: {len(lock['packages'])} packages in {target}")
+
+    return install_tree(target, hashlib.sha256(lock_bytes).hexdigest(), fill, report)
 
 
 def check_js_imports(report=print, root=ROOT, rules=RULES_PATH):

@@ -7,6 +7,7 @@ cannot deliver makes way for the next one (SourceUnavailable).
 import hashlib
 import http.client
 import os
+import tempfile
 import urllib.request
 
 
@@ -42,12 +43,21 @@ def download(url, timeout):
         raise SourceUnavailable(f"{url}: {error}") from None
 
 
-def write_atomically(path, data):
-    """Write a whole file or nothing, so an interrupted build never leaves half a file behind."""
+def write_atomically(path, data, mode=None):
+    """Write a whole file or nothing, so an interrupted build never leaves half a file behind. The temporary file
+    is this call's own, so two processes writing the same file at once each rename a whole one into place, and a
+    reader sees the old file or a new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".partial")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def read_if_present(path):
@@ -76,10 +86,11 @@ def vendor_file(target, expected, cached, remote_sources, report):
     name = target.name
     if (data := read_if_present(target)) is not None and sha256_of(data) == expected:
         return data  # already in place
-    if (data := read_if_present(cached)) is not None:
-        check_sha256(name, data, expected, f"the cache ({cached}; delete it to download again)")
+    if (data := read_if_present(cached)) is not None and sha256_of(data) == expected:
         report(f"{name}: from the cache")
     else:
+        if data is not None:  # cut short or changed since it was cached: fetched again, and checked
+            report(f"{name}: the cached copy does not match its sha256; downloading it again")
         data = fetch_from_sources(name, expected, remote_sources)
         write_atomically(cached, data)
         report(f"{name}: {len(data) / 1e6:.1f} MB, cached in {cached.parent}")

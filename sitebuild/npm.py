@@ -1,7 +1,8 @@
 """Packages from the npm registry, each tarball checked against the sha512 integrity its lock file pins.
 
 Shared by the editor's vendoring (editor.py, codemirror.lock.json) and the bundler (bundler.py,
-esbuild.lock.json). A tarball is kept in the download cache once verified, and verified again on every use.
+esbuild.lock.json). A tarball is kept in the download cache once verified, and verified again on every use: one
+that no longer matches (cut short by a killed run) is fetched again.
 """
 
 import base64
@@ -9,7 +10,7 @@ import hashlib
 import io
 import tarfile
 
-from .downloads import BuildError
+from .downloads import BuildError, read_if_present, write_atomically
 
 
 class IntegrityError(BuildError):
@@ -21,24 +22,32 @@ def tarball_url(registry, name, version):
     return f"{registry}{name}/-/{name.rsplit('/', 1)[-1]}-{version}.tgz"
 
 
-def check_integrity(name, data, integrity):
+def digest_of(data, algorithm):
+    return base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
+
+
+def integrity_matches(data, integrity):
+    """Whether `data` has the digest of an npm integrity string ("sha512-<base64>")."""
     algorithm, _, expected = integrity.partition("-")
-    actual = base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
-    if actual != expected:
-        raise IntegrityError(f"{name} from npm: {algorithm} is {actual}, expected {expected}")
+    return digest_of(data, algorithm) == expected
+
+
+def check_integrity(name, data, integrity):
+    if not integrity_matches(data, integrity):
+        algorithm, _, expected = integrity.partition("-")
+        raise IntegrityError(f"{name} from npm: {algorithm} is {digest_of(data, algorithm)}, expected {expected}")
 
 
 def fetch_tarball(name, pin, registry, cache_dir, download, report):
     """The verified tarball of one package ({"version", "integrity"}), from the cache or the registry."""
     cached = cache_dir / f"{name.replace('/', '+')}-{pin['version']}.tgz"
-    if cached.exists():
-        data = cached.read_bytes()
-        check_integrity(name, data, pin["integrity"])
-        return data
+    if (data := read_if_present(cached)) is not None:
+        if integrity_matches(data, pin["integrity"]):
+            return data
+        report(f"{cached.name}: the cached copy does not match its integrity; downloading it again")
     data = download(tarball_url(registry, name, pin["version"]))
     check_integrity(name, data, pin["integrity"])
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(data)
+    write_atomically(cached, data)  # a whole file or none, even with another process writing it too
     report(f"{name}@{pin['version']}: {len(data) / 1e3:.0f} kB from npm")
     return data
 

@@ -10,7 +10,7 @@ response. Where a host sends neither, sw.js adds the isolation headers from the 
 
 import shutil
 
-from . import bundler, csp, editor, page, runtime, variants
+from . import bundler, cached_trees, csp, editor, page, runtime, variants
 from .downloads import BuildError
 from .paths import DIST_DIR, ROOT, SITE_ENTRIES
 
@@ -29,7 +29,7 @@ def write_dist(runtime_files, report=print):
     for entry in COPIED_WITH_THE_SITE:
         source = ROOT / entry
         if source.is_dir():
-            shutil.copytree(source, DIST_DIR / entry, ignore=shutil.ignore_patterns("*.partial", "__pycache__"))
+            shutil.copytree(source, DIST_DIR / entry, ignore=shutil.ignore_patterns("*.partial", "__pycache__", cached_trees.STAMP_NAME))
         else:
             DIST_DIR.joinpath(entry).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, DIST_DIR / entry)

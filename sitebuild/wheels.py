@@ -8,7 +8,8 @@ dependencies), and goes into tests/.cache/pyodide-wheels/, never into dist/ or t
 The folder gets the wheels and a manifest, wheels.json, naming every wheel with its version, size and sha256.
 The test worker reads the manifest and installs the wheels with micropip through an index whose links carry
 those hashes, so micropip checks every wheel it installs (tests/in_pyodide/wheels.js). Files are kept in the
-download cache between runs; a cached or downloaded file whose hash is wrong stops the run with its name.
+download cache between runs and checked on every use: a cached one whose hash is wrong is fetched again, and a
+downloaded one whose hash is wrong stops the run with its name. One process at a time fills the folder.
 """
 
 import json
@@ -20,6 +21,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cached_trees import exclusive
 from .downloads import BuildError, check_sha256, sha256_of, write_atomically
 from .paths import ROOT, TEST_CACHE_DIR, cache_root
 
@@ -95,6 +97,11 @@ def vendor_wheels(requirements_file, target_dir, report=print):
 
     Returns the manifest (also written to target_dir/wheels.json).
     """
+    with exclusive(target_dir):  # one process at a time fills the folder; the others then find it filled
+        return _vendor_wheels(requirements_file, target_dir, report)
+
+
+def _vendor_wheels(requirements_file, target_dir, report):
     pins = read_pins(requirements_file)
     cache = wheel_cache_dir()
     missing = [pin for pin in pins if _cached(cache, pin) is None]
@@ -131,11 +138,12 @@ def _wheel_in(folder, pin):
 
 
 def _cached(cache, pin):
-    """(path, bytes) of the cached wheel, or None; a cached file whose hash is wrong stops the run, naming it."""
+    """(path, bytes) of the cached wheel, or None where there is none or it does not match its hash (cut short by
+    a killed run): then it is fetched again, and checked."""
     path = _wheel_in(cache, pin) if cache.is_dir() else None
     if path is None:
         return None
     data = path.read_bytes()
     if sha256_of(data) != pin.sha256:
-        check_sha256(path.name, data, pin.sha256, f"the cache ({path}; delete it to download again)")
+        return None
     return path, data

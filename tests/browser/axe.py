@@ -1,4 +1,4 @@
-"""axe-core for the browser tests: a pinned copy, fetched once with npm into tests/.cache/, checked, and run in a page.
+"""axe-core for the browser tests: a pinned copy, fetched once into the download cache, checked, and run in a page.
 
     from axe import run_axe
     violations = run_axe(page)          # [] when the page passes every WCAG 2.2 A/AA rule axe checks
@@ -7,16 +7,10 @@ The page's Content-Security-Policy refuses inline scripts, so axe is not added a
 evaluated through the DevTools protocol (page.evaluate), which a page's policy does not govern.
 """
 
-import base64
-import hashlib
-import subprocess
-import tarfile
-from pathlib import Path
+from npm_tarballs import package_file
 
 AXE_VERSION = "4.14.1"
 AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
-CACHE_DIR = Path(__file__).resolve().parents[1] / ".cache"
-TARBALL = CACHE_DIR / f"axe-core-{AXE_VERSION}.tgz"
 
 #: The bar: every rule axe has for WCAG 2.0, 2.1 and 2.2 at levels A and AA (the experimental ones too: run_axe).
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -24,23 +18,9 @@ WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 WITH_BEST_PRACTICE = WCAG_AA + ["best-practice"]
 
 
-def _integrity_ok(data):
-    algorithm, expected = AXE_INTEGRITY.split("-", 1)
-    return base64.b64encode(hashlib.new(algorithm, data).digest()).decode() == expected
-
-
 def axe_source():
-    """The text of axe.min.js, from the cached tarball (fetched with `npm pack` the first time)."""
-    if not TARBALL.exists():
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(CACHE_DIR)],
-                       check=True, capture_output=True)
-    data = TARBALL.read_bytes()
-    if not _integrity_ok(data):
-        TARBALL.unlink()
-        raise RuntimeError(f"{TARBALL.name} does not match its pinned integrity; deleted, run again to refetch")
-    with tarfile.open(TARBALL) as archive:
-        return archive.extractfile("package/axe.min.js").read().decode("utf-8")
+    """The text of axe.min.js, from the pinned tarball (npm_tarballs.py: fetched once, checked on every use)."""
+    return package_file("axe-core", AXE_VERSION, AXE_INTEGRITY, "axe.min.js").decode("utf-8")
 
 
 def run_axe(page, include=None, tags=WCAG_AA):

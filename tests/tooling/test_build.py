@@ -123,12 +123,19 @@ def test_a_wrong_hash_from_a_download_stops_the_build_naming_file_and_hashes(rel
     assert not (tmp_path / "cache" / "pyodide.mjs").exists(), "an unverified file is never cached"
 
 
-def test_a_tampered_cache_file_stops_the_build(release, tmp_path):
+def test_a_cache_file_that_does_not_match_is_fetched_again(release, local_host, monkeypatch, tmp_path):
+    """A file cut short in the cache (a killed run) or changed there is not used: it is fetched again, checked,
+    and the cache repaired."""
+    url, served = local_host
+    served.update(release)
+    monkeypatch.setattr(runtime, "CDN_URL", url)
     cache = tmp_path / "cache"
     cache.mkdir()
-    (cache / "pyodide-lock.json").write_bytes(b"{}")
-    with pytest.raises(downloads.BuildError, match=r"pyodide-lock\.json from the cache .*: sha256 is [0-9a-f]{64}, expected [0-9a-f]{64}"):
-        vendor()
+    (cache / "pyodide-lock.json").write_bytes(release["pyodide-lock.json"][:5])
+    lines = vendor()
+    assert "pyodide-lock.json: the cached copy does not match its sha256; downloading it again" in lines
+    assert (cache / "pyodide-lock.json").read_bytes() == release["pyodide-lock.json"]
+    assert (tmp_path / "vendor" / "pyodide-lock.json").read_bytes() == release["pyodide-lock.json"]
 
 
 def test_no_source_at_all_names_the_file_and_every_failure(release):

@@ -98,15 +98,47 @@ def test_the_browser_runs_the_versions_the_native_run_pins():
     assert {"pytest", "hypothesis"} <= {pin.name for pin in pins} & set(native), "both pinned, and checked above"
 
 
-def test_a_wrong_hash_stops_vendoring_naming_the_file(tmp_path, monkeypatch):
+@pytest.fixture
+def one_pin(tmp_path, monkeypatch):
+    """A requirements file pinning one stand-in wheel (its bytes: WHOLE_WHEEL), a cache of this test's own, and pip
+    replaced by `delivered`: what the registry hands over this time."""
     monkeypatch.setenv(paths.CACHE_ENV_VAR, str(tmp_path / "cache" / "pyodide"))
-    pin = wheels.read_pins(wheels.TEST_REQUIREMENTS)[0]
-    cached = wheels.wheel_cache_dir() / f"{pin.file_prefix}py3-none-any.whl"
+    monkeypatch.setattr(wheels, "ROOT", tmp_path)
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text(f"example==1.0 \\\n    --hash=sha256:{sha256(WHOLE_WHEEL)}\n", encoding="utf-8")
+    delivered = {"bytes": WHOLE_WHEEL, "calls": 0}
+
+    def pip_download(requirements_file, into):
+        delivered["calls"] += 1
+        (Path(into) / "example-1.0-py3-none-any.whl").write_bytes(delivered["bytes"])
+
+    monkeypatch.setattr(wheels, "pip_download", pip_download)
+    return requirements, delivered
+
+
+WHOLE_WHEEL = b"a stand-in for a whole wheel"
+
+
+def test_a_wheel_cut_short_in_the_cache_is_fetched_again(one_pin, tmp_path):
+    requirements, delivered = one_pin
+    cached = wheels.wheel_cache_dir() / "example-1.0-py3-none-any.whl"
     cached.parent.mkdir(parents=True)
-    cached.write_bytes(b"not the pinned wheel")
-    with pytest.raises(wheels.BuildError, match=rf"{cached.name} from the cache.*sha256 is {sha256(b'not the pinned wheel')}, expected {pin.sha256}"):
-        wheels.vendor_wheels(wheels.TEST_REQUIREMENTS, tmp_path / "out", report=lambda _: None)
+    cached.write_bytes(WHOLE_WHEEL[:9])
+    manifest = wheels.vendor_wheels(requirements, tmp_path / "out", report=lambda _: None)
+    assert delivered["calls"] == 1 and cached.read_bytes() == WHOLE_WHEEL
+    assert (tmp_path / "out" / "example-1.0-py3-none-any.whl").read_bytes() == WHOLE_WHEEL
+    assert [wheel["sha256"] for wheel in manifest["wheels"]] == [sha256(WHOLE_WHEEL)]
+    wheels.vendor_wheels(requirements, tmp_path / "out", report=lambda _: None)
+    assert delivered["calls"] == 1, "a whole cached wheel is used as it is"
+
+
+def test_a_wrong_hash_from_the_registry_stops_vendoring_naming_the_file(one_pin, tmp_path):
+    requirements, delivered = one_pin
+    delivered["bytes"] = b"not the pinned wheel"
+    with pytest.raises(wheels.BuildError, match=rf"example-1.0-py3-none-any.whl from PyPI: sha256 is {sha256(b'not the pinned wheel')}, expected {sha256(WHOLE_WHEEL)}"):
+        wheels.vendor_wheels(requirements, tmp_path / "out", report=lambda _: None)
     assert not (tmp_path / "out").exists(), "nothing is vendored from a file that failed its check"
+    assert not list(wheels.wheel_cache_dir().glob("*.whl")), "an unverified file is never cached"
 
 
 def test_a_requirements_line_without_its_hash_is_refused(tmp_path):
