@@ -80,6 +80,16 @@ def test_each_claim_shows_on_seeds_1_to_5(trained, claim_id):
         assert verdict.shown and verdict.sentence.startswith("Shown"), (seed, verdict)
 
 
+#: The ÷√d claim's "learning weakens", as the losses say it (means of 20 steps, in nats): the unscaled model's loss
+#: ends at least this far above the lowest it reached (it learned to copy, then unlearned it), the scaled model's
+#: at most SCALED_CLIMB_AT_MOST above its own. Training's sums depend on the BLAS kernels the CPU gets, so a run's
+#: trajectory does too: on seeds 1-5 under OpenBLAS's Prescott, Haswell and SkylakeX kernels the unscaled loss
+#: climbed 0.89 to 1.27 and the scaled one 0.00 to 0.14 (on seeds 1-10, 0.57 to 1.35 and 0.00 to 0.14; docs/model.md,
+#: "÷√d"). The bounds sit near the middle of the gap between the two, not at one machine's lowest figure.
+UNSCALED_CLIMB_AT_LEAST = 0.5
+SCALED_CLIMB_AT_MOST = 0.3
+
+
 @pytest.mark.trains_long
 def test_without_scaling_a_wide_head_learns_to_copy_and_then_unlearns_it(trained):
     """The ÷√d claim at its settings (claims.SCALE_SETTINGS: 1 head a layer of d_head 64, runs of at most 28
@@ -91,10 +101,10 @@ def test_without_scaling_a_wide_head_learns_to_copy_and_then_unlearns_it(trained
         verdict = judge(claim, measure(claim, scaled), measure(claim, unscaled))
         assert verdict.with_accuracy >= WITH_AT_LEAST and verdict.shown, (seed, verdict)
         # Learning weakens: the unscaled model's loss ends far above the lowest it reached (it learned, then
-        # unlearned), while the scaled one's ends near its lowest. Measured on seeds 1-5 at these settings (means
-        # of 20 steps): the unscaled loss climbed 1.12 to 1.30 from its best, the scaled one 0.00 to 0.09.
-        assert climb_from_best(unscaled.loss_curve) > 1.0, (seed, "no rise")
-        assert climb_from_best(scaled.loss_curve) < 0.5, seed
+        # unlearned), while the scaled one's ends near its lowest, and far below the unscaled one's.
+        assert climb_from_best(unscaled.loss_curve) >= UNSCALED_CLIMB_AT_LEAST, (seed, "no rise")
+        assert climb_from_best(scaled.loss_curve) <= SCALED_CLIMB_AT_MOST, seed
+        assert np.mean(unscaled.loss_curve[-20:]) > np.mean(scaled.loss_curve[-20:]) + 1.0, seed
 
 
 @pytest.mark.trains_long
