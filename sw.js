@@ -56,12 +56,15 @@ self.addEventListener("activate", (event) => {
 
 /**
  * The cache key for a request: a page is kept once, whatever its query (?embed&panels=…), and so is a worker's
- * script (the training worker is worker.js?for=training: the query names the worker, the file is the same).
+ * script (the training worker is worker.js?for=training: the query names the worker, the file is the same). A visit
+ * to a folder is its index.html: the manifest lists no folder, since a course platform may answer 404 for one.
  */
 function cacheKey(request) {
   const url = new URL(request.url);
-  const oneFileWhateverItsQuery = request.mode === "navigate" || request.destination === "worker" || request.destination === "sharedworker";
-  return oneFileWhateverItsQuery ? `${url.origin}${url.pathname}` : url.href;
+  const navigation = request.mode === "navigate";
+  const oneFileWhateverItsQuery = navigation || request.destination === "worker" || request.destination === "sharedworker";
+  if (!oneFileWhateverItsQuery) return url.href;
+  return `${url.origin}${url.pathname}${navigation && url.pathname.endsWith("/") ? "index.html" : ""}`;
 }
 
 /** `response` with the isolation headers added (a same-origin response only: others cannot be rewritten). */

@@ -22,10 +22,17 @@ if (embed.embedded) {
   Promise.all([import("./embed/embed-frame.js"), loadStylesheet(FRAME_STYLESHEET)]).then(([{ startFrame }]) => startFrame(embed));
 }
 // A SCORM package's launch (`?lms=1.2` or `?lms=2004`): the LMS's record is read before the page starts, so the
-// learner's work resumes from it (js/lms/tracking.js). With no LMS around, the page is the plain site.
+// learner's work resumes from it (js/lms/tracking.js), at the step it was on. With no LMS around, the page is the
+// plain site, and says that the progress is not recorded.
 const lmsVersion = lmsAsked(window.location);
 const lms = lmsVersion ? import("./lms/tracking.js").then(({ connectLms }) => connectLms(window, lmsVersion, "page")).catch(() => null) : null;
-const start = () => startPlayground({
+/** The lesson's step the page opens at: a frame's or a lesson package's own, else where the LMS's record left off. */
+const lessonToOpen = (connected) => {
+  if (!embed.embedded && !lmsVersion) return null;
+  const at = connected?.resumeAt;
+  return embed.lesson ?? (at ? { id: at.lesson, step: at.step } : null);
+};
+const start = (connected = null) => startPlayground({
   python,
   // The shipped preview (the default example, computed in advance by the same module) comes with this code,
   // so the first heatmap is drawn as it runs. Fetched beside it, the preview resolved a task later: the first
@@ -37,7 +44,7 @@ const start = () => startPlayground({
   // A course page's frame leaves out the panels its author did not choose, whatever a link shows.
   panelsOnPage: embed.embedded ? embed.panels : null,
   // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`), or a lesson's package, opens there.
-  lesson: embed.embedded || lmsVersion ? embed.lesson : null,
+  lesson: lessonToOpen(connected),
   // "Copy embed code", under "Share and download" with the other sharing controls (a frame has none).
   embedCode: embed.embedded ? null : { panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS] },
 });

@@ -2,9 +2,11 @@
 SCORM 2004 (4th edition), for a course platform (LMS) that tracks learners.
 
 Each package is a zip of the self-contained site (dist/, runtime included: it asks no other host for anything)
-with an `imsmanifest.xml` at its root. The manifest has one organization with one item, a SCO whose resource is
-`index.html`, launched with the parameters `?lms=<version>&lesson=<id>` (no lesson for the whole playground):
-js/lms/ then finds the LMS's runtime and reports to it. The resource lists every file of the package.
+with an `imsmanifest.xml` at its root. The manifest has one organization with one item, a SCO whose resource's
+`href` is the launch itself, `index.html?lms=<version>&lesson=<id>` (no lesson for the whole playground): js/lms/
+then finds the LMS's runtime and reports to it. The launch is in the `href`, not in the item's `parameters`, since
+course platforms launch the first resource's `href` and drop `parameters` (wagtail-lms, scormhost and Open edX's
+SCORM block all do). The resource lists every file of the package.
 
 The site is compressed once, into a base zip; each package is a copy of it with its manifest appended.
 
@@ -60,9 +62,9 @@ class Package:
     launch: str  # the address the LMS opens, relative to the package's root
 
 
-def launch_parameters(version, lesson):
-    """The item's `parameters`: what the LMS adds to the resource's href (index.html) to launch it."""
-    return f"?{LMS_PARAMETER}={version}" + (f"&lesson={lesson}" if lesson else "")
+def launch_address(version, lesson):
+    """The address the LMS opens, relative to the package's root: the page, with the launch's query."""
+    return f"index.html?{LMS_PARAMETER}={version}" + (f"&lesson={lesson}" if lesson else "")
 
 
 def manifest(version, identifier, title, lesson, files):
@@ -80,13 +82,13 @@ def manifest(version, identifier, title, lesson, files):
   <organizations default="organization">
     <organization identifier="organization">
       <title>{escape(title)}</title>
-      <item identifier="item" identifierref="playground" parameters={quoteattr(launch_parameters(version, lesson))}>
+      <item identifier="item" identifierref="playground">
         <title>{escape(title)}</title>
       </item>
     </organization>
   </organizations>
   <resources>
-    <resource identifier="playground" type="webcontent" {spec["scorm_type"]}="sco" href="index.html">
+    <resource identifier="playground" type="webcontent" {spec["scorm_type"]}="sco" href={quoteattr(launch_address(version, lesson))}>
 {listed}
     </resource>
   </resources>
@@ -131,6 +133,6 @@ def write_packages(dist_dir, out_dir, lessons, left_out=()):
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
                 archive.writestr(info, manifest(version, name, title, lesson, files))
-            packages.append(Package(path, version, lesson, "index.html" + launch_parameters(version, lesson)))
+            packages.append(Package(path, version, lesson, launch_address(version, lesson)))
     os.remove(base)
     return packages

@@ -127,7 +127,9 @@ def write_offline_manifest(site_dir, runtime_version, runtime_urls=()):
     site_dir = Path(site_dir)
     files = site_files(site_dir)
     version = f"pyodide-{runtime_version}-{build_hash(site_dir, files)}"
-    manifest = {"version": version, "files": ["./", *files], "runtime": list(runtime_urls), "isolate": not runtime_urls}
+    # No entry for the folder itself ("./"): a course platform serves a package's files but may answer 404 for its
+    # folder, which failed the whole install. sw.js answers a visit to the folder with its index.html.
+    manifest = {"version": version, "files": files, "runtime": list(runtime_urls), "isolate": not runtime_urls}
     text = (
         "// Written by the build: what sw.js keeps for offline use. A new build writes a new version,\n"
         "// which makes the browser install the new service worker and drop the old cache.\n"

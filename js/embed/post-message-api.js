@@ -11,6 +11,7 @@
  *     "setScene"   params {scene}        → the result of compute(scene); the page shows the scene
  *     "result"     params ignored        → the last good result, or null
  *     "getWork"    params ignored        → the learner's work: {scene, exercises: {code, results}, lessons} (getWork)
+ *     "course"     params ignored        → whether a SCORM launch's course platform records the learner (course)
  *     "modelRun"   params {words, knockedOut?, model?} → the trained model on the sentence (model.run)
  *     "modelTrain" params {settings?}    → the outcome of training a model on the page (model.train); while it
  *                                          trains, progress events (below) carry the request's id
@@ -74,7 +75,7 @@ export const MESSAGE_TYPES = Object.freeze({
 });
 
 /** The methods a request may call. */
-const METHODS = Object.freeze(["getScene", "setScene", "result", "getWork", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim",
+const METHODS = Object.freeze(["getScene", "setScene", "result", "getWork", "course", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim",
   "lessonsList", "lessonsOpen", "lessonsAnswer", "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"]);
 
 /**
@@ -182,6 +183,7 @@ export function installPostMessageApi({ api, playground, origins = null, earlyMe
       getScene: () => api.getScene(),
       result: () => api.result(),
       getWork: () => api.getWork(),
+      course: () => api.course(),
       setScene: () => api.setScene(request.params.scene),
       modelRun: () => api.model.run(request.params),
       modelTrain: () => api.model.train(request.params.settings ?? {}, { onProgress: progress }),

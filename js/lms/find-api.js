@@ -42,22 +42,34 @@ function searchUp(start, name) {
 }
 
 /**
- * The LMS's runtime around `win`: the versions in `versions`' order (the package's own first), each searched up the
- * parents of `win`, then up from its opener.
+ * Every runtime the LMS offers around `win`, in `versions`' order (the package's own first): each version's object
+ * searched up the parents of `win`, then up from its opener. An LMS may offer one version's runtime under the other's
+ * name too (wagtail-lms puts its SCORM 1.2 runtime under `API_1484_11` as well), so the caller tries each in turn.
  * @param {Window} win this window
  * @param {Array<"1.2"|"2004">} versions
- * @returns {{version: "1.2"|"2004", api: object}|null}
+ * @returns {Array<{version: "1.2"|"2004", api: object}>}
  */
-export function findApi(win, versions = ["2004", "1.2"]) {
+export function findApis(win, versions = ["2004", "1.2"]) {
   let opener = null;
   try {
     opener = win.opener;
   } catch {
     opener = null;
   }
+  const found = [];
   for (const version of versions) {
     const api = searchUp(win, API_NAMES[version]) ?? (opener ? searchUp(opener, API_NAMES[version]) : null);
-    if (api) return { version, api };
+    if (api && !found.some((earlier) => earlier.api === api && earlier.version === version)) found.push({ version, api });
   }
-  return null;
+  return found;
+}
+
+/**
+ * The first runtime the LMS offers around `win` (findApis), or null.
+ * @param {Window} win
+ * @param {Array<"1.2"|"2004">} versions
+ * @returns {{version: "1.2"|"2004", api: object}|null}
+ */
+export function findApi(win, versions = ["2004", "1.2"]) {
+  return findApis(win, versions)[0] ?? null;
 }

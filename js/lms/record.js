@@ -1,10 +1,16 @@
 /**
  * The learner's record in the LMS, kept up to date while the page runs (tracking.js connects it): the work in
  * suspend_data, the status, progress, score and location, an interaction for each answer and each run of the
- * checks; a commit after each change (debounced), and on leaving the session time, the exit, a commit and the end.
+ * checks, the session's time and its exit; a commit after each answer at once, after other changes (debounced) and
+ * when the page is hidden, and on leaving a last commit and the end.
+ *
+ * The record is whole after every commit, not only at the end: some LMSs end the session themselves as the learner
+ * leaves (wagtail-lms commits and terminates from its own `beforeunload`, before this page hears of leaving), and what the
+ * page would set then is lost.
  */
 
 import { describeCourse, standing } from "./course.js";
+import { scoreElements } from "./runtime.js";
 import { editKeys, packWork } from "./suspend-data.js";
 import { learnerWork } from "../page/learner-work.js";
 
@@ -32,6 +38,59 @@ function droppedNotice(limit, { dropped, fits }) {
 }
 
 /**
+ * Each answer and each run of the checks, journaled as an interaction (an answer committed at once). Returns the
+ * function the store's changes go to, which says whether an answer was journaled.
+ * @param {ReturnType<import("./runtime.js").createRuntime>} runtime
+ * @param {object} state the state when tracking starts (what was answered and run before is not journaled again)
+ */
+function createJournal(runtime, state) {
+  const told = { answer: state.lesson?.answered?.event ?? null, runs: new Map(Object.entries(state.exercises)) };
+  return (next, changes) => {
+    let answered = false;
+    const event = next.lesson?.answered?.event;
+    if (changes.has("lesson") && event && event !== told.answer) {
+      told.answer = event;
+      runtime.interaction({ id: `${event.lesson}/${event.step}`, type: "other", response: JSON.stringify(event.answer), correct: event.correct,
+        description: `${event.kind} question, attempt ${event.attempts}` });
+      // Committed at once, and the record that counts it follows without the pause a burst of edits gets: a
+      // learner who answers and leaves has both with the LMS.
+      runtime.commit();
+      answered = true;
+    }
+    for (const [id, run] of changes.has("exercises") ? Object.entries(next.exercises) : []) {
+      if (told.runs.get(id) === run) continue;
+      told.runs.set(id, run);
+      const passedChecks = run.checks.filter((check) => check.passed).length;
+      runtime.interaction({ id: `exercise/${id}`, type: "other", response: `${passedChecks} of ${run.checks.length} checks passed`, correct: run.passed,
+        description: `exercise ${id}, run ${run.attempts}` });
+    }
+    return answered;
+  };
+}
+
+/**
+ * The learner's edits, oldest first (suspend_data leaves the oldest out first when the work does not fit).
+ * @param {{lessons: object, code: object, order: string[]}} resumed
+ */
+function createEditOrder(resumed) {
+  let order = [...resumed.order];
+  const seen = editsOf({ lessons: resumed.lessons, exercises: { code: resumed.code } });
+  return {
+    /** Move each edit that is new or changed to the end (the newest), and forget the ones gone. */
+    note(work) {
+      const now = editsOf(work);
+      for (const [key, text] of now) {
+        if (seen.get(key) === text) continue;
+        seen.set(key, text);
+        order = [...order.filter((kept) => kept !== key), key];
+      }
+      order = order.filter((key) => now.has(key));
+      return order;
+    },
+  };
+}
+
+/**
  * @param {object} options
  * @param {ReturnType<import("./runtime.js").createRuntime>} options.runtime
  * @param {{store: object, controller: object}} options.page the running page
@@ -43,8 +102,7 @@ export function createCourseRecord({ runtime, page, lessonIds, resumed, storage 
   const { store, controller } = page;
   const startedAt = performance.now();
   const passed = new Set(resumed.passed);
-  let order = [...resumed.order];
-  const seen = editsOf({ lessons: resumed.lessons, exercises: { code: resumed.code } });
+  const edits = createEditOrder(resumed);
   const written = new Map(); // element → the value last set, so only changes are sent
   let course = null;
   let packed = null;
@@ -59,68 +117,57 @@ export function createCourseRecord({ runtime, page, lessonIds, resumed, storage 
     return runtime.set(name, value);
   };
 
-  /** Move each edit that is new or changed to the end of `order` (the newest), and forget the ones gone. */
-  function noteEdits(work) {
-    const now = editsOf(work);
-    for (const [key, text] of now) {
-      if (seen.get(key) === text) continue;
-      seen.set(key, text);
-      order = [...order.filter((kept) => kept !== key), key];
-    }
-    order = order.filter((key) => now.has(key));
+  /** The session's time so far and how it would end now: set with every commit, so the LMS has them whenever it
+   * ends the session. */
+  function setSessionEnd(completed) {
+    runtime.sessionTime((performance.now() - startedAt) / 1000);
+    return setIfNew("exit", completed ? (runtime.version === "2004" ? "normal" : "") : "suspend");
   }
 
   function report(work) {
     const now = standing(course, work.lessons, passed);
+    const score = scoreElements(runtime.version, now.raw, now.max);
     let changed = setIfNew("suspendData", packed.text);
     changed = setIfNew("status", now.completed ? "completed" : "incomplete") || changed;
     changed = setIfNew("progress", now.progress.toFixed(4)) || changed;
-    changed = setIfNew("min", 0) || changed;
-    changed = setIfNew("max", now.max) || changed;
-    changed = setIfNew("raw", now.raw) || changed;
-    changed = setIfNew("scaled", now.max ? (now.raw / now.max).toFixed(4) : 0) || changed;
+    for (const name of ["min", "max", "raw", "scaled"]) if (score[name] !== null) changed = setIfNew(name, score[name]) || changed;
     const lesson = store.state.lesson;
     if (lesson) changed = setIfNew("location", `${lesson.id}/${lesson.steps[lesson.step].id}`) || changed;
+    changed = setSessionEnd(now.completed) || changed;
     if (changed) runtime.commit();
     if (packed.dropped.length > droppedTold || !packed.fits) controller.actions.notify(droppedNotice(runtime.suspendLimit, packed), { tone: "warning" });
     droppedTold = packed.dropped.length;
+  }
+
+  /** The step on screen, so that a launch of the whole playground's package resumes there. */
+  function currentStep() {
+    const lesson = store.state.lesson;
+    return lesson ? { lesson: lesson.id, step: lesson.steps[lesson.step].id } : null;
   }
 
   async function save() {
     if (finished) return;
     const work = await learnerWork(page);
     for (const [id, run] of Object.entries(work.exercises.results)) if (run.passed) passed.add(id);
-    noteEdits(work);
+    const order = edits.note(work);
     const lessons = Object.fromEntries(Object.entries(work.lessons).map(([id, { step, done, answers, edits }]) => [id, { step, done, answers, edits }]));
-    const result = await packWork({ lessons, code: work.exercises.code, order, passed: [...passed] }, runtime.suspendLimit);
+    const kept = { lessons, code: work.exercises.code, order, passed: [...passed], at: currentStep(), journaled: runtime.journaled() };
+    const result = await packWork(kept, runtime.suspendLimit);
     if (finished) return;
     packed = result;
     report(work);
   }
 
+  /** Write the record now (after the saves already under way). */
+  const saveNow = () => {
+    clearTimeout(timer);
+    saving = saving.then(save).catch(() => {});
+    return saving;
+  };
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      saving = saving.then(save).catch(() => {});
-    }, SAVE_DELAY_MS);
+    timer = setTimeout(saveNow, SAVE_DELAY_MS);
   };
-
-  /** Each answer and each run of the checks, journaled as an interaction. */
-  function journal(state, changes, told) {
-    const event = state.lesson?.answered?.event;
-    if (changes.has("lesson") && event && event !== told.answer) {
-      told.answer = event;
-      runtime.interaction({ id: `${event.lesson}/${event.step}`, type: "other", response: JSON.stringify(event.answer), correct: event.correct,
-        description: `${event.kind} question, attempt ${event.attempts}` });
-    }
-    for (const [id, run] of changes.has("exercises") ? Object.entries(state.exercises) : []) {
-      if (told.runs.get(id) === run) continue;
-      told.runs.set(id, run);
-      const passedChecks = run.checks.filter((check) => check.passed).length;
-      runtime.interaction({ id: `exercise/${id}`, type: "other", response: `${passedChecks} of ${run.checks.length} checks passed`, correct: run.passed,
-        description: `exercise ${id}, run ${run.attempts}` });
-    }
-  }
 
   /** Leaving: the last record, the session's time and how it ended, a commit, the end. */
   function finish() {
@@ -128,23 +175,33 @@ export function createCourseRecord({ runtime, page, lessonIds, resumed, storage 
     finished = true;
     clearTimeout(timer);
     if (packed) setIfNew("suspendData", packed.text);
-    runtime.sessionTime((performance.now() - startedAt) / 1000);
-    const completed = written.get("status") === "completed";
-    runtime.set("exit", completed ? (runtime.version === "2004" ? "normal" : "") : "suspend");
+    setSessionEnd(written.get("status") === "completed");
     runtime.commit();
     runtime.terminate();
+  }
+
+  /** The page hidden (another tab, the LMS's own navigation, a phone's app switcher): the record written now, and
+   * committed, since the page may never be shown, or hear of leaving, again. */
+  function onHidden() {
+    if (document.visibilityState !== "hidden" || finished) return;
+    saveNow().then(() => {
+      if (finished) return;
+      setSessionEnd(written.get("status") === "completed");
+      runtime.commit();
+    });
   }
 
   return {
     async start() {
       course = await describeCourse(lessonIds);
-      const told = { answer: store.state.lesson?.answered?.event ?? null, runs: new Map(Object.entries(store.state.exercises)) };
+      const journal = createJournal(runtime, store.state);
       store.subscribe((state, changes) => {
-        journal(state, changes, told);
-        if (WORK_CHANGES.some((name) => changes.has(name))) schedule();
+        if (journal(state, changes)) saveNow();
+        else if (WORK_CHANGES.some((name) => changes.has(name))) schedule();
       });
       storage.onChange = schedule;
       window.addEventListener("pagehide", finish);
+      document.addEventListener("visibilitychange", onHidden);
       await save();
     },
   };

@@ -33,6 +33,22 @@ const VERSIONS = Object.freeze({
   },
 });
 
+/**
+ * The score as each version's elements carry it, so that every LMS grades it the same: the raw score on 0-100 (the
+ * share of the points, to two decimals) with min 0 and max 100, and in 2004 also scaled, the same share on 0-1. Open
+ * edX's SCORM block grades raw ÷ 100 and ignores max in 1.2, and in 2004 takes raw ÷ 100 or scaled, whichever was
+ * set last; many 1.2 LMSs read raw as a percentage. The lesson's own points are in suspend_data, with the answers.
+ * @param {"1.2"|"2004"} version
+ * @param {number} points questions right at the first try and exercises passed
+ * @param {number} most how many there are
+ * @returns {{raw: string, min: string, max: string, scaled: string|null}}
+ */
+export function scoreElements(version, points, most) {
+  const ratio = most > 0 ? points / most : 0;
+  const raw = String(Math.round(ratio * 10000) / 100);
+  return { raw, min: "0", max: "100", scaled: version === "2004" ? ratio.toFixed(4) : null };
+}
+
 /** Two digits. */
 const two = (number) => String(number).padStart(2, "0");
 
@@ -52,6 +68,13 @@ function timestamp(version, date) {
   return version === "2004" ? `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${time}` : time;
 }
 
+/** The index the next interaction goes at: the count the LMS reports, or where it reports none (wagtail-lms answers
+ * "" to `_count`), the count this content has journaled itself, whichever is further. */
+export function nextInteractionIndex(reported, journaled) {
+  const count = /^\d+$/.test(String(reported).trim()) ? Number.parseInt(reported, 10) : null;
+  return count === null ? journaled : Math.max(count, journaled);
+}
+
 /**
  * The LMS's runtime `api` of `version`, with one name per call and per element. Every call returns what the LMS
  * said ("true"/"false", a value); a runtime that throws counts as a refusal.
@@ -59,6 +82,7 @@ function timestamp(version, date) {
  * @param {object} api the runtime found by find-api.js
  */
 export function createRuntime(version, api) {
+  let interactions = 0;
   const { calls, elements, interaction, suspendLimit, locationLimit } = VERSIONS[version];
   const call = (name, ...args) => {
     try {
@@ -80,16 +104,22 @@ export function createRuntime(version, api) {
     commit: () => call("commit", "") === "true",
     terminate: () => call("terminate", "") === "true",
     sessionTime: (seconds) => set(elements.sessionTime, sessionTime(version, seconds)),
+    /** How many interactions this learner's launches have journaled, this one included. */
+    journaled: () => interactions,
+    /** Go on from the `count` interactions earlier launches journaled (kept in suspend_data). */
+    journalFrom: (count) => {
+      interactions = Math.max(interactions, count);
+    },
     /**
      * Journal one interaction: {id, type ("choice", "numeric", "performance", "fill-in", "other"), response,
      * correct, description}. SCORM 1.2 has no type "other" and no description; its interactions are often
-     * write-only, so the next index is the count the LMS reports.
+     * write-only, so the next index is the count the LMS reports, or the content's own where it reports none.
      */
     interaction({ id, type, response, correct, description }) {
-      const index = Number.parseInt(call("get", elements.interactionCount), 10);
-      if (!Number.isInteger(index) || index < 0) return false;
+      const index = nextInteractionIndex(call("get", elements.interactionCount), interactions);
       const at = (key) => `cmi.interactions.${index}.${key}`;
       if (!set(at("id"), id)) return false;
+      interactions = index + 1;
       set(at("type"), version === "1.2" && type === "other" ? "fill-in" : type);
       set(at(interaction.response), String(response).slice(0, version === "1.2" ? 255 : 4000));
       set(at("result"), correct ? "correct" : interaction.wrong);

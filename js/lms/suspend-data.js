@@ -4,7 +4,8 @@
  *
  *   "ap1." + base64url(deflate-raw(JSON))
  *   JSON: {lessons: {[id]: {step, done, answers, edits: {[step id]: draft}}}, code: {[exercise id]: text},
- *          order: [edit keys, oldest first], passed: [exercise ids whose checks have all passed]}
+ *          order: [edit keys, oldest first], passed: [exercise ids whose checks have all passed],
+ *          at: {lesson, step} the step on screen when it was written (or null), journaled: interactions written}
  *
  * An edit is a lesson step's edited scene (key "lesson/<lesson>/<step>") or an exercise's code ("code/<exercise>").
  * When the work does not fit, the oldest edits are left out first, one at a time, then the answers' feedback
@@ -91,7 +92,12 @@ export async function unpackWork(text) {
     const data = JSON.parse(await inflate(fromBase64Url(text.slice(PREFIX.length))));
     const object = (value) => (value && typeof value === "object" && !Array.isArray(value) ? value : {});
     const strings = (value) => (Array.isArray(value) ? value.filter((item) => typeof item === "string") : []);
-    return { lessons: object(data.lessons), code: object(data.code), order: strings(data.order), passed: strings(data.passed) };
+    const at = object(data.at);
+    return {
+      lessons: object(data.lessons), code: object(data.code), order: strings(data.order), passed: strings(data.passed),
+      at: typeof at.lesson === "string" && typeof at.step === "string" ? { lesson: at.lesson, step: at.step } : null,
+      journaled: Number.isInteger(data.journaled) && data.journaled >= 0 ? data.journaled : 0,
+    };
   } catch {
     return null;
   }

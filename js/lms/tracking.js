@@ -13,7 +13,7 @@
  *     commits and terminates.
  */
 
-import { findApi } from "./find-api.js";
+import { findApis } from "./find-api.js";
 import { createRuntime } from "./runtime.js";
 import { unpackWork } from "./suspend-data.js";
 import { createCourseRecord } from "./record.js";
@@ -42,20 +42,61 @@ function memoryStorage() {
   return storage;
 }
 
+/** How long a launch looks for the LMS's runtime, and how often: some LMSs make it only once their own page has
+ * loaded (Open edX's SCORM block, in jQuery's ready handler), after the package's page has started. */
+const API_WAIT_MS = 5000;
+const API_POLL_MS = 100;
+
+/** What the learner is told where a package's launch finds no LMS to report to. */
+export const UNRECORDED_NOTICE = "Your course is not recording this lesson's progress: your answers count only "
+  + "while this page is open. Open it again from your course, or ask your course's team.";
+
+/**
+ * The LMS's runtime around `win`, initialized: each runtime offered tried in turn (the package's version first), and
+ * the search repeated every API_POLL_MS until one initializes or API_WAIT_MS have passed; null then.
+ * @param {Window} win
+ * @param {Array<"1.2"|"2004">} versions
+ * @param {{waitMs?: number}} [options]
+ */
+export async function initializedRuntime(win, versions, { waitMs = API_WAIT_MS } = {}) {
+  const deadline = performance.now() + waitMs;
+  const refused = { "1.2": new Set(), 2004: new Set() }; // asked once and refused: not asked again
+  for (;;) {
+    for (const { version, api } of findApis(win, versions)) {
+      if (refused[version].has(api)) continue;
+      const runtime = createRuntime(version, api);
+      if (runtime.initialize()) return runtime;
+      refused[version].add(api);
+    }
+    if (performance.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, API_POLL_MS));
+  }
+}
+
 /**
  * Connect to the LMS around `win`: find its runtime, initialize it, and put the learner's kept work where the page
- * reads it. Resolves with the connection (call `track` once the page runs), or null where there is no LMS (or it
- * refuses to initialize): the page is then the plain site.
+ * reads it. Resolves with the connection (call `track` once the page runs). Where there is no LMS (or none will
+ * initialize) the page is the plain site, and `track` tells the learner their progress is not recorded.
  * @param {Window} win
  * @param {"1.2"|"2004"} version the package's version, searched first
  * @param {string} mode the page's storage mode ("page")
+ * @param {{waitMs?: number}} [options]
+ * @returns {Promise<{version: string|null, recorded: boolean, resumeAt: {lesson: string, step: string}|null,
+ *   track: (page: {store: object, controller: object}, lessonIds: string[]|null) => Promise<void>}>}
  */
-export async function connectLms(win, version, mode) {
-  const found = findApi(win, [version, version === "2004" ? "1.2" : "2004"]);
-  if (!found) return null;
-  const runtime = createRuntime(found.version, found.api);
-  if (!runtime.initialize()) return null;
-  const resumed = (await unpackWork(runtime.get("suspendData"))) ?? { lessons: {}, code: {}, order: [], passed: [] };
+export async function connectLms(win, version, mode, options = {}) {
+  const runtime = await initializedRuntime(win, [version, version === "2004" ? "1.2" : "2004"], options);
+  if (!runtime) {
+    return {
+      version: null, recorded: false, resumeAt: null,
+      track: async ({ store, controller }) => {
+        store.update({ course: { recorded: false, version: null } }, "course");
+        controller.actions.notify(UNRECORDED_NOTICE, { tone: "warning" });
+      },
+    };
+  }
+  const resumed = (await unpackWork(runtime.get("suspendData"))) ?? { lessons: {}, code: {}, order: [], passed: [], at: null, journaled: 0 };
+  runtime.journalFrom(resumed.journaled);
   // From here on the work lives in memory and in the LMS's record, never in this browser's storage.
   const storage = memoryStorage();
   keepWorkIn(storage);
@@ -63,10 +104,16 @@ export async function connectLms(win, version, mode) {
   for (const [id, text] of Object.entries(resumed.code)) saveCode(id, text);
   return {
     version: runtime.version,
+    recorded: true,
+    /** The step on screen when the record was last written: where a launch that names no lesson resumes. */
+    resumeAt: resumed.at,
     /**
      * Report the running page to the LMS from now on. `lessonIds`: the package's lessons (null: every lesson).
      * @param {{store: object, controller: object}} page
      */
-    track: (page, lessonIds) => createCourseRecord({ runtime, page, lessonIds, resumed, storage }).start(),
+    track: (page, lessonIds) => {
+      page.store.update({ course: { recorded: true, version: runtime.version } }, "course");
+      return createCourseRecord({ runtime, page, lessonIds, resumed, storage }).start();
+    },
   };
 }

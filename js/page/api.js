@@ -11,6 +11,9 @@
  *   result()     the last good result (a copy), or null before the first one
  *   getWork()    the learner's work (page/learner-work.js): the scene, the exercises' code and last runs, every
  *                lesson's progress and answers with the scenes edited on the way
+ *   course()     in a SCORM package's launch, whether its course platform records the learner: {recorded,
+ *                version} (version "1.2" or "2004", null where nothing records); null in any other visit or
+ *                while the launch is still looking for the platform
  *   model.run({words, knockedOut, model})
  *                the trained model on a sentence (text or a list of words): resolves with what
  *                model/requests.py's model_run gives (tokens; weights[layer][head], each n × n; the top
@@ -88,6 +91,7 @@ export function installApi({ python, playground }) {
     },
     /** The learner's work: {scene, exercises: {code, results}, lessons: {[id]: {step, done, answers, edits}}}. */
     getWork: () => playground.then(learnerWork),
+    course: () => (page?.store.state.course ? { ...page.store.state.course } : null),
     lessons: Object.freeze({
       /** The lessons: [{id, title, source, summary, steps: [{id, title, kind}]}]. */
       list: () => playground.then(({ controller }) => controller.actions.lessonsList()).then(copyPlainData),

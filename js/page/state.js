@@ -68,6 +68,8 @@ export const CHANGES = Object.freeze({
   exercises: true,
   /** the lesson being followed moved on, or an answer was judged (page/lessons.js) */
   lesson: true,
+  /** a SCORM launch found its course platform recording the learner, or found none (lms/tracking.js) */
+  course: true,
 });
 
 /** The boot state before Python has said anything (python-boot.js). */
@@ -201,6 +203,8 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *                    done: [step ids], answers: {[step id]: {kind, answer, expected, correct, score, feedback,
  *                    attempts, first: {correct, score}}}, status: "loading" | "ready" | "judging" | "failed",
  *                    message}; `first` is the first answer's verdict (what a course's score counts)
+ *   course          in a SCORM package's launch, {recorded, version}: whether the course platform records the
+ *                   learner (lms/tracking.js); null otherwise
  */
 export function initialState() {
   return {
@@ -218,5 +222,6 @@ export function initialState() {
     experiments: NO_EXPERIMENTS,
     exercises: {},
     lesson: null,
+    course: null,
   };
 }

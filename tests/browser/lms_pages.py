@@ -11,13 +11,18 @@ LMS's record.
     with lms_server(packages) as lms:          # packages: {name: path of its zip}
         page.goto(lms.course_url(name, version, launch, suspend_data=None))
         player = lms.player(page); sco = lms.sco(page)
+
+`pack` and `unpack` write and read the learner's work as the page keeps it in suspend_data.
 """
 
+import base64
 import contextlib
 import html
 import http.server
+import json
 import mimetypes
 import zipfile
+import zlib
 from urllib.parse import parse_qs, quote, urlsplit
 
 from course_pages import send
@@ -112,3 +117,17 @@ def lms_server(packages):
     finally:
         for archive in archives.values():
             archive.close()
+
+
+def unpack(suspend_data):
+    """The work in a suspend_data as js/lms/suspend-data.js packs it: "ap1." + base64url(deflate-raw(JSON))."""
+    assert suspend_data.startswith("ap1."), suspend_data[:40]
+    data = suspend_data[4:]
+    return json.loads(zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15))
+
+
+def pack(work):
+    """`work` as the page packs it into suspend_data (the inverse of `unpack`)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = compressor.compress(json.dumps(work).encode()) + compressor.flush()
+    return "ap1." + base64.urlsafe_b64encode(data).decode().rstrip("=")

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { findApi } from "../../js/lms/find-api.js";
-import { createRuntime, sessionTime } from "../../js/lms/runtime.js";
+import { findApi, findApis } from "../../js/lms/find-api.js";
+import { createRuntime, nextInteractionIndex, scoreElements, sessionTime } from "../../js/lms/runtime.js";
 import { standing } from "../../js/lms/course.js";
 import { editKeys, packWork, unpackWork } from "../../js/lms/suspend-data.js";
 
@@ -87,7 +87,7 @@ test("suspend_data keeps the work within its limit, the oldest edits left out fi
   };
   const whole = await packWork(work, 64000);
   assert.deepEqual(whole.dropped, []);
-  assert.deepEqual(await unpackWork(whole.text), work);
+  assert.deepEqual(await unpackWork(whole.text), { ...work, at: null, journaled: 0 });
   const limit = whole.text.length - 100; // one edit too many
   const fitted = await packWork(work, limit);
   assert.ok(fitted.fits && fitted.text.length <= limit);
@@ -105,9 +105,83 @@ test("suspend_data keeps the work within its limit, the oldest edits left out fi
   assert.equal(await unpackWork("someone else's data"), null);
 });
 
-test("with no LMS around, a package's launch connects to nothing and the page is the plain site", async () => {
-  const { connectLms } = await import("../../js/lms/tracking.js");
-  assert.equal(await connectLms(chain({}, {}), "1.2", "page"), null);
+test("with no LMS around, a package's launch records nothing, and says so to the learner", async () => {
+  const { connectLms, UNRECORDED_NOTICE } = await import("../../js/lms/tracking.js");
+  const notices = [];
+  const updates = [];
+  const page = {
+    store: { update: (slice, change) => updates.push([slice, change]) },
+    controller: { actions: { notify: (text, options) => notices.push([text, options.tone]) } },
+  };
+  const none = await connectLms(chain({}, {}), "1.2", "page", { waitMs: 50 });
+  assert.equal(none.recorded, false);
+  assert.equal(none.resumeAt, null);
+  await none.track(page, null);
+  assert.deepEqual(notices, [[UNRECORDED_NOTICE, "warning"]]);
+  assert.deepEqual(updates, [[{ course: { recorded: false, version: null } }, "course"]], "the player says it too");
   const refusing = chain({}, { API_1484_11: { Initialize: () => "false" } });
-  assert.equal(await connectLms(refusing, "2004", "page"), null, "an LMS that will not initialize is as good as none");
+  assert.equal((await connectLms(refusing, "2004", "page", { waitMs: 50 })).recorded, false, "an LMS that will not initialize is as good as none");
+});
+
+test("every runtime offered is found, the package's version first, one object under two names twice", () => {
+  const shared = { LMSInitialize: () => "true" };
+  const content = chain({}, { API: shared, API_1484_11: shared });
+  assert.deepEqual(findApis(content, ["2004", "1.2"]), [{ version: "2004", api: shared }, { version: "1.2", api: shared }]);
+  assert.deepEqual(findApis(chain({}, {}), ["2004", "1.2"]), []);
+});
+
+test("a runtime whose Initialize fails makes way for the next one: a 1.2 runtime offered under 2004's name too", async () => {
+  const { initializedRuntime } = await import("../../js/lms/tracking.js");
+  const calls = [];
+  const api12 = { LMSInitialize: () => { calls.push("LMSInitialize"); return "true"; } };
+  const content = chain({}, { API: api12, API_1484_11: api12 }); // as wagtail-lms offers its 1.2 runtime
+  const runtime = await initializedRuntime(content, ["2004", "1.2"], { waitMs: 0 });
+  assert.equal(runtime.version, "1.2");
+  assert.deepEqual(calls, ["LMSInitialize"]);
+});
+
+test("the runtime is looked for until it appears, as an LMS that makes it once its own page has loaded", async () => {
+  const { initializedRuntime } = await import("../../js/lms/tracking.js");
+  const lmsWindow = {};
+  const content = chain({}, lmsWindow);
+  setTimeout(() => { lmsWindow.API = { LMSInitialize: () => "true" }; }, 250);
+  const started = performance.now();
+  const runtime = await initializedRuntime(content, ["1.2", "2004"], { waitMs: 3000 });
+  assert.equal(runtime?.version, "1.2");
+  assert.ok(performance.now() - started >= 200, "found once it was there, not before");
+  assert.equal(await initializedRuntime(chain({}, {}), ["1.2"], { waitMs: 120 }), null, "and given up after the wait");
+});
+
+test("an interaction goes at the LMS's count, or the content's own where the LMS gives none", () => {
+  assert.equal(nextInteractionIndex("3", 0), 3);
+  assert.equal(nextInteractionIndex("", 2), 2);
+  assert.equal(nextInteractionIndex("", 0), 0);
+  assert.equal(nextInteractionIndex("1", 4), 4, "the further of the two: an LMS that forgets is not overwritten");
+  assert.equal(nextInteractionIndex("false", 1), 1);
+  const set = [];
+  const runtime = createRuntime("1.2", { LMSGetValue: () => "", LMSSetValue: (element, value) => { set.push(element); return "true"; } });
+  runtime.journalFrom(5);
+  runtime.interaction({ id: "a/s1", type: "other", response: "1", correct: true });
+  runtime.interaction({ id: "a/s2", type: "other", response: "2", correct: false });
+  assert.deepEqual(set.filter((element) => element.endsWith(".id")), ["cmi.interactions.5.id", "cmi.interactions.6.id"]);
+  assert.equal(runtime.journaled(), 7);
+});
+
+test("scores every LMS reads the same: raw on 0-100 in both versions, and in 2004 scaled, the same share", () => {
+  assert.deepEqual(scoreElements("1.2", 14, 14), { raw: "100", min: "0", max: "100", scaled: null });
+  assert.deepEqual(scoreElements("1.2", 7, 14), { raw: "50", min: "0", max: "100", scaled: null });
+  assert.deepEqual(scoreElements("1.2", 1, 3), { raw: "33.33", min: "0", max: "100", scaled: null });
+  assert.deepEqual(scoreElements("2004", 7, 14), { raw: "50", min: "0", max: "100", scaled: "0.5000" });
+  assert.deepEqual(scoreElements("2004", 14, 14), { raw: "100", min: "0", max: "100", scaled: "1.0000" });
+  assert.deepEqual(scoreElements("2004", 0, 0), { raw: "0", min: "0", max: "100", scaled: "0.0000" });
+});
+
+test("suspend_data keeps the step on screen and the interactions journaled, and reads older records without them", async () => {
+  const work = { lessons: {}, code: {}, order: [], passed: [], at: { lesson: "a", step: "s2" }, journaled: 3 };
+  const unpacked = await unpackWork((await packWork(work, 4096)).text);
+  assert.deepEqual(unpacked.at, { lesson: "a", step: "s2" });
+  assert.equal(unpacked.journaled, 3);
+  const older = await unpackWork((await packWork({ lessons: {}, code: {}, order: [], passed: [] }, 4096)).text);
+  assert.equal(older.at, null);
+  assert.equal(older.journaled, 0);
 });

@@ -11,6 +11,9 @@ import { make, makeButton, withTestId } from "../shared/dom.js";
 import { drawProse } from "./prose.js";
 import { answerInWords, expectedInWords, questionForm } from "./question-forms.js";
 
+/** What the player says where a course platform launched the lesson and records none of it. */
+const UNRECORDED = "Your course is not recording your progress in this lesson: it is kept only while this page is open.";
+
 /** The map of steps: one button per step, the one on show marked current, the done ones ticked. */
 function drawMap(map, lesson, actions) {
   map.replaceChildren(...lesson.steps.map((step, index) => {
@@ -105,13 +108,16 @@ export function mountLessonPanel(host, { store, actions }) {
   reveal.setAttribute("aria-live", "polite");
   const status = withTestId(make("p", "lesson-status"), "lesson-status");
   status.setAttribute("role", "status");
+  // A package launched by a course platform that records nothing: said where the learner answers, all along.
+  const unrecorded = withTestId(make("p", "lesson-unrecorded", UNRECORDED), "lesson-unrecorded");
+  unrecorded.hidden = store.state.course?.recorded !== false;
   const back = makeButton("small-button", "← Back", "lesson-back");
   const next = makeButton("small-button", "Next →", "lesson-next");
   const mine = makeButton("link-button", "My answers (CSV)", "lesson-my-answers-csv");
   const mineJson = makeButton("link-button", "(JSON)", "lesson-my-answers-json");
   const nav = make("div", "lesson-nav");
   nav.append(back, next, mine, mineJson);
-  host.append(heading, counter, leave, map, stepTitle, prose, question, reveal, status, nav);
+  host.append(heading, counter, unrecorded, leave, map, stepTitle, prose, question, reveal, status, nav);
   host.setAttribute("aria-labelledby", heading.id);
 
   leave.addEventListener("click", () => actions.closeLesson());
@@ -122,6 +128,7 @@ export function mountLessonPanel(host, { store, actions }) {
 
   let drawnStep = null; // the step (and its question as asked) the words and the form were drawn for
   store.subscribe((state, changes) => {
+    if (changes.has("course")) unrecorded.hidden = state.course?.recorded !== false;
     if (!changes.has("lesson")) return;
     const { lesson } = state;
     host.hidden = !lesson;
