@@ -82,19 +82,22 @@ DEFAULT_TIMEOUT_MS = 60_000
 BROWSER_TESTS_DIR = Path(__file__).resolve().parent
 
 
-#: The course-site tests (marked `sites`, test_built_course_sites.py) run only when asked: they install the sites'
-#: generators from PyPI into a virtualenv of their own, which the everyday run should not wait for or depend on.
-SITES_ASKED = os.environ.get("ATTENTION_PLAYGROUND_SITES") == "1"
+#: Tests that install real third-party programs from PyPI into virtualenvs of their own run only when asked (CI
+#: asks for both, in a run of their own after the everyday one: .ci/run): the course sites' generators (marked
+#: `sites`, test_built_course_sites.py) and the course platforms (marked `lms`, test_real_lms.py). The everyday run
+#: should not wait for them or depend on them.
+ASKED = {"sites": os.environ.get("ATTENTION_PLAYGROUND_SITES") == "1", "lms": os.environ.get("ATTENTION_PLAYGROUND_LMS") == "1"}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if BROWSER_TESTS_DIR in Path(item.path).resolve().parents:
             item.add_marker(pytest.mark.browser)
-    left_out = [] if SITES_ASKED else [item for item in items if item.get_closest_marker("sites")]
+    not_asked = [marker for marker, asked in ASKED.items() if not asked]
+    left_out = [item for item in items if any(item.get_closest_marker(marker) for marker in not_asked)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if not item.get_closest_marker("sites")]
+        items[:] = [item for item in items if item not in left_out]
 
 
 @pytest.fixture(scope="session")
