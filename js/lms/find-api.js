@@ -59,17 +59,7 @@ export function findApis(win, versions = ["2004", "1.2"]) {
   const found = [];
   for (const version of versions) {
     const api = searchUp(win, API_NAMES[version]) ?? (opener ? searchUp(opener, API_NAMES[version]) : null);
-    if (api && !found.some((earlier) => earlier.api === api && earlier.version === version)) found.push({ version, api });
+    if (api) found.push({ version, api });
   }
   return found;
-}
-
-/**
- * The first runtime the LMS offers around `win` (findApis), or null.
- * @param {Window} win
- * @param {Array<"1.2"|"2004">} versions
- * @returns {{version: "1.2"|"2004", api: object}|null}
- */
-export function findApi(win, versions = ["2004", "1.2"]) {
-  return findApis(win, versions)[0] ?? null;
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { findApi, findApis } from "../../js/lms/find-api.js";
+import { findApis } from "../../js/lms/find-api.js";
 import { createRuntime, nextInteractionIndex, scoreElements, sessionTime } from "../../js/lms/runtime.js";
 import { standing } from "../../js/lms/course.js";
 import { editKeys, packWork, unpackWork } from "../../js/lms/suspend-data.js";
@@ -24,16 +24,16 @@ test("the runtime is found in a parent, several levels up, in the package's vers
   const api12 = { name: "1.2" };
   const api2004 = { name: "2004" };
   const content = chain({}, {}, { API: api12 }, { API_1484_11: api2004 });
-  assert.deepEqual(findApi(content, ["1.2", "2004"]), { version: "1.2", api: api12 });
-  assert.deepEqual(findApi(content, ["2004", "1.2"]), { version: "2004", api: api2004 });
+  assert.deepEqual(findApis(content, ["1.2", "2004"]), [{ version: "1.2", api: api12 }, { version: "2004", api: api2004 }]);
+  assert.deepEqual(findApis(content, ["2004", "1.2"]), [{ version: "2004", api: api2004 }, { version: "1.2", api: api12 }]);
 });
 
 test("the search stops at a window of another origin, then tries the opener and its parents", () => {
   const api = { name: "opener's" };
   const content = chain({}, foreignWindow());
-  assert.equal(findApi(content, ["2004"]), null);
+  assert.deepEqual(findApis(content, ["2004"]), []);
   content.opener = chain({}, { API_1484_11: api });
-  assert.deepEqual(findApi(content, ["1.2", "2004"]), { version: "2004", api });
+  assert.deepEqual(findApis(content, ["1.2", "2004"]), [{ version: "2004", api }]);
 });
 
 test("session time in each version's format", () => {
