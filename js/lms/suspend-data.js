@@ -85,6 +85,11 @@ export async function packWork(data, limit) {
   return { text, dropped, feedbackDropped, fits: text.length <= limit };
 }
 
+/** The work of a learner the LMS keeps nothing for yet, in the shape unpackWork gives. */
+export function emptyWork() {
+  return { lessons: {}, code: {}, order: [], passed: [], at: null, journaled: 0 };
+}
+
 /** The work in suspend_data `text`; null for anything else (empty, another content's, damaged). */
 export async function unpackWork(text) {
   if (typeof text !== "string" || !text.startsWith(PREFIX)) return null;

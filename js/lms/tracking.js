@@ -15,7 +15,7 @@
 
 import { findApis } from "./find-api.js";
 import { createRuntime } from "./runtime.js";
-import { unpackWork } from "./suspend-data.js";
+import { emptyWork, unpackWork } from "./suspend-data.js";
 import { createCourseRecord } from "./record.js";
 import { keepWorkIn } from "../sharing/work-storage.js";
 import { saveProgress } from "../sharing/lesson-progress.js";
@@ -95,7 +95,7 @@ export async function connectLms(win, version, mode, options = {}) {
       },
     };
   }
-  const resumed = (await unpackWork(runtime.get("suspendData"))) ?? { lessons: {}, code: {}, order: [], passed: [], at: null, journaled: 0 };
+  const resumed = (await unpackWork(runtime.get("suspendData"))) ?? emptyWork();
   runtime.journalFrom(resumed.journaled);
   // From here on the work lives in memory and in the LMS's record, never in this browser's storage.
   const storage = memoryStorage();
