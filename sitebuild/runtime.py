@@ -10,7 +10,6 @@ does not compile them at every start: in vendor/pyodide/ those two files are the
 lockfile gives the compiled wheel's sha256. The pinned files stay in the cache.
 """
 
-import base64
 import functools
 import hashlib
 import io
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from . import bytecode
 from .downloads import BuildError, SourceUnavailable, USER_AGENT, download, vendor_file
+from .npm import check_integrity
 from .paths import CACHE_ENV_VAR, VENDOR_DIR as VENDOR_ROOT, cache_root
 
 PYODIDE_VERSION = "0.27.7"
@@ -94,10 +94,7 @@ class NpmSource:
     @functools.cached_property
     def members(self):
         tarball = download(NPM_TARBALL_URL, REGISTRY_TIMEOUT_SECONDS)
-        algorithm, _, expected = NPM_INTEGRITY.partition("-")
-        actual = base64.b64encode(hashlib.new(algorithm, tarball).digest()).decode()
-        if actual != expected:
-            raise BuildError(f"pyodide-{PYODIDE_VERSION}.tgz from npm: {algorithm} is {actual}, expected {expected}")
+        check_integrity(f"pyodide-{PYODIDE_VERSION}.tgz", tarball, NPM_INTEGRITY)
         with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
             return {
                 member.name.removeprefix("package/"): archive.extractfile(member).read()
