@@ -29,7 +29,9 @@ import tomllib
 with open("pyproject.toml", "rb") as file:
     print("\n".join(tomllib.load(file)["project"]["optional-dependencies"]["test"]))
 ')
-"$PYTHON" -m pip install --quiet "${TEST_DEPENDENCIES[@]}"
+# --no-compile: pip would compile every file of every package (JupyterLab's thousands) up front, a third of a first
+# install's time; Python compiles the few a test imports, once, when it imports them.
+"$PYTHON" -m pip install --quiet --no-compile --disable-pip-version-check "${TEST_DEPENDENCIES[@]}"
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser of its own).
 if [ ! -x /usr/bin/chromium ]; then
