@@ -9,48 +9,23 @@ the rules and prints what breaks them.
     python3 -m sitebuild.cruiser        # prints every import that breaks a rule; exits 1 if there is one
 """
 
-import hashlib
 import json
 import subprocess
 import sys
 
-from .cached_trees import install_tree
-from .downloads import BuildError, SourceUnavailable, download
-from .npm import fetch_tarball, tarball_files
-from .paths import ROOT, cache_root
+from . import npm_tree
+from .downloads import BuildError
+from .paths import ROOT
 
 LOCK_PATH = ROOT / "dependency-cruiser.lock.json"
 RULES_PATH = ROOT / ".dependency-cruiser.json"
 RUNNER = ROOT / "sitebuild" / "cruise.mjs"
-REGISTRY_TIMEOUT_SECONDS = 60
 
 
 def install(report=print):
-    """The folder that holds node_modules/ with the pinned dependency-cruiser, fetched and checked if need be.
-
-    Safe with several processes at once, and checked on every use (cached_trees.py): a folder whose files do not
-    match what was installed is installed again."""
-    lock_bytes = LOCK_PATH.read_bytes()
-    lock = json.loads(lock_bytes)
-    target = cache_root() / f"dependency-cruiser-{lock['version']}"
-
-    def fetch(url):
-        try:
-            return download(url, REGISTRY_TIMEOUT_SECONDS)
-        except SourceUnavailable as error:
-            raise BuildError(f"could not download dependency-cruiser: {error}") from None
-
-    def fill(staging):
-        for path, pin in lock["packages"].items():
-            name = path.rsplit(" > ", 1)[-1]  # a nested copy is "outer > inner"
-            folder = staging / "node_modules" / path.replace(" > ", "/node_modules/")
-            tarball = fetch_tarball(name, pin, lock["registry"], cache_root() / "npm", fetch, report)
-            for inner, data in tarball_files(tarball).items():
-                (folder / inner).parent.mkdir(parents=True, exist_ok=True)
-                (folder / inner).write_bytes(data)
-        report(f"dependency-cruiser {lock['version']}: {len(lock['packages'])} packages in {target}")
-
-    return install_tree(target, hashlib.sha256(lock_bytes).hexdigest(), fill, report)
+    """The folder that holds node_modules/ with the pinned dependency-cruiser, fetched and checked if need be
+    (npm_tree.py: safe with several processes at once, checked on every use)."""
+    return npm_tree.install(LOCK_PATH, "dependency-cruiser", report)
 
 
 def check_js_imports(report=print, root=ROOT, rules=RULES_PATH):
