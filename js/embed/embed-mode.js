@@ -56,7 +56,7 @@ function listOption(params, name) {
  * Read the embed options from a URL.
  * @param {{search: string}} location the page's location (or a URL)
  * @returns {{embedded: boolean, panels: string[], locks: Set<string>, origins: string[]|null, theme: string|null,
- *            themeToggle: boolean}}
+ *            themeToggle: boolean, lesson: ReturnType<typeof lessonOption>}}
  *   `panels`: the panel names to show, in PANELS order (DEFAULT_PANELS unless `panels=` names some);
  *   `locks`: the locked fields; `origins`: the origins allowed to send messages, null for any; `theme`: the
  *   theme asked for ("light", "dark") or null; `themeToggle`: the frame shows its own theme button.

@@ -145,10 +145,8 @@ function parseRequest(data) {
 /**
  * Answer postMessage requests with `api`, and post result events to the parent.
  * @param {object} options
- * @param {{getScene: () => object|null, setScene: (scene: object) => Promise<object>, result: () => object|null,
- *   model: {run: Function, train: Function, stop: Function}}} options.api
- *   window.attentionPlayground
- * @param {Promise<{store: ReturnType<import("../page/state.js").createStore>}>} options.playground the running page
+ * @param {import("../page/api.js").PlaygroundApi} options.api window.attentionPlayground
+ * @param {Promise<import("../page/playground.js").Playground>} options.playground the running page
  * @param {string[]|null} [options.origins] origins allowed to send requests; null for any
  * @param {MessageEvent[]} [options.earlyMessages] messages that came before this code had loaded, answered first
  */

@@ -36,7 +36,7 @@ export const PANEL_SELECTORS = Object.freeze(Object.fromEntries(
 ));
 
 /** The element index.html marks with data-host="`name`" (a place the page puts things that is not a panel). */
-export const host = (name) => document.querySelector(`[data-host="${name}"]`);
+export const host = (name) => /** @type {HTMLElement} */ (document.querySelector(`[data-host="${name}"]`));
 
 /** Every panel name, in page order. */
 export const PANEL_NAMES = Object.freeze(Object.keys(PANEL_SELECTORS));
@@ -51,6 +51,21 @@ export const OPEN_AT_PANELS = Object.freeze({
 });
 
 /** The view of a page that has just opened. */
+/**
+ * Which panels show and what is open in them (the state's `view`, a link's and saved work's).
+ * @typedef {object} View
+ * @property {readonly string[]} panels the panels shown, by name
+ * @property {boolean} steps the worked steps are open
+ * @property {boolean} table the weights show as a table
+ * @property {boolean} exercises the exercises are open
+ * @property {string|null} exercise the exercise open in them
+ * @property {string|null} experiment the experiment's tab chosen
+ * @property {object|null} [model] the model's panel as a link keeps it (cleanModelView)
+ * @property {{id: string, steps: number|null, seed: number|null, start?: boolean}} [claim] the claim chosen
+ * @property {string} [at] where a link opens (OPEN_AT_PANELS)
+ */
+
+/** @type {Readonly<View>} */
 export const DEFAULT_VIEW = Object.freeze({
   panels: PANEL_NAMES,
   steps: false,
@@ -138,9 +153,10 @@ export function claimViewOf(claim) {
  * A view from untrusted data (a link, a saved record): known panel names only (all of them if none is
  * left), booleans for the open states, ids for the tabs; anything missing or malformed takes its default.
  * @param {unknown} view
- * @returns {typeof DEFAULT_VIEW & {model: object|null}}
+ * @returns {View}
  */
 export function cleanView(view) {
+  /** @type {Record<string, any>} */
   const given = view && typeof view === "object" && !Array.isArray(view) ? view : {};
   const panels = Array.isArray(given.panels) ? PANEL_NAMES.filter((name) => given.panels.includes(name)) : [...PANEL_NAMES];
   return {

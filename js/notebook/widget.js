@@ -39,15 +39,18 @@ let widgetCount = 0;
  */
 function keepKeysAndFocus(root) {
   root.addEventListener("focusin", (event) => {
-    if (!event.target.isConnected) {
+    if (!/** @type {Element} */ (event.target).isConnected) {
       event.stopPropagation();
       return;
     }
-    event.target.setAttribute("data-lm-suppress-shortcuts", "true");
+    /** @type {Element} */ (event.target).setAttribute("data-lm-suppress-shortcuts", "true");
   });
 }
 
-/** The widget's frame: the page's panels, named as the page names them (layout/panels.js), in the page's grid. */
+/**
+ * The widget's frame: the page's panels, named as the page names them (layout/panels.js), in the page's grid.
+ * @param {HTMLElement} el
+ */
 function frame(el) {
   const n = ++widgetCount; // ids unique on a notebook page that shows several playgrounds
   const root = document.createElement("div");
@@ -67,8 +70,9 @@ function frame(el) {
     </div>`;
   keepKeysAndFocus(root);
   el.replaceChildren(root);
-  const playground = root.firstElementChild;
-  const panel = (name) => root.querySelector(`[data-panel="${name}"]`);
+  const playground = /** @type {HTMLElement} */ (root.firstElementChild);
+  /** @param {string} name */
+  const panel = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-panel="${name}"]`));
   return { root, playground, panel };
 }
 
@@ -122,7 +126,7 @@ function render({ model, el }) {
 
   function showPanels() {
     const shown = model.get("panels") ?? [];
-    for (const element of root.querySelectorAll("[data-panel]")) element.hidden = !shown.includes(element.dataset.panel);
+    for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-panel]"))) element.hidden = !shown.includes(element.dataset.panel);
   }
 
   function followFocusFromKernel() {

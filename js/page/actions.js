@@ -36,13 +36,15 @@ export function loadOnce(load) {
   }));
 }
 
+/** @typedef {(...args: any[]) => any} Action an action a view calls: its arguments and answer are the group's */
+
 /**
  * A group's actions whose code loads on the first call of any of them (or on `ready()`). Until it has loaded, each
  * returns a promise of its answer; once it has, each is the group's own action, called as it is (an action that
  * answers at once still does, for a view mounted after `ready()`).
- * @param {() => Promise<Record<string, Function>>} load loads the code and gives the group's actions
+ * @param {() => Promise<Record<string, Action>>} load loads the code and gives the group's actions
  * @param {readonly string[]} names the actions' names (panel-actions.js)
- * @returns {{actions: Record<string, Function>, ready: () => Promise<Record<string, Function>>}}
+ * @returns {{actions: Record<string, Action>, ready: () => Promise<Record<string, Action>>}}
  */
 export function lazyActions(load, names) {
   let loaded = null; // the group's actions, once loaded

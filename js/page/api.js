@@ -52,9 +52,11 @@ import { copyPlainData } from "./plain-data.js";
  * page wait for it.
  * @param {object} options
  * @param {{ready: Promise<unknown>}} options.python the Python service (its first `ready`)
- * @param {Promise<{store: object, controller: {setScene: (scene: object) => Promise<object>}}>} options.playground
+ * @param {Promise<import("./playground.js").Playground>} options.playground
  *   the running page: its state object and its controller
  */
+/** @typedef {ReturnType<typeof installApi>} PlaygroundApi `window.attentionPlayground` */
+
 export function installApi({ python, playground }) {
   // Live means a scene to read too: where Python was live already (a frame sharing another frame's), the
   // first scene can still be on its way when Python answers.
@@ -126,6 +128,10 @@ export function installApi({ python, playground }) {
         return playground.then(({ controller }) => controller.actions.trainModel(structuredClone(settings), { onProgress }))
           .then((outcome) => structuredClone(outcome));
       },
+      /**
+       * @param {string} claim
+       * @param {{seed?: number, steps?: number, onProgress?: (progress: object) => void}} [options]
+       */
       compare(claim, { seed, steps, onProgress = () => {} } = {}) {
         if (typeof claim !== "string") {
           return Promise.reject(new TypeError("model.compare needs a claim's id, e.g. model.compare(\"positions\")"));

@@ -32,7 +32,7 @@ const HEADS_EXAMPLE = "repeated-run";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {ReturnType<import("./session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
  * @param {(text: string, options?: object) => void} options.notify
@@ -65,6 +65,10 @@ export function createClaimController({ store, python, reveal, notify, panelShow
     /**
      * Test claim `id`: train its pair side by side; resolves with the outcome (model-training.js's ClaimOutcome).
      * `onProgress` hears every report as the view does (the JS API passes one on).
+     */
+    /**
+     * @param {string} id
+     * @param {{seed?: number, steps?: number, onProgress?: (progress: object) => void}} [options]
      */
     async testClaim(id, { seed, steps, onProgress: listener = () => {} } = {}) {
       update({ ...CLAIM_STATE, claims: store.state.claim.claims, ...choice({ id, steps, seed }), status: "starting" });

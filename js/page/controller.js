@@ -29,7 +29,7 @@ import { createSceneSession } from "./session.js";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {ReturnType<import("./session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
@@ -148,7 +148,9 @@ export function createController({ store, python, preview, lockedFields = new Se
 function lazyLessons({ files, panels, styles }, options) {
   const start = () => Promise.all([import("./lessons.js"), panels.load(), styles()])
     .then(([{ createLessonController }, { model, claims }]) => createLessonController({ ...options(), model, claims }).actions);
-  return { ...lazyActions(start, LESSON_ACTIONS).actions, lessonsList: () => files.list() };
+  /** @type {Record<string, import("./actions.js").Action>} */
+  const actions = { ...lazyActions(start, LESSON_ACTIONS).actions, lessonsList: () => files.list() };
+  return actions;
 }
 
 /**
@@ -218,7 +220,7 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
     embedCode: async (options) => (await import("../sharing/embed-snippet.js")).embedCodeFor(store.state, options),
     /** The panels of a short frame for the example on show (sharing/compact-panels.js). */
-    compactEmbedPanels: () => compactPanelsFor(store.state.presetId, PANEL_NAMES),
+    compactEmbedPanels: () => compactPanelsFor(store.state.presetId, /** @type {string[]} */ (PANEL_NAMES)), // only read there
     /**
      * The link to what is on screen; `at` names the panel it opens at (layout/panels.js OPEN_AT_PANELS), or null;
      * `startClaim` makes it train the chosen claim's pair as it opens; `fullPage` opens it outside a frame.

@@ -146,12 +146,12 @@ function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget 
 
 /**
  * A stand-in for the store (same `state` and `update`) whose subscribers may be called a task late.
- * @param {{state: object, update: Function, subscribe: Function}} store the page's store (state.js)
+ * @param {import("./session.js").StoreView} store the page's store (state.js)
  * @param {object} [options]
  * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
  *   (an edit the learner is typing, say); by default every change waits for the next task. While a hold is on
  *   (holdDeferredViews), every change waits for its release
- * @returns {{state: object, update: Function, subscribe: Function, catchUp: () => void}}
+ * @returns {import("./session.js").StoreView & {catchUp: () => void}}
  */
 export function deferredStore(store, { urgent = () => false } = {}) {
   return storeThatWaits(store, { urgent, waits: () => true, held: () => holds > 0, owe, forget: (flush) => owed.delete(flush) });
@@ -178,11 +178,11 @@ export const FAR_VIEW_STILL_MS = 250;
  * tokens the worked steps change some 1,100 numbers per update, and laying them out took about 10 ms of every
  * frame of a stream of edits typed into a grid thousands of pixels above them. Nothing leaves the page: the
  * view is whole and in the accessibility tree, and it is at most one pause behind.
- * @param {{state: object, update: Function, subscribe: Function}} store the page's store, or a deferred one
+ * @param {import("./session.js").StoreView} store the page's store, or a deferred one
  * @param {Element} element the view's element
  * @param {object} [options]
  * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
- * @returns {{state: object, update: Function, subscribe: Function}}
+ * @returns {import("./session.js").StoreView}
  */
 export function nearScreenStore(store, element, { urgent = () => false } = {}) {
   let near = true; // until the element has been measured

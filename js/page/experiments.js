@@ -44,7 +44,7 @@ function shuffledOrder(n, random = Math.random) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {ReturnType<import("./session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(scene: object) => Promise<object>} options.showScene puts a whole new scene on the page (scene-loader.js)
  * @param {(id: string) => Promise<void>} options.openExample shows an example of the picker (its saved edits, if any)

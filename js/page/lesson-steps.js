@@ -79,6 +79,9 @@ export function createStepShower({ session, loader, presets: library, setView, m
      * scene is on the page; what the step opens below comes with `showBelow`. `sceneKnown(scene)` hears the scene
      * the step shows (the scene format) before it is put on the page: the question about it can be asked of Python
      * ahead of the scene's own computation, and of the views that draw it.
+     * @param {object} step a compiled step
+     * @param {{edited?: object|null, sceneStep?: object}} [opening]
+     * @param {(scene: object) => void} [sceneKnown]
      */
     async show(step, { edited = null, sceneStep = step } = {}, sceneKnown = () => {}) {
       const named = edited ? null : await sceneOf(sceneStep.scene, presets);

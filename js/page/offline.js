@@ -58,7 +58,7 @@ export function installOfflineCache(live, { playground = Promise.resolve(null) }
     .then(() => new Promise((resolve) => idle(resolve, { timeout: 2000 })))
     .then(() => fetch(RUNTIME_CONFIG_URL))
     .then((response) => (response.ok ? response.json() : {}))
-    .then((config) => {
+    .then((/** @type {{serviceWorker?: unknown}} */ config) => {
       if (config.serviceWorker === true) return navigator.serviceWorker.register(SERVICE_WORKER_URL);
       return undefined;
     })

@@ -15,7 +15,7 @@ import { createModelController } from "./model.js";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {ReturnType<import("./session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
  * @param {(text: string, options?: object) => void} options.notify

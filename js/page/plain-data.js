@@ -16,12 +16,12 @@ export function copyPlainData(value) {
       const item = value[i];
       copy[i] = item !== null && typeof item === "object" ? copyPlainData(item) : item;
     }
-    return copy;
+    return /** @type {T} */ (copy);
   }
   const copy = {};
   for (const key of Object.keys(value)) {
     const item = value[key];
     copy[key] = item !== null && typeof item === "object" ? copyPlainData(item) : item;
   }
-  return copy;
+  return /** @type {T} */ (copy);
 }

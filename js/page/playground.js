@@ -31,7 +31,8 @@ import { installSceneFileDrop } from "../ui/toolbar/scene-file-drop.js";
 import { mountShareDisclosure } from "../ui/toolbar/share-disclosure.js";
 import { mountThemeToggle } from "../ui/toolbar/theme-toggle.js";
 
-const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
+/** The element index.html marks with data-panel="`name`". */
+const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL_SELECTORS[name]));
 
 /**
  * Start the page.
@@ -48,6 +49,8 @@ const panel = (name) => document.querySelector(PANEL_SELECTORS[name]);
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>,
  *   firstScene: Promise<void>}} firstScene settles once the first scene (a link, saved work, the example) is shown
  */
+/** @typedef {ReturnType<typeof startPlayground>} Playground the running page: its store, controller, theme, first scene */
+
 export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, embedCode = null }) {
   const store = createStore();
   const controller = createController({
@@ -91,7 +94,7 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
   mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   mountSaveStatus(panel("presets"), { store, actions });
   followUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
-  const shareButton = document.querySelector('[aria-controls="share-area"]');
+  const shareButton = /** @type {HTMLButtonElement} */ (document.querySelector('[aria-controls="share-area"]'));
   const fillShareArea = shareAreaFiller({ store, actions, picture: heatmap.picture, embedCode });
   mountShareDisclosure(shareButton, host("share-area"), { onOpen: fillShareArea });
   onceLive(fillShareArea);
@@ -305,7 +308,7 @@ function followSkipLinks(list) {
 /** Show the panels named in `names` and hide the others (a link may hide some; see layout/panels.js). */
 function showPanels(names) {
   for (const [name, selector] of Object.entries(PANEL_SELECTORS)) {
-    const element = document.querySelector(selector);
+    const element = /** @type {HTMLElement|null} */ (document.querySelector(selector));
     if (element) element.hidden = !names.includes(name);
   }
 }

@@ -14,7 +14,7 @@ function bootFailureMessage(error) {
 /**
  * @param {object} options
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
- * @param {ReturnType<import("./state.js").createStore>} options.store
+ * @param {ReturnType<import("./session.js").createStore>} options.store
  * @param {() => ReturnType<import("./session.js").createSceneSession>} options.session the scene session, which
  *   computes once Python is live (asked for when needed: the session itself calls back here when Python dies)
  * @returns {{restart: () => void, readonly failure: Error|null}} `failure`: why Python could not start, while it cannot

@@ -21,6 +21,8 @@ import { cleanView } from "../layout/panels.js";
  * The view that comes with a scene, split: the page's own part goes into the same notification as the scene
  * (`also`); the model panel's and "Test a claim"'s parts are theirs to take (`kept`: state.model and state.claim
  * hold them).
+ * @param {unknown} view
+ * @returns {{also: {patch: object, changes: string[]}|undefined, kept: {model?: object|null, claim?: object|null}}}
  */
 function splitView(view) {
   if (!view) return { also: undefined, kept: {} };
@@ -74,6 +76,7 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     return Boolean(reason);
   }
 
+  /** @param {{model?: object|null, claim?: object|null}} kept */
   function handOver({ model, claim }) {
     if (model) restoreModel(model);
     if (claim) restoreClaim(claim);
@@ -87,7 +90,10 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
    * @param {string|null} [source.presetId] the example it is, or started from
    * @param {boolean} [source.edited] changed since it was that example
    * @param {object} [source.result] its result, computed in advance (the preview); `isPreview` says so
-   * @param {number|null} [source.focus] the focused token; [source.head] the head edited; [source.view] the view
+   * @param {boolean} [source.isPreview] `result` is the shipped preview, not a live computation
+   * @param {number|null} [source.focus] the focused token
+   * @param {number|null} [source.head] the head edited
+   * @param {object|null} [source.view] the view (layout/panels.js), as a link or saved work keeps it
    * @param {string} [source.savedAs] saved work: the id it is saved under
    * @param {boolean} [source.checkFirst] compute it first; show it only if the module accepts it
    * @param {string} [source.by] "learner" (the default: a course page's locks apply) or "author"

@@ -27,6 +27,18 @@ import { withErrorDetail } from "../scene/errors.js";
 import { sameSceneData } from "../scene/sameness.js";
 import { CHANGES, SCENE_SLICES, initialState } from "./state.js";
 
+/** @typedef {import("./state.js").PlaygroundState} PlaygroundState */
+
+/**
+ * What a view gets of the store: the state to read, the changes to subscribe to, and `update` for the views that
+ * change a slice of their own. The page's store is one; so is a store that redraws its views later
+ * (deferred-views.js).
+ * @typedef {object} StoreView
+ * @property {PlaygroundState} state
+ * @property {(patch: object, ...changes: string[]) => void} update
+ * @property {(listener: (state: PlaygroundState, changes: Set<string>) => void) => () => void} subscribe
+ */
+
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
 function defaultFocus(tokens) {
   const it = tokens.indexOf("it");
@@ -124,7 +136,7 @@ function createShownAgain({ store, write, computing }) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./state.js").createStore>} options.store the session takes its scene writer
+ * @param {ReturnType<import("./session.js").createStore>} options.store the session takes its scene writer
  * @param {(scene: object) => Promise<object>} options.compute compute(scene): the result, or a rejection whose
  *   `.detail` is the module's error
  * @param {Set<string>} [options.lockedFields] scene fields a course page locked (embed/locks.js): edits of them
@@ -336,9 +348,9 @@ function checkDeclared(state, patch, changes) {
  * The playground's state (every slice declared in page/state.js) and its subscribers: what views read and
  * subscribe to, and what the page's controller modules change. The scene's slices are refused to `update`: the
  * scene session below takes their one writer.
- * @returns {{state: object, update: (patch: object, ...changes: string[]) => void,
- *   subscribe: (listener: (state: object, changes: Set<string>) => void) => () => void,
- *   derive: (derive: (state: object, changes: Set<string>) => ({patch: object, changes: string[]}|null)) => void,
+ * @returns {{state: PlaygroundState, update: (patch: object, ...changes: string[]) => void,
+ *   subscribe: (listener: (state: PlaygroundState, changes: Set<string>) => void) => () => void,
+ *   derive: (derive: (state: PlaygroundState, changes: Set<string>) => ({patch: object, changes: string[]}|null)) => void,
  *   takeSceneWriter: () => (patch: object, ...changes: string[]) => void}}
  */
 export function createStore() {

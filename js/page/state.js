@@ -185,6 +185,11 @@ const SCENE_STATE = Object.freeze({
 export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
 
 /**
+ * The state's shape, as initialState gives it: what a view or a controller reads from the store.
+ * @typedef {ReturnType<typeof initialState>} PlaygroundState
+ */
+
+/**
  * Every slice of the playground's state and its initial value. Besides the scene's:
  *   boot            Python's boot as the page shows it (page/python-boot.js)
  *   presets         the examples [{id, title, description}], null until listed (page/controller.js)

@@ -35,6 +35,19 @@ export class RequestError extends Error {
 }
 
 /**
+ * @typedef {{
+ *   ready: Promise<void>,
+ *   onProgress: (callback: (progress: {stage: string, detail: string}) => void) => () => void,
+ *   request: (kind: string, payload?: object, matrices?: Float64Array|null) => Promise<any>,
+ *   requestScene: (kind: string, scene: object, extra?: object) => Promise<any>,
+ *   sceneRequest: (kind: string) => (scene: object, extra?: object) => Promise<any>,
+ *   restart: () => void,
+ *   close: () => void,
+ *   readonly stage: string|null,
+ * }} PythonClient a worker's client (createClient)
+ */
+
+/**
  * Start a Python worker and return its client.
  *
  * @param {object} [options]
@@ -45,14 +58,7 @@ export class RequestError extends Error {
  *   the site in this browser that asks for the same name (the frames of one course page, say) shares one
  *   Python; where a browser has no SharedWorker, or with an interrupt buffer, a worker of its own. A shared
  *   Python answers the requests of all its pages one at a time, in the order they came.
- * @returns {{
- *   ready: Promise<void>,
- *   onProgress: (callback: (progress: {stage: string, detail: string}) => void) => () => void,
- *   request: (kind: string, payload?: object, matrices?: Float64Array|null) => Promise<any>,
- *   restart: () => void,
- *   close: () => void,
- *   readonly stage: string|null,
- * }}
+ * @returns {PythonClient}
  *   - `ready` resolves when Python is live, rejects (with an Error) if the runtime could not start. After
  *     restart() it is a new promise: read `client.ready` again rather than keeping the old one.
  *   - `onProgress(callback)` calls `callback({stage, detail})` for every boot stage (BOOT_STAGES, in order),
@@ -64,6 +70,7 @@ export class RequestError extends Error {
  *     left to the other pages, and this page starts a shared worker of a new name.)
  *   - `close()` ends the worker for good: requests still pending reject, later ones reject at once.
  *   - `stage` is the latest boot stage reported (null before the first).
+ *   - `requestScene(kind, scene, extra)` and `sceneRequest(kind)`: a request that carries a scene, packed (below).
  */
 export function createClient(options = {}) {
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
@@ -207,7 +214,7 @@ function startSession(workerUrl, notify, sharedName = null) {
     worker = asShared
       ? new SharedWorker(workerUrl, { type: "module", name: sharedName })
       : new Worker(workerUrl, { type: "module" });
-    endpoint = asShared ? worker.port : worker;
+    endpoint = asShared ? /** @type {SharedWorker} */ (worker).port : worker;
     const opened = worker;
     endpoint.addEventListener("message", receive);
     endpoint.addEventListener("messageerror", () => {
@@ -225,9 +232,9 @@ function startSession(workerUrl, notify, sharedName = null) {
         for (const { message } of pending.values()) endpoint.postMessage(message);
         return;
       }
-      end(`the Python worker failed: ${event.message || "it could not be loaded"}`);
+      end(`the Python worker failed: ${/** @type {ErrorEvent} */ (event).message || "it could not be loaded"}`);
     });
-    if (asShared) endpoint.start(); // a port delivers nothing until started
+    if (asShared) /** @type {MessagePort} */ (endpoint).start(); // a port delivers nothing until started
   }
 
   open(sharedName !== null);

@@ -24,6 +24,7 @@ export const MAX_NESTING = MODULE_FACTS.maxNesting;
  */
 export function nestedTooDeeply(value, limit = MAX_NESTING) {
   const seen = new Set();
+  /** @type {Array<[unknown, number]>} [value, its depth] */
   const stack = [[value, 0]];
   while (stack.length) {
     const [item, depth] = stack.pop();

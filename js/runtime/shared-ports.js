@@ -8,7 +8,13 @@
  */
 import { BOOT_STAGES, MESSAGE_TYPES } from "./protocol.js";
 
-const SHARED = typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope;
+/**
+ * What a worker's global object has that the DOM lib the checker uses lacks.
+ * @typedef {{SharedWorkerGlobalScope?: Function}} WorkerGlobals
+ */
+
+const SHARED = typeof /** @type {WorkerGlobals} */ (globalThis).SharedWorkerGlobalScope === "function"
+  && self instanceof /** @type {WorkerGlobals} */ (globalThis).SharedWorkerGlobalScope;
 const ports = new Set();
 const toEveryPage = [];
 
@@ -61,7 +67,7 @@ export function servePages(serve) {
     return;
   }
   addEventListener("connect", (event) => {
-    const [port] = event.ports;
+    const [port] = /** @type {MessageEvent} */ (event).ports; // a "connect" event is a MessageEvent
     for (const message of toEveryPage) port.postMessage(message);
     ports.add(port);
     serve(port);

@@ -13,14 +13,16 @@ export function errorDetail(message, { type = "Error", field = null, row = null,
   return { type, message, field, row, column, row_index, column_index };
 }
 
+/** @typedef {Error & {detail: object}} DetailedError */
+
 /**
  * An Error carrying an error detail as `.detail`, whatever shape the failure came in: a reply's error (already
  * carrying one), any other Error, or a value that is not an Error at all.
  * @param {unknown} error
- * @returns {Error & {detail: object}}
+ * @returns {DetailedError}
  */
 export function withErrorDetail(error) {
-  if (error instanceof Error && error.detail) return error;
+  if (error instanceof Error && /** @type {DetailedError} */ (error).detail) return /** @type {DetailedError} */ (error);
   const message = error instanceof Error ? error.message : String(error);
   return Object.assign(new Error(message), { detail: errorDetail(message) });
 }

@@ -33,8 +33,13 @@ function checkGrid(grid, what, rows, columns) {
 }
 
 /**
+ * What JSON.parse can give (a link's or a saved draft's scene): its fields are checked one by one below.
+ * @typedef {Record<string, any> | unknown[] | string | number | boolean | null} JsonValue
+ */
+
+/**
  * The first structural problem with `scene`, as a short sentence, or null if the page can draw it.
- * @param {unknown} scene
+ * @param {JsonValue} scene
  * @returns {string|null}
  */
 export function sceneShapeProblem(scene) {

@@ -108,7 +108,7 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   const listeners = new Set();
   /** The run in progress (its stop, createStop); null when idle. */
   let current = null;
-  /** Runs go one at a time, in order. */
+  /** Runs go one at a time, in order. @type {Promise<unknown>} */
   let queue = Promise.resolve();
   /** @type {RunStatus} */
   let status = { running: false, deadline: null, starting: false, stopping: null, spareReady: false, sparesReady: 0 };
@@ -120,7 +120,10 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
 
   const python = createLearnerPython({ createClient, interruptBuffer, sparesWanted: SPARES_WANTED, setStatus });
 
-  /** What a reply that came says: the result, the module's refusal, or Python gone (then a fresh one starts). */
+  /**
+   * What a reply that came says: the result, the module's refusal, or Python gone (then a fresh one starts).
+   * @returns {Promise<RunOutcome>}
+   */
   async function outcomeOf(answer) {
     if (!answer.error) return { status: "done", result: answer.result, message: "" };
     if (answer.error.detail?.type !== RUNTIME_UNAVAILABLE) return { status: "failed", message: answer.error.message };
@@ -138,6 +141,7 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   /**
    * The run was stopped before Python answered: ask Python to stop where it can be interrupted (it answers with
    * an ordinary, interrupted result if it can), else, or if it does not answer in time, a fresh one takes over.
+   * @returns {Promise<RunOutcome>}
    */
   async function afterStop(reply, { reason, at }) {
     if (interruptBuffer) {
@@ -154,6 +158,7 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
     return stoppedOutcome(reason, recovery.how, recovery.ms === null ? null : Math.round(performance.now() - at));
   }
 
+  /** @returns {Promise<RunOutcome>} */
   async function runOne(kind, payload) {
     const boot = await python.boot();
     if (boot) return { status: "failed", message: boot.failed };
@@ -201,7 +206,14 @@ export function createExerciseRunner({ timeLimitMs = DEFAULT_TIME_LIMIT_MS, crea
   };
 }
 
-/** The outcome of a run that was stopped, worded for the learner. */
+/**
+ * The outcome of a run that was stopped, worded for the learner.
+ * @param {"button"|"time"} reason
+ * @param {"interrupt"|"spare"|"restart"} how
+ * @param {number|null} recoveryMs
+ * @param {unknown} [result] the interrupted run's result, if Python gave one
+ * @returns {RunOutcome}
+ */
 function stoppedOutcome(reason, how, recoveryMs, result = null) {
   const why = reason === "time" ? "Your code ran too long, so it was stopped" : "You stopped your code";
   const seconds = recoveryMs === null ? "" : ` (${(recoveryMs / 1000).toFixed(1)} s)`;

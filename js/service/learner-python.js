@@ -88,6 +88,7 @@ export function createLearnerPython({ createClient, interruptBuffer, sparesWante
   /**
    * End the worker and let a spare take over. Resolves with `how` ("spare" if that spare had booted already,
    * "restart" if a boot had to be waited for) and the milliseconds until Python is live (null if it never is).
+   * @returns {Promise<{how: "spare"|"restart", ms: number|null}>}
    */
   async function restart() {
     const started = performance.now();

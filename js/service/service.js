@@ -48,6 +48,8 @@ const PAGE_WORKER_NAME = "attention-playground-python";
  * @param {typeof createDefaultClient} [options.createClient] for tests
  * @param {() => Promise<{createExerciseRunner: Function}>} [options.loadRunner] loads the learner's worker's
  *   module (by default on first use, so it is not part of the page's first load)
+ * @param {() => Promise<{createModelTrainer: Function}>} [options.loadTrainer] loads the training worker's module
+ *   (the same way)
  * @param {boolean} [options.sharePageWorker] share the page's worker with the site's other pages that ask
  *   to (a SharedWorker; where the browser has none, a worker of its own)
  */

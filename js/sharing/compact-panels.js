@@ -8,7 +8,10 @@
 /** What every example shows: the note that says what to look at, the weights, and the focused row as bars. */
 const SHOWN_ALWAYS = Object.freeze(["notes", "heatmap", "bars"]);
 
-/** The panel each example's point lives in, beyond SHOWN_ALWAYS (by the example's id, or its id's start). */
+/**
+ * The panel each example's point lives in, beyond SHOWN_ALWAYS (by the example's id, or its id's start).
+ * @type {ReadonlyArray<[string, string[]]>}
+ */
 const EXAMPLE_PANELS = Object.freeze([
   ["it-", ["weights"]], // the query strengths are cells of Wq
   ["dog-bites-man", ["features"]], // each word's vector is its query, key and value

@@ -27,7 +27,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  * @returns {SVGSVGElement}
  */
 function styledCopy(svg) {
-  const copy = svg.cloneNode(true);
+  const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
   const originals = [svg, ...svg.querySelectorAll("*")];
   const copies = [copy, ...copy.querySelectorAll("*")];
   const computedOf = new Map(originals.map((node) => [node, getComputedStyle(node)]));
@@ -37,7 +37,7 @@ function styledCopy(svg) {
   originals.forEach((original, index) => {
     const target = copies[index];
     const computed = computedOf.get(original);
-    const parent = original === svg ? null : computedOf.get(original.parentNode);
+    const parent = original === svg ? null : computedOf.get(/** @type {Element} */ (original.parentNode));
     const inFocusedRow = Boolean(original.closest?.(".row-label.focused"));
     // Written as presentation attributes rather than a style attribute: the page's content security
     // policy forbids inline styles, and every viewer reads these just the same. A value the parent

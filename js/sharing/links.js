@@ -41,16 +41,21 @@ export function lessonLink(lesson, { fullPage = false } = {}) {
 }
 
 /**
+ * What a playground link holds (permalink.js decodePermalinkHash).
+ * @typedef {{kind: "preset", id: string} | {kind: "lesson", id: string, step: string|null} | {kind: "scene", payload: object}} Link
+ */
+
+/**
  * What a hash holds; never throws.
  * @param {string} hash
- * @returns {Promise<{link: null | {kind: "preset", id: string} | {kind: "lesson", id: string, step: string|null} |
- *   {kind: "scene", payload: object}, problem: string|null}>}
+ * @returns {Promise<{link: Link|null, problem: string|null}>}
  *   `link` null and `problem` null: the hash is not a playground link; `problem`: why it cannot be opened
  */
 export async function readLink(hash) {
   const { PermalinkError, decodePermalinkHash } = await import("./permalink.js");
   try {
-    return { link: await decodePermalinkHash(hash), problem: null };
+    // permalink.js builds its links with `kind` typed as any string: these are the kinds it builds.
+    return { link: /** @type {Link|null} */ (await decodePermalinkHash(hash)), problem: null };
   } catch (error) {
     return { link: null, problem: error instanceof PermalinkError ? error.message : "This link cannot be read." };
   }

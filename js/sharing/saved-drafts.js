@@ -78,7 +78,7 @@ const inAFrame = () => window.parent !== window;
  * @returns {string}
  */
 export function whyNotSaved(error) {
-  const full = error?.name === "QuotaExceededError" || /quota/i.test(String(error?.message));
+  const full = /** @type {Error|null} */ (error)?.name === "QuotaExceededError" || /quota/i.test(String(/** @type {Error|null} */ (error)?.message));
   if (full) return "This browser’s storage is full, so your edits are not being saved: they last until you close or reload the page.";
   if (inAFrame()) {
     return "This page is inside another site’s page, and this browser does not let it keep anything: your edits last only until you close or reload the page.";
@@ -99,8 +99,8 @@ export function whyNotSaved(error) {
 
 /**
  * A store of saved drafts for one mode.
- * @param {object} options
- * @param {string} options.mode
+ * @param {object} [options]
+ * @param {string} [options.mode] "page", "embed", or another playground's own mode (every caller names one)
  * @param {(message: string) => void} [options.onProblem] storage failed; the message says what it means (whyNotSaved)
  * @param {Storage|null} [options.storage] defaults to the work storage (work-storage.js: localStorage, or an LMS's;
  *   reading it can itself throw)

@@ -157,7 +157,7 @@ def test_the_lessons_name_the_pages_panels_tabs_and_link_format_as_the_page_does
     panels = re.search(r"PANEL_SELECTORS = Object\.freeze\(Object\.fromEntries\(\s*\[([^\]]+)\]", view)[1]
     assert tuple(re.findall(r'"([a-z]+)"', panels)) == PANELS
     experiments = (ROOT / "js" / "ui" / "teaching" / "experiments.js").read_text(encoding="utf-8")
-    tabs = re.search(r"const sections = \[(.*?)\]\.map", experiments, re.S)[1]  # the experiments' tabs, in order
+    tabs = re.search(r"const tabsInOrder = \[(.*?)\];", experiments, re.S)[1]  # the experiments' tabs, in order
     assert tuple(re.findall(r'^\s+\["([a-z-]+)", "', tabs, re.M)) == EXPERIMENTS
     permalink = (ROOT / "js" / "sharing" / "permalink.js").read_text(encoding="utf-8")
     assert f"export const LINK_VERSION = {LINK_VERSION};" in permalink

@@ -16,7 +16,7 @@ import { make, makeButton, withTestId } from "../shared/dom.js";
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
  * `exercise` (layout/panels.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
  *   stopDrawingWithLearnerCode, savedExerciseCode, keepExerciseCode, forgetExerciseCode, lastExercise,
  *   rememberExercise
@@ -196,7 +196,9 @@ async function loadExercises(parts, actions) {
   if (listing.status === "rejected" || listing.value.status !== "done" || editorModules.status === "rejected") {
     const why = editorModules.status === "rejected"
       ? `the editor could not load (${editorModules.reason?.message}); run python3 build.py`
-      : listing.value?.message ?? listing.reason?.message;
+      // The listing may have failed or answered with an error: whichever side it is not reads as undefined.
+      : /** @type {PromiseFulfilledResult<{message?: string}>} */ (listing).value?.message
+        ?? /** @type {PromiseRejectedResult} */ (listing).reason?.message;
     parts.status.textContent = `The exercises could not start: ${why}`;
     return null;
   }

@@ -42,8 +42,8 @@ export function errorTarget(error) {
  * @param {ErrorTarget|null} target
  * @param {string} field the matrix's field ("X", "Wq", …)
  * @param {number|null} head the head the matrix belongs to (null outside heads)
- * @param {HTMLInputElement[][]} inputs the matrix's inputs by [row][column]
- * @returns {HTMLInputElement[]}
+ * @param {HTMLElement[][]} inputs the matrix's cells by [row][column] (inputs, or drawn cells in lazy grids)
+ * @returns {HTMLElement[]}
  */
 export function inputsAt(target, field, head, inputs) {
   if (!target || target.field !== field || (head !== null && target.head !== head)) return [];
@@ -90,7 +90,9 @@ export function createInvalidMarks(messageId, container) {
       anyMarked = cells.length > 0;
       const next = new Set(cells);
       // Cells can be swapped (text ↔ input) while marked, so the marked ones are found afresh.
-      for (const cell of container.querySelectorAll(`[aria-describedby="${messageId}"]`)) {
+      // Only cells are ever marked, and cells are HTML elements.
+      const marked = /** @type {NodeListOf<HTMLElement>} */ (container.querySelectorAll(`[aria-describedby="${messageId}"]`));
+      for (const cell of marked) {
         if (!next.has(cell)) {
           cell.removeAttribute("aria-invalid");
           cell.removeAttribute("aria-describedby");

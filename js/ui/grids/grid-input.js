@@ -82,7 +82,17 @@ function drawnCell({ testId, edit, matrix, value, label, row, column }) {
   return cell;
 }
 
-/** A small button with a visible symbol and a spoken name. */
+/**
+ * A small button with a visible symbol and a spoken name.
+ * @param {object} options
+ * @param {string} options.testId
+ * @param {string} options.edit the kind of edit it makes ("add-token", "remove-feature", …)
+ * @param {string} options.symbol the visible text
+ * @param {string} options.label the spoken name (and tooltip)
+ * @param {number} [options.row] for a button that acts on one row
+ * @param {number} [options.column] for a button that acts on one column
+ * @param {string} [options.className]
+ */
 export function iconButton({ testId, edit, symbol, label, row, column, className = "icon-button" }) {
   const button = make("button", className, symbol);
   button.type = "button";

@@ -30,6 +30,11 @@ export function weightColour(weight) {
   return `rgb(${r} ${g} ${b})`;
 }
 
+/**
+ * WCAG relative luminance of a colour.
+ * @param {number[]} rgb [r, g, b], 0–255
+ * @returns {number}
+ */
 function relativeLuminance([r, g, b]) {
   const linear = (c) => {
     const s = c / 255;

@@ -27,12 +27,13 @@ function cellName(state, row, column) {
 /**
  * Make the heatmap in `area` usable from the keyboard.
  * @param {HTMLElement} area the heatmap's wrapper (it keeps its element when the SVG inside is rebuilt)
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
  */
 export function installHeatmapKeyboard(area, { store, actions }) {
   let current = { row: 0, column: 0 };
 
-  const cellAt = ({ row, column }) => area.querySelector(`${CELL}[data-row="${row}"][data-column="${column}"]`);
+  // CELL matches only the heatmap's <rect>s.
+  const cellAt = ({ row, column }) => /** @type {SVGRectElement|null} */ (area.querySelector(`${CELL}[data-row="${row}"][data-column="${column}"]`));
 
   /** Exactly one cell takes Tab: the current one (or the first, after the grid was rebuilt smaller). */
   function settleTabStop() {
@@ -65,7 +66,7 @@ export function installHeatmapKeyboard(area, { store, actions }) {
   }
 
   area.addEventListener("keydown", (event) => {
-    const cell = event.target.closest?.(CELL);
+    const cell = /** @type {SVGRectElement|null} */ (/** @type {Element} */ (event.target).closest?.(CELL));
     if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
     const row = Number(cell.dataset.row);
     const column = Number(cell.dataset.column);
@@ -88,13 +89,13 @@ export function installHeatmapKeyboard(area, { store, actions }) {
     }
   });
   area.addEventListener("focusin", (event) => {
-    const cell = event.target.closest?.(CELL);
+    const cell = /** @type {SVGRectElement|null} */ (/** @type {Element} */ (event.target).closest?.(CELL));
     if (!cell) return;
     current = { row: Number(cell.dataset.row), column: Number(cell.dataset.column) };
     actions.hover(current); // the tooltip, as for the pointer
   });
   area.addEventListener("focusout", (event) => {
-    if (event.target.closest?.(CELL) && !area.contains(event.relatedTarget)) actions.hover(null);
+    if (/** @type {Element} */ (event.target).closest?.(CELL) && !area.contains(/** @type {Node|null} */ (event.relatedTarget))) actions.hover(null);
   });
 
   store.subscribe((state, changes) => {

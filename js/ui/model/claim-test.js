@@ -46,7 +46,7 @@ function createClaimStatement({ actions, picked }) {
 
 /**
  * @param {HTMLElement} host
- * @param {{store: object, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string) => Promise<object>,
+ * @param {{store: object, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string, options?: {steps?: number, seed?: number}) => Promise<object>,
  *   stopClaim: () => void, chooseClaim: (id: string, options?: {steps?: number|null}) => void,
  *   claimPlace: (id: string) => string|null, showClaimPlace: (id: string) => void}}} context
  */

@@ -12,7 +12,10 @@ import { createLossCurve } from "./loss-curve.js";
 import { createRunStatus, isRunning, seconds } from "./run-status.js";
 import { createDisclosure } from "./disclosure.js";
 
-/** The settings, in order: [name in the config, label, step of the input]. */
+/**
+ * The settings, in order: [name in the config, label, step of the input].
+ * @type {[string, string, number][]}
+ */
 const SETTINGS = [
   ["seed", "seed", 1],
   ["steps", "steps", 1],
@@ -161,7 +164,8 @@ function curveToShow({ training, name, model }, running) {
 
 /**
  * @param {{onTrain: (config: object) => void, onStop: () => void, onShipped: () => void}} handlers
- * @returns {{element: HTMLElement, update: (view: {training: object, trainable: object, name: string}) => void}}
+ * @returns {{element: HTMLElement, update: (view: {training: object, trainable: object, quickRun?: object|null, name: string,
+ *   model?: {losses: number[], drop: object|null, steps: number}}) => void}}
  */
 export function createTrainingView({ onTrain, onStop, onShipped }) {
   const element = withTestId(make("section", "model-training"), "model-training");

@@ -47,9 +47,15 @@ function itScene(draft) {
 }
 
 /**
+ * What builds one experiment's section into its panel; the section redraws on the store's changes.
+ * @typedef {(panel: HTMLElement, context: {store: import("../../page/session.js").StoreView, actions: object}) =>
+ *   {update: (state: import("../../page/session.js").PlaygroundState, changes: Set<string>) => void}} SectionBuilder
+ */
+
+/**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
  *   actions used: edit, setView, pickPreset, shuffleWords(), compareWordOrder(), knockOutWord(column),
  *   knockOutInExample(presetId, column),
  *   scalingExperiment({ds, nKeys}) -> Promise<result>
@@ -58,12 +64,14 @@ export function mountExperiments(host, { store, actions }) {
   host.append(make("h2", "", "Experiments: change one thing"));
   const tabs = make("div", "experiment-tabs");
   tabs.setAttribute("role", "tablist");
-  const sections = [
+  /** @type {Array<[string, string, SectionBuilder]>} the tabs in order: id, title, what builds the section */
+  const tabsInOrder = [
     ["one-thing", "Try changing one thing", oneThingSection],
     ["scaling", "Why ÷√d", scalingSection],
     ["order", "Word order", orderSection],
     ["knockout", "Weights are not explanations", knockoutSection],
-  ].map(([id, title, build]) => {
+  ];
+  const sections = tabsInOrder.map(([id, title, build]) => {
     const tab = make("button", "experiment-tab", title);
     tab.type = "button";
     tab.setAttribute("role", "tab");

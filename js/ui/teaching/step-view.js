@@ -50,7 +50,7 @@ const isBlank = (value) => value === null || value === undefined;
  * Draw one stage into a labelled matrix as this view draws it: weights to four decimals on the weight colours,
  * scores and everything else as scores, "−∞" (masked stage) or "0" (weights) where the mask hides a cell, "nan"
  * where a number is not one. The designed-against-learned view draws its stages with it too.
- * @param {ReturnType<typeof createLabelledMatrix>} matrix
+ * @param {ReturnType<typeof import("./labelled-matrix.js").createLabelledMatrix>} matrix
  * @param {string} name the stage ("Q", "K", "scores", "scaled", "masked", "weights", …) or "X", "Wq", …
  * @param {{rowLabels: string[], columnLabels: string[], values: Array<Array<number|null>>, formula: string,
  *          mask?: boolean[][]}} view `mask[i][j]` true where row i may not read column j (none: all readable)
@@ -175,8 +175,10 @@ function describeShown(result, head, { headLine, capNote }) {
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: {setView: Function}}} context
- *   "show every step" is the view's `steps` (layout/panels.js), so a link or saved work opens it again
+ * @param {{store: import("../../page/session.js").StoreView, actions: {setView: Function,
+ *   openClaim: (id: string) => Promise<unknown>, panelShown: (name: string) => boolean}}} context
+ *   "show every step" is the view's `steps` (layout/panels.js), so a link or saved work opens it again;
+ *   openClaim and panelShown are for the claim link
  */
 export function mountStepView(host, { store, actions }) {
   const { header, toggle } = createStepsHeader();

@@ -19,7 +19,7 @@ function hasNanWeights(result) {
 /**
  * Mount the notes in `host`.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>}} context
+ * @param {{store: import("../../page/session.js").StoreView}} context
  */
 export function mountTeachingNotes(host, { store }) {
   const trap = make("p", "teaching-note trap-note");

@@ -12,7 +12,7 @@ import { make } from "../shared/dom.js";
  * Mount the buttons in `host`.
  * @param {HTMLElement} host
  * @param {object} context
- * @param {ReturnType<import("../../page/state.js").createStore>} context.store
+ * @param {import("../../page/session.js").StoreView} context.store
  * @param {{download: (kind: string, picture: Function) => Promise<void>, canDownload: (kind: string) => boolean,
  *          openFile: (file: File) => Promise<boolean>}} context.actions
  * @param {() => {heatmap: SVGSVGElement, legend: SVGSVGElement}} context.picture the heatmap and its legend as drawn now

@@ -17,7 +17,7 @@ const MASK_MODES = [
 /**
  * Mount the controls in `host`.
  * @param {HTMLElement} host
- * @param {{store: ReturnType<import("../../page/state.js").createStore>, actions: object}} context
+ * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
  */
 export function mountMaskControls(host, { store, actions }) {
   const maskGroup = make("fieldset", "control-group");

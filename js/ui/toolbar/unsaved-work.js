@@ -32,8 +32,9 @@ async function showLink({ field, status }, actions) {
   field.hidden = false;
   field.select();
   // A frame may write to the clipboard only if the page around it allows it (allow="clipboard-write"); asking
-  // anyway is refused with a console error.
-  const allowed = document.featurePolicy?.allowsFeature("clipboard-write") ?? true;
+  // anyway is refused with a console error. featurePolicy is Chromium's only, so TypeScript's DOM lacks it.
+  const allowed = /** @type {Document & {featurePolicy?: {allowsFeature: (name: string) => boolean}}} */ (document)
+    .featurePolicy?.allowsFeature("clipboard-write") ?? true;
   const copied = allowed && (await navigator.clipboard?.writeText(field.value).then(() => true, () => false));
   setText(status, copied ? "Link copied: open it to get your work back." : "Copy this link (Ctrl+C / ⌘C) and open it to get your work back.");
 }
