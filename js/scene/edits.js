@@ -282,7 +282,7 @@ function copyWholeDraft(draft) {
 }
 
 /** A copy of the draft in which head `index`'s lists of names may be changed (the matrices stay shared). */
-function copyHeadNames(draft, index) {
+function copyHeadNames(draft, _edit, index) {
   const heads = [...draft.heads];
   const head = heads[index];
   if (head) heads[index] = { ...head, dims: [...head.dims], valueDims: head.valueDims ? [...head.valueDims] : null };
