@@ -17,22 +17,32 @@ import { MODULE_FACTS } from "../../generated/module-facts.js";
 export const MAX_NESTING = MODULE_FACTS.maxNesting;
 
 /**
- * True if `value` has arrays or objects nested more than `limit` levels deep. Visits each value once, with
- * an explicit stack, so it is safe on any input (shared or cyclic parts are visited once).
+ * True if `value` has arrays or objects nested more than `limit` levels deep, as JSON would write it out. Read
+ * with an explicit stack, so it is safe on any input. A part shared by several places is read again only where
+ * it sits deeper than before (JSON writes it out at each place: a part met first near the top may nest deepest
+ * further down), so it is read at most `limit` times; a part that contains itself is not followed back into
+ * itself (JSON refuses it with its own message).
  * @param {unknown} value
  * @param {number} [limit]
  */
 export function nestedTooDeeply(value, limit = MAX_NESTING) {
-  const seen = new Set();
-  /** @type {Array<[unknown, number]>} [value, its depth] */
-  const stack = [[value, 0]];
+  const deepest = new Map(); // each part read, and the greatest depth it was read at
+  const above = new Set(); // the parts that hold the one being read
+  /** @type {Array<[unknown, number, boolean]>} [part, its depth, whether its reading is done] */
+  const stack = [[value, 0, false]];
   while (stack.length) {
-    const [item, depth] = stack.pop();
-    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    const [item, depth, done] = stack.pop();
+    if (done) {
+      above.delete(item);
+      continue;
+    }
+    if (item === null || typeof item !== "object" || above.has(item) || deepest.get(item) >= depth) continue;
     if (depth >= limit) return true;
-    seen.add(item);
+    deepest.set(item, depth);
+    above.add(item);
+    stack.push([item, depth, true]);
     for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1, false]);
     }
   }
   return false;
