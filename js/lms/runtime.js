@@ -54,9 +54,11 @@ const two = (number) => String(number).padStart(2, "0");
 
 /** `seconds` as SCORM 1.2's CMITimespan (HHHH:MM:SS.SS) or 2004's duration (PT#H#M#S). */
 export function sessionTime(version, seconds) {
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = Math.round((seconds % 60) * 100) / 100;
+  // Rounded to hundredths first, then split: 59.999 s is a whole minute, never "00:00:60.00" (which 1.2 refuses).
+  const total = Math.round(seconds * 100);
+  const hours = Math.floor(total / 360_000);
+  const minutes = Math.floor((total % 360_000) / 6000);
+  const rest = (total % 6000) / 100;
   if (version === "2004") return `PT${hours}H${minutes}M${rest}S`;
   const [whole, hundredths = "0"] = rest.toFixed(2).split(".");
   return `${String(Math.min(hours, 9999)).padStart(4, "0")}:${two(minutes)}:${two(whole)}.${hundredths}`;

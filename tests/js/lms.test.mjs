@@ -8,6 +8,7 @@ import { findApis } from "../../js/lms/find-api.js";
 import { createRuntime, nextInteractionIndex, scoreElements, sessionTime } from "../../js/lms/runtime.js";
 import { standing } from "../../js/lms/course.js";
 import { editKeys, packWork, unpackWork } from "../../js/lms/suspend-data.js";
+import { noise } from "./text-noise.mjs";
 
 /** A window whose properties cannot be read, as one of another origin. */
 function foreignWindow() {
@@ -65,17 +66,6 @@ test("the standing counts steps done, questions right at the first try and exerc
   assert.deepEqual(standing(course, lessons, new Set()), { done: 3, steps: 3, raw: 1, max: 3, completed: true, progress: 1 });
   assert.deepEqual(standing(course, {}, new Set(["softmax"])), { done: 0, steps: 3, raw: 1, max: 3, completed: false, progress: 0 });
 });
-
-/** Text that does not compress: `count` characters drawn from a seeded generator. */
-function noise(seed, count) {
-  let state = seed;
-  let text = "";
-  for (let index = 0; index < count; index += 1) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    text += String.fromCharCode(33 + (state % 90));
-  }
-  return text;
-}
 
 test("suspend_data keeps the work within its limit, the oldest edits left out first, and unpacks to what was kept", async () => {
   const answers = { s2: { correct: true, score: 1, feedback: noise(4, 300), first: { correct: true } } };
