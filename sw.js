@@ -16,7 +16,7 @@
  * when the manifest says `isolate`, every same-origin response this worker gives carries
  * Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy, so from the second visit on (the first one
  * installs this worker) the page is isolated and a learner's runaway code can be interrupted rather than its
- * worker ended. Everything the page loads is its own, so the policy blocks nothing. The page registers this worker only for a built site (see js/page/offline.js),
+ * worker ended. Everything the page loads is its own, so the policy blocks nothing. The page registers this worker only for a built site (see js/loading/offline.js),
  * never while the project's own files are being edited.
  */
 

@@ -6,7 +6,7 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { loadStylesheet } from "./page/stylesheets.js";
+import { loadStylesheet } from "./loading/stylesheets.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { lmsAsked } from "./lms/launch.js";
@@ -67,4 +67,4 @@ window.addEventListener("message", keepMessage);
 });
 // The offline cache only matters once Python is live; its module loads once the page is idle after that, and it
 // waits for the page to be quiet.
-liveAndIdle().then(() => import("./page/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});
+liveAndIdle().then(() => import("./loading/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});

@@ -2,7 +2,7 @@
  * A frame's part in its course page once the page is up: the controls of locked fields made read-only
  * (locked-controls.js), and the frame's height told to its parent (embed-mode.js's header gives the messages).
  * main.js loads it beside the page's own code, in a frame only; the frame's first paint is already compact
- * (embed-mode.js startEmbedMode), and the page refuses edits of locked fields from the start (page/session.js).
+ * (embed-mode.js startEmbedMode), and the page refuses edits of locked fields from the start (state/session.js).
  */
 
 import { MEASURE_MESSAGE, RESIZE_MESSAGE, THEME_MESSAGE } from "./frame-messages.js";

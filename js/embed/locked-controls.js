@@ -1,7 +1,7 @@
 /**
  * The controls of locked fields (locks.js) made read-only or disabled, and saying so: a note in their panel, an
  * accessible name ending in "locked by this page". A frame with locks loads this beside the page (embed-frame.js);
- * the page refuses edits of locked fields whether or not it has loaded (page/session.js).
+ * the page refuses edits of locked fields whether or not it has loaded (state/session.js).
  */
 
 import { fieldsEditedBy, LOCKABLE_FIELDS } from "../scene/edits.js";

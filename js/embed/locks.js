@@ -3,7 +3,7 @@
  *
  * A locked field is enforced twice. The controls that would change it are made read-only or disabled, and say
  * so (a note in their panel, an accessible name ending in "locked by this page"), so the learner sees why
- * nothing happens. And the page refuses any edit that touches it (the scene session, page/session.js, is given
+ * nothing happens. And the page refuses any edit that touches it (the scene session, state/session.js, is given
  * the locked fields and checks every edit against the fields it changes) and any whole new scene a learner brings in that would change it (`lockedFieldsChangedBy`: an
  * example, reset, a scene file, a shuffle, a link), so no way around the controls changes it either. A scene
  * set by the course page itself (setScene) is not the learner's doing: the author may always change it.

@@ -15,13 +15,13 @@
  *   model       the trained model's panel: null while it was never opened, else {open, words, knocked_out, head,
  *               focus, opened}: the sentence, the heads knocked out, the head shown large, the focused position,
  *               and the head opened in the playground ({layer, head, words, knocked_out}). Only links and saved
- *               work carry it: the panel's one state is `state.model` (page/model.js), and this part is made from
+ *               work carry it: the panel's one state is `state.model` (panels/model.js), and this part is made from
  *               it when a link is made or work is saved (`modelViewOf`); an arriving one is handed to the panel
- *   claim       only while a claim is chosen in "Test a claim" (page/claims.js): {id, steps, seed}, steps and
+ *   claim       only while a claim is chosen in "Test a claim" (panels/claims.js): {id, steps, seed}, steps and
  *               seed null for the claim's own (a view without it chooses none, as every view before it did); in a
  *               link's view it may also hold `start: true`, and the page then brings the test into view and
  *               trains its pair at once. Like `model`, only links and saved work carry it: its one state is
- *               `state.claim` (page/claims.js), made into this part by `claimViewOf` and handed back on arrival
+ *               `state.claim` (panels/claims.js), made into this part by `claimViewOf` and handed back on arrival
  *   at          only in a link's view, and only when it does not open at the top: the panel below the playground
  *               (OPEN_AT_PANELS) that the page scrolls to once it is drawn; the page's own view never keeps it
  */
@@ -100,7 +100,7 @@ function cleanModelView(model) {
 }
 
 /**
- * What a link and saved work keep of the model panel (state.model, page/model.js's ModelState), in the shape
+ * What a link and saved work keep of the model panel (state.model, panels/model.js's ModelState), in the shape
  * `cleanModelView` reads back; null while the panel was never opened.
  */
 export function modelViewOf(model) {
@@ -140,7 +140,7 @@ function cleanClaimView(claim) {
 }
 
 /**
- * What a link and saved work keep of "Test a claim" (state.claim, page/claims.js's CLAIM_STATE), in the shape
+ * What a link and saved work keep of "Test a claim" (state.claim, panels/claims.js's CLAIM_STATE), in the shape
  * cleanClaimView reads: the claim chosen and the steps and seed chosen for it (null: the claim's own); null when
  * no claim is chosen.
  */

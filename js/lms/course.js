@@ -1,10 +1,10 @@
 /**
  * What a package tracks, and the learner's standing in it: the lessons it launches (one, or every lesson for the
  * whole playground's package), their steps and questions, and the exercises their steps open. Read from the
- * compiled lessons (generated/lessons/) by the page's own reader (page/lesson-files.js).
+ * compiled lessons (generated/lessons/) by the page's own reader (lessons/lesson-files.js).
  */
 
-import { createLessonFiles } from "../page/lesson-files.js";
+import { createLessonFiles } from "../lessons/lesson-files.js";
 
 /**
  * The course a package tracks: `lessonIds` (null: every lesson the site has).
@@ -21,7 +21,7 @@ export async function describeCourse(lessonIds) {
 /**
  * The learner's standing: steps done of all steps, questions right at the first try, exercises passed.
  * @param {ReturnType<typeof describeCourse> extends Promise<infer T> ? T : never} course
- * @param {{[id: string]: {done: string[], answers: object}}} lessons each lesson's progress (page/learner-work.js)
+ * @param {{[id: string]: {done: string[], answers: object}}} lessons each lesson's progress (work/learner-work.js)
  * @param {Set<string>} passed the exercises whose checks have all passed, in any launch
  * @returns {{done: number, steps: number, raw: number, max: number, completed: boolean, progress: number}}
  */

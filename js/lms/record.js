@@ -12,11 +12,11 @@
 import { describeCourse, standing } from "./course.js";
 import { scoreElements } from "./runtime.js";
 import { editKeys, packWork } from "./suspend-data.js";
-import { learnerWork } from "../page/learner-work.js";
+import { learnerWork } from "../work/learner-work.js";
 
 /** How long the page waits after a change before it writes the record (a burst of typing is one write). */
 const SAVE_DELAY_MS = 400;
-/** The changes (page/state.js CHANGES) that can change the learner's work: the scene's edits, the lesson, the runs. */
+/** The changes (state/state.js CHANGES) that can change the learner's work: the scene's edits, the lesson, the runs. */
 const WORK_CHANGES = ["scene", "shape", "labels", "values", "mode", "lesson", "exercises"];
 
 /** The edits in `work`, by key (suspend-data.js), each as text to compare. */

@@ -10,8 +10,8 @@
  * updates pause, for `export_svg()` and `export_png()` in Python).
  */
 
-import { deferredStore, unlessResult, viewChanges } from "../page/deferred-views.js";
-import { createSceneSession, createStore } from "../page/session.js";
+import { deferredStore, unlessResult, viewChanges } from "../state/deferred-views.js";
+import { createSceneSession, createStore } from "../state/session.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";

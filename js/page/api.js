@@ -9,7 +9,7 @@
  *                with an Error whose message is the module's validation message (its fields are on
  *                `.detail`) and leaves the page as it was. Waits for Python; rejects if it cannot start.
  *   result()     the last good result (a copy), or null before the first one
- *   getWork()    the learner's work (page/learner-work.js): the scene, the exercises' code and last runs, every
+ *   getWork()    the learner's work (work/learner-work.js): the scene, the exercises' code and last runs, every
  *                lesson's progress and answers with the scenes edited on the way
  *   course()     in a SCORM package's launch, whether its course platform records the learner: {recorded,
  *                version} (version "1.2" or "2004", null where nothing records); null in any other visit or
@@ -44,8 +44,8 @@
  */
 
 import { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../service/service.js";
-import { learnerWork } from "./learner-work.js";
-import { copyPlainData } from "./plain-data.js";
+import { learnerWork } from "../work/learner-work.js";
+import { copyPlainData } from "../state/plain-data.js";
 
 /**
  * Install the API on `window`. It exists before the page has finished loading; calls that need the

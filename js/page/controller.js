@@ -1,5 +1,5 @@
 /**
- * The page's controller: puts together the scene session (page/session.js, the one owner of the scene), where
+ * The page's controller: puts together the scene session (state/session.js, the one owner of the scene), where
  * scenes come from (scene-loader.js, first-scene.js), Python's boot (python-boot.js), saved work, and the panels'
  * controllers (the trained model, "Test a claim", the experiments and the exercises' code and drawing, loaded after
  * the first view: panel-controllers.js; the lessons, loaded when one opens), and hands the views their `actions`:
@@ -11,25 +11,25 @@ import { isRuntimeLost } from "../service/service.js";
 import { compactPanelsFor } from "../sharing/compact-panels.js";
 import { linkTo, quotedName } from "../sharing/links.js";
 import { lessonLeftOpen } from "../sharing/lesson-progress.js";
-import { createLessonFiles } from "./lesson-files.js";
+import { createLessonFiles } from "../lessons/lesson-files.js";
 import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { PANEL_NAMES } from "../layout/panels.js";
 import { errorDetail } from "../scene/errors.js";
 import { combineActions, lazyActions, loadOnce } from "./actions.js";
-import { deferredStore } from "./deferred-views.js";
-import { downloadActions } from "./downloads.js";
-import { createFirstScene } from "./first-scene.js";
-import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "./panel-actions.js";
-import { ownSentence, repeatedWordOffer } from "./own-sentence.js";
-import { createPresetLibrary } from "./presets.js";
-import { followPythonBoot } from "./python-boot.js";
-import { createSceneLoader } from "./scene-loader.js";
-import { createSceneSession } from "./session.js";
+import { deferredStore } from "../state/deferred-views.js";
+import { downloadActions } from "../work/downloads.js";
+import { createFirstScene } from "../loading/first-scene.js";
+import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "../panels/panel-actions.js";
+import { ownSentence, repeatedWordOffer } from "../state/own-sentence.js";
+import { createPresetLibrary } from "../loading/presets.js";
+import { followPythonBoot } from "../loading/python-boot.js";
+import { createSceneLoader } from "../loading/scene-loader.js";
+import { createSceneSession } from "../state/session.js";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
@@ -146,7 +146,7 @@ export function createController({ store, python, preview, lockedFields = new Se
  * @param {() => object} options the lesson controller's other options, asked for when it starts
  */
 function lazyLessons({ files, panels, styles }, options) {
-  const start = () => Promise.all([import("./lessons.js"), panels.load(), styles()])
+  const start = () => Promise.all([import("../lessons/lessons.js"), panels.load(), styles()])
     .then(([{ createLessonController }, { model, claims }]) => createLessonController({ ...options(), model, claims }).actions);
   /** @type {Record<string, import("./actions.js").Action>} */
   const actions = { ...lazyActions(start, LESSON_ACTIONS).actions, lessonsList: () => files.list() };
@@ -159,7 +159,7 @@ function lazyLessons({ files, panels, styles }, options) {
  * @param {() => object} options createPanelControllers' options, asked for when it loads
  */
 function lazyPanels(options) {
-  const load = loadOnce(() => import("./panel-controllers.js").then(({ createPanelControllers }) => createPanelControllers(options())));
+  const load = loadOnce(() => import("../panels/panel-controllers.js").then(({ createPanelControllers }) => createPanelControllers(options())));
   const groups = {
     model: lazyActions(() => load().then(({ model }) => model.actions), MODEL_ACTIONS),
     claims: lazyActions(() => load().then(({ claims }) => claims.actions), CLAIM_ACTIONS),

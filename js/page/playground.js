@@ -8,10 +8,10 @@
  */
 
 import { createController } from "./controller.js";
-import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "./deferred-views.js";
-import { CHANGES } from "./state.js";
-import { loadStylesheet } from "./stylesheets.js";
-import { createStore } from "./session.js";
+import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "../state/deferred-views.js";
+import { CHANGES } from "../state/state.js";
+import { loadStylesheet } from "../loading/stylesheets.js";
+import { createStore } from "../state/session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
 import { createAttentionBars } from "../ui/heatmap/attention-bars.js";

@@ -309,7 +309,7 @@ const COPIES = {
 
 /**
  * Every kind of edit: `fields` (the scene fields it changes: an array, or a function of the edit), `parts`
- * (the changes of the state it makes, page/state.js), `copy` (how much of the draft it copies, COPIES) and
+ * (the changes of the state it makes, state/state.js), `copy` (how much of the draft it copies, COPIES) and
  * `apply(draft, edit, head, context)` (what it does to that copy; `head` is the copy's head the edit names, or
  * the one being edited).
  */

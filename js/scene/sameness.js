@@ -1,6 +1,6 @@
 /**
  * The page's one way to tell whether two scenes (or drafts, or any plain data) are the same: `sameSceneData`.
- * What lets the page answer a scene set again, unchanged, without asking Python (page/session.js), tell a saved
+ * What lets the page answer a scene set again, unchanged, without asking Python (state/session.js), tell a saved
  * draft from the one on screen (sharing/saved-work.js), and a locked field kept from one changed (embed/locks.js).
  * Compared as the page reads them (`asThePageReadsIt`), two scenes are the same scene to a learner.
  *

@@ -32,7 +32,7 @@ export { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../runtime/nesting.js";
 
 /**
  * True when a request failed because Python stopped or never started (the worker's RuntimeUnavailable), not
- * because of what was asked: the page then starts a new worker (page/session.js hands it to python-boot.js).
+ * because of what was asked: the page then starts a new worker (state/session.js hands it to python-boot.js).
  * @param {any} error what a page call rejected with
  */
 export function isRuntimeLost(error) {

@@ -52,7 +52,7 @@ function embedSnippet({ pageUrl, hash, title = "", query = "" }) {
 /**
  * The hash for the scene on show: "#preset=<id>" for an example as shipped (short, and it follows any
  * later improvement of the example), else a permalink holding the whole scene (see permalink.js).
- * @param {import("../page/state.js").PlaygroundState} state
+ * @param {import("../state/state.js").PlaygroundState} state
  * @returns {Promise<string>}
  */
 async function sceneHash(state) {
@@ -70,7 +70,7 @@ async function sceneHash(state) {
 
 /**
  * The snippet for what is on screen, with the author's options.
- * @param {import("../page/state.js").PlaygroundState} state
+ * @param {import("../state/state.js").PlaygroundState} state
  * @param {Parameters<typeof embedQuery>[0]} options
  * @returns {Promise<string>}
  */

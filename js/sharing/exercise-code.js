@@ -4,7 +4,7 @@
  * One entry under a versioned key: {version, selected, code: {exerciseId: text}}. A different version, or
  * anything unreadable, counts as nothing saved (the starter code is shown). Storage can be full, turned off
  * (private windows) or refused (a course page's frame on another site): nothing here throws then; saving returns
- * false, and the page says the code is not kept and holds it for the visit (page/exercise-work.js). In an LMS the
+ * false, and the page says the code is not kept and holds it for the visit (panels/exercise-work.js). In an LMS the
  * storage is the LMS's record (sharing/work-storage.js).
  */
 

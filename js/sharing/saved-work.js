@@ -10,10 +10,10 @@
  * say), those edits are first put aside ("kept"); the controller then offers to bring them back.
  *
  * State: `state.saveStatus` {saved: boolean, problem: string | null, kept: boolean, codeUnsaved: boolean} (change
- * "saved", page/state.js): `problem` says why nothing is being saved (saved-drafts.js whyNotSaved), and
+ * "saved", state/state.js): `problem` says why nothing is being saved (saved-drafts.js whyNotSaved), and
  * `codeUnsaved` that the learner's exercise code could not be kept either (sharing/exercise-code.js); `keptBy`
  * ("browser" or "course") whose storage holds the edits (sharing/work-storage.js).
- * A whole new scene is told from an edit by `state.sceneCount` (page/session.js): edits make new drafts too.
+ * A whole new scene is told from an edit by `state.sceneCount` (state/session.js): edits make new drafts too.
  */
 
 import { createDraftStore, sceneIdentity, whyNotSaved } from "./saved-drafts.js";
@@ -78,7 +78,7 @@ const whenIdle = (callback) =>
 /**
  * @param {object} options
  * @param {{state: object, update: Function, subscribe: Function, catchUp?: () => void}} options.store the page's
- *   store, or one whose subscribers hear late (page/deferred-views.js: `catchUp` tells them now)
+ *   store, or one whose subscribers hear late (state/deferred-views.js: `catchUp` tells them now)
  * @param {string} options.mode the storage mode ("page"; an embedded playground has its own)
  * @param {(kept: {title: string}) => void} options.onKept a new scene put saved edits aside (say so)
  */

@@ -9,5 +9,5 @@ export { mountStepView } from "./teaching/step-view.js";
 export { mountMultiHead } from "./teaching/multi-head.js";
 export { mountExperiments } from "./teaching/experiments.js";
 export { mountModelPanel } from "./model/model-panel.js";
-export { mountClaimTest } from "./model/claim-test.js";
+export { mountClaimTest } from "./claims/claim-test.js";
 export { mountExercisePanel } from "./exercises/exercise-panel.js";

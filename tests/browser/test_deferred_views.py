@@ -1,4 +1,4 @@
-"""js/page/deferred-views.js in real Chromium, on its own: the views that redraw a task after the heatmap all
+"""js/state/deferred-views.js in real Chromium, on its own: the views that redraw a task after the heatmap all
 redraw in one task, in the order they were owed, each once with every part that changed, and one that fails
 does not keep the others from drawing.
 
@@ -31,7 +31,7 @@ INSTALL_STORE = """() => {
 # advances `epoch`: calls made in one run of code, with no microtask checkpoint between them (one task), log
 # the same epoch, and calls in separate tasks log different ones.
 DEFERRED_REDRAWS = """async () => {
-  const { deferredStore } = await import("/js/page/deferred-views.js");
+  const { deferredStore } = await import("/js/state/deferred-views.js");
   const store = makeStore({ n: 0 });
   let epoch = 0;
   const log = [];
@@ -54,7 +54,7 @@ DEFERRED_REDRAWS = """async () => {
 }"""
 
 A_FAILING_VIEW = """async () => {
-  const { deferredStore } = await import("/js/page/deferred-views.js");
+  const { deferredStore } = await import("/js/state/deferred-views.js");
   const store = makeStore({});
   const drawn = [];
   const reported = [];
@@ -110,7 +110,7 @@ def test_a_failing_deferred_view_is_reported_and_the_others_still_draw(browser, 
 # The far one gets a stream of updates 50 ms apart (quicker than the pause it waits for), then a pause; then
 # two more updates, of which the second is urgent; then one more, and it is scrolled into view.
 NEAR_AND_FAR_VIEWS = """async () => {
-  const { nearScreenStore, FAR_VIEW_STILL_MS } = await import("/js/page/deferred-views.js");
+  const { nearScreenStore, FAR_VIEW_STILL_MS } = await import("/js/state/deferred-views.js");
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const near = document.createElement("div");
   const far = document.createElement("div");

@@ -1,4 +1,4 @@
-"""js/page/deferred-views.js's hold, in real Chromium, on its own: while a hold is on, the deferred views wait, even
+"""js/state/deferred-views.js's hold, in real Chromium, on its own: while a hold is on, the deferred views wait, even
 for a change they would draw at once; once it is released they draw after the next frame is painted, once, with
 every part that changed, and the release resolves only after they have. (A lesson step holds them so that its
 question is painted before the grids its scene rebuilds: test_lesson_question_first.py.)"""
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 # release. A change it would draw at once and one it would wait for come while held; then the release; then,
 # released, an urgent change again.
 HELD_VIEWS = """async () => {
-  const { deferredStore, holdDeferredViews } = await import("/js/page/deferred-views.js");
+  const { deferredStore, holdDeferredViews } = await import("/js/state/deferred-views.js");
   const store = makeStore({ n: 0 });
   const log = [];
   let framed = false;

@@ -8,7 +8,7 @@ from page_helpers import open_live, sel
 pytestmark = pytest.mark.browser
 
 #: What belongs to a lesson opened, never to the first view.
-LESSON_PARTS = ("/js/page/lessons.js", "/js/page/lesson-steps.js", "/js/page/lesson-answers.js", "/js/ui/lessons/lesson-panel.js", "/js/ui/lessons/question-forms.js",
+LESSON_PARTS = ("/js/lessons/lessons.js", "/js/lessons/lesson-steps.js", "/js/lessons/lesson-answers.js", "/js/ui/lessons/lesson-panel.js", "/js/ui/lessons/question-forms.js",
                 "/generated/lessons/attention-from-scratch.json")
 
 
@@ -27,6 +27,6 @@ def test_a_lesson_loads_only_when_the_learner_opens_it(page, site_url):
     start.click()
     page.locator(sel("lesson-step-title")).wait_for()
     loaded = lesson_requests(asked)
-    assert any(url.endswith("/js/page/lessons.js") for url in loaded), loaded
+    assert any(url.endswith("/js/lessons/lessons.js") for url in loaded), loaded
     assert any(url.endswith("/generated/lessons/attention-from-scratch.json") for url in loaded), loaded
     assert any(url.endswith("/js/ui/lessons/lesson-panel.js") for url in loaded), loaded

@@ -81,7 +81,7 @@ def test_a_redraw_that_moves_no_outline_leaves_the_outlines_untouched(live_page)
 
 
 #: How long a view far from the screen waits for the updates to pause before it catches up.
-FAR_VIEW_STILL_MS = page_constant("page/deferred-views.js", "FAR_VIEW_STILL_MS")
+FAR_VIEW_STILL_MS = page_constant("state/deferred-views.js", "FAR_VIEW_STILL_MS")
 
 
 # Every write to a form control's value, checked, disabled or selectedIndex while the calls run, with whether it

@@ -1,11 +1,11 @@
-// The views that hear of changes late (js/page/deferred-views.js), run by Node's own test runner
+// The views that hear of changes late (js/state/deferred-views.js), run by Node's own test runner
 // (tests/tooling/test_js_units.py): a deferred subscriber hears once, a task late, with every part that changed;
 // and at once when it asks to catch up, as saving does before the page goes away.
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { deferredStore } from "../../js/page/deferred-views.js";
-import { createStore } from "../../js/page/session.js";
+import { deferredStore } from "../../js/state/deferred-views.js";
+import { createStore } from "../../js/state/session.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 

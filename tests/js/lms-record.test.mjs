@@ -11,8 +11,8 @@ import { createCourseRecord } from "../../js/lms/record.js";
 import { createRuntime, nextInteractionIndex, scoreElements, sessionTime } from "../../js/lms/runtime.js";
 import { editKeys, emptyWork, packWork, unpackWork } from "../../js/lms/suspend-data.js";
 import { connectLms, initializedRuntime } from "../../js/lms/tracking.js";
-import { createStore } from "../../js/page/session.js";
-import { CHANGES } from "../../js/page/state.js";
+import { createStore } from "../../js/state/session.js";
+import { CHANGES } from "../../js/state/state.js";
 import { loadCode } from "../../js/sharing/exercise-code.js";
 import { loadProgress } from "../../js/sharing/lesson-progress.js";
 import { workKeptBy } from "../../js/sharing/work-storage.js";
@@ -132,13 +132,13 @@ function fakeBrowser(t) {
   };
 }
 
-/** Lesson "a" as page/lessons.js opens it, at step index `step`, with `patch` over it. */
+/** Lesson "a" as lessons/lessons.js opens it, at step index `step`, with `patch` over it. */
 function lessonState(step = 0, patch = {}) {
   return { id: "a", title: "Lesson A", steps: LESSON_FILES.index[0].steps, step, done: [], answers: {}, edits: {}, status: "ready",
     answered: { count: 0, event: null }, ...patch };
 }
 
-/** The learner answers `stepId` of the open lesson, recorded and announced as page/lesson-answers.js does it. */
+/** The learner answers `stepId` of the open lesson, recorded and announced as lessons/lesson-answers.js does it. */
 function answer(store, stepId, { correct, value = 1, kind = "pick" }) {
   const lesson = store.state.lesson;
   const before = lesson.answers[stepId];
@@ -533,7 +533,7 @@ test("every change the record listens for is a change the page's state declares,
   const listed = [...source.match(/const WORK_CHANGES = \[([^\]]*)\]/)[1].matchAll(/"([^"]+)"/g)].map((match) => match[1]);
   const tested = [...source.matchAll(/changes\.has\("([^"]+)"\)/g)].map((match) => match[1]);
   assert.ok(listed.length > 0 && tested.length > 0, "the names were found in record.js");
-  for (const name of [...listed, ...tested]) assert.ok(Object.hasOwn(CHANGES, name), `"${name}" is not in page/state.js CHANGES`);
+  for (const name of [...listed, ...tested]) assert.ok(Object.hasOwn(CHANGES, name), `"${name}" is not in state/state.js CHANGES`);
 
   // The names the running record asks about, heard through a spy set of changes (none of them true: it asks them all).
   fakeBrowser(t);

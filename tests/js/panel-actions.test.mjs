@@ -1,12 +1,12 @@
-// The actions whose code loads after the first view (js/page/panel-actions.js names them, js/page/actions.js
+// The actions whose code loads after the first view (js/panels/panel-actions.js names them, js/page/actions.js
 // lazyActions stands in for them until then), run by Node's own test runner (tests/tooling/test_js_units.py).
 import assert from "node:assert/strict";
 import test from "node:test";
 
 import { lazyActions, loadOnce } from "../../js/page/actions.js";
-import { createPanelControllers } from "../../js/page/panel-controllers.js";
-import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../../js/page/panel-actions.js";
-import { createStore } from "../../js/page/session.js";
+import { createPanelControllers } from "../../js/panels/panel-controllers.js";
+import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../../js/panels/panel-actions.js";
+import { createStore } from "../../js/state/session.js";
 
 test("the names the page has from the start are every action of each panel's controller, and no other", () => {
   const store = createStore();

@@ -1,11 +1,11 @@
-// The scene session (js/page/session.js) and the state it writes (js/page/state.js), run by Node's own test runner
+// The scene session (js/state/session.js) and the state it writes (js/state/state.js), run by Node's own test runner
 // (tests/tooling/test_js_units.py): the one owner of the scene, one notification per change, new values never
 // changed in place.
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { createSceneSession, createStore } from "../../js/page/session.js";
-import { CHANGES, SCENE_SLICES } from "../../js/page/state.js";
+import { createSceneSession, createStore } from "../../js/state/session.js";
+import { CHANGES, SCENE_SLICES } from "../../js/state/state.js";
 
 const SCENE = {
   title: "dog bites man",

@@ -104,11 +104,11 @@ def test_the_first_heatmap_waits_for_no_code_the_first_view_does_without(built_s
     first_view = {source for script in ["js/boot.js", "js/main.js", *preloaded] for source in sources_of(script)}
     later = {str(paths.ROOT / path) for path in [
         "js/ui/toolbar/share-area.js", "js/ui/toolbar/share-menu.js", "js/ui/toolbar/export-import.js", "js/ui/toolbar/embed-code.js",
-        "js/page/exercise-work.js", "js/page/learner-drawing.js",
-        "js/ui/lessons/lesson-start.js", "js/ui/lessons/lesson-panel.js", "js/page/lessons.js", "js/page/panel-controllers.js",
-        "js/page/model.js", "js/page/claims.js", "js/page/experiments.js", "js/ui/toolbar/unsaved-work.js",
-        "js/embed/post-message-api.js", "js/embed/embed-frame.js", "js/embed/locked-controls.js", "js/page/offline.js",
-        "js/page/download-files.js", "js/sharing/embed-snippet.js"]}
+        "js/panels/exercise-work.js", "js/panels/learner-drawing.js",
+        "js/ui/lessons/lesson-start.js", "js/ui/lessons/lesson-panel.js", "js/lessons/lessons.js", "js/panels/panel-controllers.js",
+        "js/panels/model.js", "js/panels/claims.js", "js/panels/experiments.js", "js/ui/toolbar/unsaved-work.js",
+        "js/embed/post-message-api.js", "js/embed/embed-frame.js", "js/embed/locked-controls.js", "js/loading/offline.js",
+        "js/work/download-files.js", "js/sharing/embed-snippet.js"]}
     assert str(paths.ROOT / "js/ui/heatmap/heatmap-panel.js") in first_view, "the maps name the modules as the tests do"
     assert sorted(first_view & later) == []
     chunks = {source for chunk in (paths.DIST_DIR / "js/chunks").glob("*.js")

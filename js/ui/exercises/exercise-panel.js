@@ -5,7 +5,7 @@
  * of its own for the learner's code; nothing of either is loaded before. The panel shows the task, the editor
  * (the learner's code is kept in the browser: the controller's savedExerciseCode and keepExerciseCode), Run / Stop, the checks with a
  * sentence for each failure, the error with the line it points at, hints one at a time, the solution on
- * request, and a switch that draws the heatmap with the learner's function (page/learner-drawing.js).
+ * request, and a switch that draws the heatmap with the learner's function (panels/learner-drawing.js).
  */
 
 import { sceneFromDraft } from "../../scene/draft.js";
@@ -16,7 +16,7 @@ import { make, makeButton, withTestId } from "../shared/dom.js";
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
  * `exercise` (layout/panels.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
  *   stopDrawingWithLearnerCode, savedExerciseCode, keepExerciseCode, forgetExerciseCode, lastExercise,
  *   rememberExercise

@@ -147,7 +147,7 @@ function focusInput(input) {
 /**
  * Mount the feature table in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function mountFeatureTable(host, { store, actions }) {
   const sentence = mountSentenceBox({ store, actions });

@@ -167,7 +167,7 @@ function editFromInput(input, head, editor) {
 /**
  * Mount the weight editor in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function mountWeightMatrices(host, { store, actions }) {
   const tabs = make("div", "head-tabs");

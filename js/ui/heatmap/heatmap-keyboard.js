@@ -27,7 +27,7 @@ function cellName(state, row, column) {
 /**
  * Make the heatmap in `area` usable from the keyboard.
  * @param {HTMLElement} area the heatmap's wrapper (it keeps its element when the SVG inside is rebuilt)
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function installHeatmapKeyboard(area, { store, actions }) {
   let current = { row: 0, column: 0 };

@@ -111,7 +111,7 @@ function createZeroQueryNote() {
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  * @returns {{area: HTMLElement, picture: () => {heatmap: SVGSVGElement, legend: SVGSVGElement}}}
  */
 export function mountHeatmapPanel(host, { store, actions }) {

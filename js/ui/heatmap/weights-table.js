@@ -95,7 +95,7 @@ function announceWhenStill(summary, store) {
 /**
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: {setView: Function}}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: {setView: Function}}} context
  *   whether the table is shown is the view's `table` (layout/panels.js)
  */
 export function mountWeightsTable(host, { store, actions }) {

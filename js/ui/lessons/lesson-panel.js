@@ -2,7 +2,7 @@
  * The lesson player: step n of N, the map of the steps (done ones marked), the step's words, its question (asked
  * before anything it asks about is shown: the page hides the weights until the learner commits), the reveal (their
  * answer beside the live numbers, and what the gap means, said by the module), hints, back and next, and "My
- * answers" to download. It draws `state.lesson` and acts through the lesson actions (page/lessons.js).
+ * answers" to download. It draws `state.lesson` and acts through the lesson actions (lessons/lessons.js).
  *
  * The reveal is a live region: a screen reader hears the verdict as it comes.
  */

@@ -146,7 +146,7 @@ function labels(info) {
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function mountModelPanel(host, { store, actions }) {
   const title = make("h2", "", "A model that learned its own attention");

@@ -8,7 +8,7 @@
  *   knock out    block one word and measure how much each output really moved, next to its weight
  *
  * One panel with tabs; every section reads the shared state and changes it only through `actions`. The shuffle and
- * the knock-out are run by the controller (page/experiments.js) and measured in Python; this view draws their
+ * the knock-out are run by the controller (panels/experiments.js) and measured in Python; this view draws their
  * outcome from `state.experiments`.
  */
 
@@ -48,14 +48,14 @@ function itScene(draft) {
 
 /**
  * What builds one experiment's section into its panel; the section redraws on the store's changes.
- * @typedef {(panel: HTMLElement, context: {store: import("../../page/session.js").StoreView, actions: object}) =>
- *   {update: (state: import("../../page/session.js").PlaygroundState, changes: Set<string>) => void}} SectionBuilder
+ * @typedef {(panel: HTMLElement, context: {store: import("../../state/session.js").StoreView, actions: object}) =>
+ *   {update: (state: import("../../state/session.js").PlaygroundState, changes: Set<string>) => void}} SectionBuilder
  */
 
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  *   actions used: edit, setView, pickPreset, shuffleWords(), compareWordOrder(), knockOutWord(column),
  *   knockOutInExample(presetId, column),
  *   scalingExperiment({ds, nKeys}) -> Promise<result>
@@ -304,7 +304,7 @@ function orderSection(panel, { store, actions }) {
     other: "something else in the scene depends on the places",
   };
 
-  /** The shuffle's outcome (page/experiments.js), in words. */
+  /** The shuffle's outcome (panels/experiments.js), in words. */
   function shuffleText(outcome, withPositions) {
     if (!outcome) return "";
     if (outcome.busy) return "shuffling…";
@@ -395,7 +395,7 @@ function knockoutSection(panel, { store, actions }) {
 
   run.addEventListener("click", () => actions.knockOutWord(Number(choice.value)));
 
-  /** The knock-out's outcome (page/experiments.js) as a table and a summary. */
+  /** The knock-out's outcome (panels/experiments.js) as a table and a summary. */
   function drawOutcome(outcome) {
     run.disabled = Boolean(outcome?.busy);
     if (!outcome || outcome.busy || outcome.problem) {

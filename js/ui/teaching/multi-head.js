@@ -15,7 +15,7 @@ const MAX_SHOWN = 16;
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function mountMultiHead(host, { store, actions }) {
   host.append(make("h2", "", "Heads side by side"));

@@ -19,7 +19,7 @@ function hasNanWeights(result) {
 /**
  * Mount the notes in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView}} context
+ * @param {{store: import("../../state/session.js").StoreView}} context
  */
 export function mountTeachingNotes(host, { store }) {
   const trap = make("p", "teaching-note trap-note");

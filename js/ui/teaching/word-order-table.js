@@ -1,7 +1,7 @@
 /**
  * Part 8 side by side: each word's output in the order before a shuffle and in the order after it, one row per
  * word, and whether the word's output is equal (it only moved with its word) or changed, and by how much. The
- * numbers are Python's (experiments.py `shuffle_scene`, kept by page/experiments.js); this only writes them out.
+ * numbers are Python's (experiments.py `shuffle_scene`, kept by panels/experiments.js); this only writes them out.
  */
 
 import { formatScore, quoted } from "../shared/format.js";
@@ -32,7 +32,7 @@ function cell(text, testId) {
 
 /**
  * @returns {{element: HTMLTableElement, update: (outcome: object|null) => void}} `update` takes the shuffle's
- *   outcome (page/experiments.js); the table is empty until one has both orders' outputs
+ *   outcome (panels/experiments.js); the table is empty until one has both orders' outputs
  */
 export function createWordOrderTable() {
   const element = withTestId(make("table", "order-table"), "order-table");

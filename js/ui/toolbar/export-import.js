@@ -3,7 +3,7 @@
  * as JSON; and "Open scene file…" (a scene file dropped anywhere on the page: scene-file-drop.js).
  *
  * The buttons fold away under "Share and download" (their code loads when it is first opened); the controller
- * makes the files (page/downloads.js), and this view only draws the buttons.
+ * makes the files (work/downloads.js), and this view only draws the buttons.
  */
 
 import { make } from "../shared/dom.js";
@@ -12,7 +12,7 @@ import { make } from "../shared/dom.js";
  * Mount the buttons in `host`.
  * @param {HTMLElement} host
  * @param {object} context
- * @param {import("../../page/session.js").StoreView} context.store
+ * @param {import("../../state/session.js").StoreView} context.store
  * @param {{download: (kind: string, picture: Function) => Promise<void>, canDownload: (kind: string) => boolean,
  *          openFile: (file: File) => Promise<boolean>}} context.actions
  * @param {() => {heatmap: SVGSVGElement, legend: SVGSVGElement}} context.picture the heatmap and its legend as drawn now

@@ -17,7 +17,7 @@ const MASK_MODES = [
 /**
  * Mount the controls in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function mountMaskControls(host, { store, actions }) {
   const maskGroup = make("fieldset", "control-group");
@@ -47,7 +47,7 @@ export function mountMaskControls(host, { store, actions }) {
   shift.input.addEventListener("change", () => actions.edit({ kind: "shift", on: shift.input.checked }));
   toggles.append(scale.label, shift.label);
   host.append(maskGroup, toggles);
-  // Each switch's claim, put to a causal test under the trained model (page/claims.js).
+  // Each switch's claim, put to a causal test under the trained model (panels/claims.js).
   mountClaimLink(maskGroup, { store, actions, claim: "mask", text: "test by training",
     about: "the causal mask is what makes a model autoregressive" });
   mountClaimLink(toggles, { store, actions, claim: "scale", text: "test by training",

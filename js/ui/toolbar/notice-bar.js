@@ -8,7 +8,7 @@ import { make } from "../shared/dom.js";
 /**
  * Mount the notice line in `host`; it shows `state.notice` (see page/controller.js).
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: {dismissNotice: Function}}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: {dismissNotice: Function}}} context
  */
 export function mountNoticeBar(host, { store, actions }) {
   const bar = make("div", "notice-bar");

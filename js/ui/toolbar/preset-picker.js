@@ -10,7 +10,7 @@ const OWN_SCENE = "";
 /**
  * Mount the picker in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
  */
 export function mountPresetPicker(host, { store, actions }) {
   const label = make("label", "picker-label", "Example");

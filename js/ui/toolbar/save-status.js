@@ -8,7 +8,7 @@ import { make } from "../shared/dom.js";
 /**
  * Mount the line in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../page/session.js").StoreView, actions: {restoreKept: Function}}} context
+ * @param {{store: import("../../state/session.js").StoreView, actions: {restoreKept: Function}}} context
  */
 export function mountSaveStatus(host, { store, actions }) {
   const line = make("p", "save-status");

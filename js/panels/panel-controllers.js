@@ -15,7 +15,7 @@ import { createModelController } from "./model.js";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
  * @param {(text: string, options?: object) => void} options.notify
@@ -23,7 +23,7 @@ import { createModelController } from "./model.js";
  * @param {(what: string) => (scene: object) => Promise<any>} options.showChecked shows a scene a panel asked for,
  *   checked first; `what` names it in a refusal (controller.js)
  * @param {(id: string) => Promise<void>} options.openExample shows example `id`
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session the scene session (the learner's
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session the scene session (the learner's
  *   drawing shows its results through it)
  * @param {() => void} options.onCodeNotKept the browser would not keep code the learner typed (saved-work.js)
  */

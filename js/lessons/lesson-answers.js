@@ -11,9 +11,9 @@ const ANSWER_EVENT = "attention-playground:answer";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
  * @param {{testClaim: Function}} options.claims "Test a claim"'s actions (claims.js)
  * @param {{current: () => {lesson: object, step: object}|null, update: (patch: object) => void, save: () => void}} options.lesson
  *   the lesson controller's hold on the step on show (lessons.js)

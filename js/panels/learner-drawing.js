@@ -13,8 +13,8 @@ import { sceneFromDraft } from "../scene/draft.js";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session shows the learner's result
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session shows the learner's result
  * @param {{learnerCompute: Function}} options.python the Python service
  * @returns {{enable: (exerciseId: string, code: string) => void, disable: () => void, readonly enabled: boolean}}
  */

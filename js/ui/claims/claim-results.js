@@ -6,7 +6,7 @@
 
 import { make, setText, withTestId } from "../shared/dom.js";
 import { createClaimCurves } from "./claim-curves.js";
-import { createHeadCards } from "./head-cards.js";
+import { createHeadCards } from "../model/head-cards.js";
 
 /** The two models of a claim's test: with the design choice, and without it. */
 const SIDES = ["with", "without"];

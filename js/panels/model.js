@@ -20,7 +20,7 @@ const samePair = ([a, b], [c, d]) => a === c && b === d;
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(scene: object) => Promise<any>} options.showScene shows a scene in the playground (scene-loader.js)
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)

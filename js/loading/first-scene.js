@@ -1,7 +1,7 @@
 /**
  * The page's first scene, and links: the link in the address (a course page's frame's address is its author's),
  * else the learner's saved work, else the default example as they left it, else the shipped preview of it. A link
- * pasted into an open page's address is opened too. Each ends in the scene loader (page/scene-loader.js).
+ * pasted into an open page's address is opened too. Each ends in the scene loader (loading/scene-loader.js).
  */
 
 import { MODULE_FACTS } from "../../generated/module-facts.js";
@@ -23,7 +23,7 @@ async function openLessonLink({ id, step }, openLesson) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
  * @param {ReturnType<import("./scene-loader.js").createSceneLoader>} options.loader
  * @param {ReturnType<import("../sharing/saved-work.js").createSavedWork>} options.savedWork
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result

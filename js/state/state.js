@@ -1,10 +1,10 @@
 /**
  * The playground's state, declared: every slice, once, with its initial value, and the names of the changes
- * subscribers are told about. The store that holds it (page/session.js createStore) adds nothing at run time and
+ * subscribers are told about. The store that holds it (state/session.js createStore) adds nothing at run time and
  * refuses a slice or a change name that is not declared here, so a typo fails at once instead of drawing nothing.
  *
  * The scene being edited and what is derived from it (SCENE_SLICES) belong to the scene session
- * (page/session.js): only its writer may change them. Every other slice is changed through `update` by the one
+ * (state/session.js): only its writer may change them. Every other slice is changed through `update` by the one
  * controller module named beside it.
  *
  * Views never talk to each other and never write the state: they read it, subscribe to the changes, and act
@@ -42,7 +42,7 @@ export const CHANGES = Object.freeze({
   hover: true,
   /** the head being edited changed */
   head: true,
-  /** Python's boot progressed (page/python-boot.js) */
+  /** Python's boot progressed (loading/python-boot.js) */
   boot: true,
   /** the example list arrived, the example on show changed, or the draft was first edited */
   presets: true,
@@ -56,17 +56,17 @@ export const CHANGES = Object.freeze({
   learner: true,
   /** the page should take the learner to a place (page/playground.js scrolls there) */
   reveal: true,
-  /** the trained model's panel changed (page/model.js) */
+  /** the trained model's panel changed (panels/model.js) */
   model: true,
-  /** a training run progressed (page/model.js) */
+  /** a training run progressed (panels/model.js) */
   training: true,
-  /** “Test a claim” changed (page/claims.js) */
+  /** “Test a claim” changed (panels/claims.js) */
   claim: true,
-  /** an experiment on the scene started, ended or was cleared (page/experiments.js) */
+  /** an experiment on the scene started, ended or was cleared (panels/experiments.js) */
   experiments: true,
-  /** an exercise's checks ran (page/exercise-work.js) */
+  /** an exercise's checks ran (panels/exercise-work.js) */
   exercises: true,
-  /** the lesson being followed moved on, or an answer was judged (page/lessons.js) */
+  /** the lesson being followed moved on, or an answer was judged (lessons/lessons.js) */
   lesson: true,
   /** a SCORM launch found its course platform recording the learner, or found none (lms/tracking.js) */
   course: true,
@@ -76,7 +76,7 @@ export const CHANGES = Object.freeze({
 export const BOOTING = Object.freeze({ stage: "downloading", detail: "", live: false, failed: false, message: "" });
 
 /**
- * The trained model's panel (page/model.js), before the learner opens it.
+ * The trained model's panel (panels/model.js), before the learner opens it.
  * @typedef {object} ModelState
  * @property {boolean} open the learner opened the panel (its model is loaded)
  * @property {"shipped"|"trained"} name which model the panel shows
@@ -108,7 +108,7 @@ export const MODEL_STATE = Object.freeze({
   edited: false,
 });
 
-/** A training run of the model's panel (page/model.js): idle, or a run's progress and outcome. */
+/** A training run of the model's panel (panels/model.js): idle, or a run's progress and outcome. */
 export const TRAINING_STATE = Object.freeze({
   status: "idle", // "starting" | "training" | "done" | "stopped" | "failed"
   detail: "",
@@ -123,7 +123,7 @@ export const TRAINING_STATE = Object.freeze({
   measuring: false, // the run has ended and its heads are being measured for the panel (describe() takes seconds)
 });
 
-/** "Test a claim" (page/claims.js), before a claim is chosen. */
+/** "Test a claim" (panels/claims.js), before a claim is chosen. */
 export const CLAIM_STATE = Object.freeze({
   claims: null, // the claims (model_claims), once asked for
   id: null, // the claim chosen (in the picker, by a place's link or a link), being or last tested
@@ -144,13 +144,13 @@ export const CLAIM_STATE = Object.freeze({
 });
 
 /**
- * The experiments on the learner's scene (page/experiments.js): nothing measured. Each outcome is null,
+ * The experiments on the learner's scene (panels/experiments.js): nothing measured. Each outcome is null,
  * {busy: true}, {problem}, or what was measured (see experiments.js).
  */
 export const NO_EXPERIMENTS = Object.freeze({ shuffle: null, knockOut: null });
 
 /**
- * The slices the scene session owns (page/session.js): the scene being edited and everything derived from it.
+ * The slices the scene session owns (state/session.js): the scene being edited and everything derived from it.
  * @typedef {object} SceneSlices
  * @property {object|null} draft       the scene as typed (scene/draft.js); null until the first scene arrives.
  *   Never changed in place: every edit makes a new draft, so a view may keep the one it drew
@@ -191,7 +191,7 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
 
 /**
  * Every slice of the playground's state and its initial value. Besides the scene's:
- *   boot            Python's boot as the page shows it (page/python-boot.js)
+ *   boot            Python's boot as the page shows it (loading/python-boot.js)
  *   presets         the examples [{id, title, description}], null until listed (page/controller.js)
  *   view            which panels show, which are open, which tabs are chosen (layout/panels.js)
  *   reveal          the place to take the learner to, {place, count}: "playground", "top", "model-head", "claim",
@@ -199,11 +199,11 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *   notice          {text, tone, action: {label, run}|null} or null (page/controller.js)
  *   saveStatus      {saved, problem, kept, codeUnsaved, keptBy} (sharing/saved-work.js); keptBy "browser", or
  *                   "course" in an LMS
- *   learnerDrawing  {drawing, message} (page/learner-drawing.js)
+ *   learnerDrawing  {drawing, message} (panels/learner-drawing.js)
  *   model, training, claim, experiments   see MODEL_STATE, TRAINING_STATE, CLAIM_STATE, NO_EXPERIMENTS
- *   exercises       each exercise's last run of its checks, by the exercise's id (page/exercise-work.js):
+ *   exercises       each exercise's last run of its checks, by the exercise's id (panels/exercise-work.js):
  *                   {exercise, passed, checks: [{name, passed, message}], attempts}; attempts counts the runs
- *   lesson          the lesson being followed (page/lessons.js), or null:
+ *   lesson          the lesson being followed (lessons/lessons.js), or null:
  *                   {id, title, source, steps: [{id, title, kind}], step (the index of the step on show),
  *                    done: [step ids], answers: {[step id]: {kind, answer, expected, correct, score, feedback,
  *                    attempts, first: {correct, score}}}, status: "loading" | "ready" | "judging" | "failed",

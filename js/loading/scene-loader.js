@@ -1,7 +1,7 @@
 /**
  * Where whole scenes come from, and the one way each gets to the page (`showScene`): an example, saved work, kept
  * edits brought back, a scene file, a shuffle, a course page's setScene (links and the first scene are
- * page/first-scene.js, over this). The scene session (page/session.js) then puts it on the page.
+ * loading/first-scene.js, over this). The scene session (state/session.js) then puts it on the page.
  *
  * Some are shown at once and computed after (an example, a link, saved work: they keep exactly what was typed,
  * mistakes included, and the module then says what is wrong); the others are checked first and shown only if the
@@ -49,7 +49,7 @@ async function shippedPreview({ presets, live, id, scene }) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
  * @param {ReturnType<import("../sharing/saved-work.js").createSavedWork>} options.savedWork
  * @param {ReturnType<import("./presets.js").createPresetLibrary>} options.presets
  * @param {(before: object, after: object) => string[]} options.lockedChanges the locked fields that showing scene

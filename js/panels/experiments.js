@@ -18,7 +18,7 @@
  */
 
 import { sceneFromDraft } from "../scene/draft.js";
-import { NO_EXPERIMENTS } from "./state.js";
+import { NO_EXPERIMENTS } from "../state/state.js";
 
 /** Part 8's own pair: "dog bites man" against "man bites dog", the same three words the other way round. */
 const WORD_ORDER_EXAMPLE = "dog-bites-man";
@@ -44,11 +44,11 @@ function shuffledOrder(n, random = Math.random) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(scene: object) => Promise<object>} options.showScene puts a whole new scene on the page (scene-loader.js)
  * @param {(id: string) => Promise<void>} options.openExample shows an example of the picker (its saved edits, if any)
- * @param {() => boolean} options.settled true when the result on the page is the draft's (page/session.js)
+ * @param {() => boolean} options.settled true when the result on the page is the draft's (state/session.js)
  */
 export function createExperiments({ store, python, showScene, openExample, settled }) {
   let measuring = false; // while an experiment puts its own scene on the page, its outcome is not cleared

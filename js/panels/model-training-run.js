@@ -4,11 +4,11 @@
  * its heads are measured.
  */
 
-import { reportProgress } from "./progress.js";
-import { TRAINING_STATE } from "./state.js";
+import { reportProgress } from "./training-progress.js";
+import { TRAINING_STATE } from "../state/state.js";
 
 /**
- * @param {object} options the model panel's (page/model.js): `store`, `python`, `update` (its state), `rerun`,
+ * @param {object} options the model panel's (panels/model.js): `store`, `python`, `update` (its state), `rerun`,
  *   `loadInfo`, and `forgetOpenedHead` (no head of the old model stays open)
  */
 export function createTrainingRun({ store, python, update, rerun, loadInfo, forgetOpenedHead }) {

@@ -4,13 +4,13 @@
  * page through lesson-steps.js and its questions are judged through lesson-answers.js. The lesson files load when
  * a lesson opens: they are not part of the page's first view.
  *
- * State: `state.lesson` (change "lesson"), null while no lesson is open (page/state.js says its shape). Progress is
+ * State: `state.lesson` (change "lesson"), null while no lesson is open (state/state.js says its shape). Progress is
  * kept in this browser (sharing/lesson-progress.js) and resumed when the lesson opens again.
  */
 
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { PANEL_NAMES } from "../layout/panels.js";
-import { holdDeferredViews } from "./deferred-views.js";
+import { holdDeferredViews } from "../state/deferred-views.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
 
@@ -100,9 +100,9 @@ function openWork(state, shown) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
  * @param {object} options.loader the scene loader (scene-loader.js)
  * @param {object} options.presets the examples (presets.js)
  * @param {(patch: object) => void} options.setView

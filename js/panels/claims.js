@@ -12,8 +12,8 @@
  * (`openClaim`), and the test offers the way back (`showClaimPlace`).
  */
 
-import { CLAIM_STATE } from "./state.js";
-import { reportProgress } from "./progress.js";
+import { CLAIM_STATE } from "../state/state.js";
+import { reportProgress } from "./training-progress.js";
 
 /**
  * Where the page makes each claim, by its id (model/claims.py): the words that name the place, the panel it is
@@ -32,7 +32,7 @@ const HEADS_EXAMPLE = "repeated-run";
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {(place: string) => void} options.reveal take the learner to a place (controller.js)
  * @param {(text: string, options?: object) => void} options.notify

@@ -3,7 +3,7 @@
  * while the playground shows that head, the learner's edits there are the model's (the panel's predictions follow).
  * Another scene in the playground gives the model back its trained weights.
  *
- * State: `state.model.opened` (the head, and the scene it was opened as) and `state.model.edited` (page/model.js).
+ * State: `state.model.opened` (the head, and the scene it was opened as) and `state.model.edited` (panels/model.js).
  */
 
 import { sceneFromDraft } from "../scene/draft.js";
@@ -34,7 +34,7 @@ function headInPlayground(draft, opened) {
 }
 
 /**
- * @param {object} options the model panel's (page/model.js): `store`, `python`, `update` (its state), `rerun`
+ * @param {object} options the model panel's (panels/model.js): `store`, `python`, `update` (its state), `rerun`
  *   (ask the model again), and `showScene`, `reveal`, `notify` (controller.js)
  */
 export function createOpenedHead({ store, python, update, rerun, showScene, reveal, notify }) {

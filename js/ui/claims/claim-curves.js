@@ -5,7 +5,7 @@
  */
 
 import { el } from "../heatmap/colour-scale.js";
-import { drawLossAxes, lossPoints } from "./loss-axes.js";
+import { drawLossAxes, lossPoints } from "../model/loss-axes.js";
 
 const WIDTH = 460;
 const HEIGHT = 190;

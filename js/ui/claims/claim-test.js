@@ -12,7 +12,7 @@
 import { make, makeButton, setText, withTestId } from "../shared/dom.js";
 import { createClaimForm } from "./claim-form.js";
 import { createClaimResults } from "./claim-results.js";
-import { createRunStatus, seconds } from "./run-status.js";
+import { createRunStatus, seconds } from "../model/run-status.js";
 
 /** What the status line says of a claim's test, which trains two models. */
 const CLAIM_WORDS = {
@@ -24,7 +24,7 @@ const CLAIM_WORDS = {
 };
 
 /**
- * The claim's statement and the way back to where the page makes it (page/claims.js CLAIM_PLACES).
+ * The claim's statement and the way back to where the page makes it (panels/claims.js CLAIM_PLACES).
  * @returns {{elements: HTMLElement[], update: (claim: object|undefined) => void}} `claim`: the one the picker shows
  */
 function createClaimStatement({ actions, picked }) {

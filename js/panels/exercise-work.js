@@ -67,7 +67,7 @@ export function exerciseWorkActions({ onNotKept }) {
  * Record a run of exercise `id`'s checks in `state.exercises[id]`: {exercise, passed, checks: [{name, passed,
  * message}], attempts}. A run the learner's code never finished (stopped, or Python went away) counts as an attempt
  * that passed nothing; a request refused before it ran is not a run.
- * @param {ReturnType<import("./session.js").createStore>} store
+ * @param {ReturnType<import("../state/session.js").createStore>} store
  * @param {string} id the exercise's id
  * @param {import("../service/exercise-runner.js").RunOutcome} outcome
  */

@@ -3,7 +3,7 @@
  * switched on once Python is live, and a fresh worker when the old one died or could not start.
  */
 
-import { BOOTING } from "./state.js";
+import { BOOTING } from "../state/state.js";
 
 /** The sentence for a boot that failed, whichever way the failure was worded. */
 function bootFailureMessage(error) {
@@ -14,8 +14,8 @@ function bootFailureMessage(error) {
 /**
  * @param {object} options
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
- * @param {ReturnType<import("./session.js").createStore>} options.store
- * @param {() => ReturnType<import("./session.js").createSceneSession>} options.session the scene session, which
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
+ * @param {() => ReturnType<import("../state/session.js").createSceneSession>} options.session the scene session, which
  *   computes once Python is live (asked for when needed: the session itself calls back here when Python dies)
  * @returns {{restart: () => void, readonly failure: Error|null}} `failure`: why Python could not start, while it cannot
  */

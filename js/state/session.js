@@ -53,7 +53,7 @@ function clampFocus(focus, count, edit) {
   return Math.min(focus, count - 1);
 }
 
-/** The changes a whole new scene makes (page/state.js CHANGES). */
+/** The changes a whole new scene makes (state/state.js CHANGES). */
 const WHOLE_SCENE_CHANGES = ["scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error"];
 /** The changes after which a scene checked and shown is no longer on the page as it was checked. */
 const DRAFT_CHANGES = ["scene", "shape", "labels", "values", "mode"];
@@ -225,7 +225,7 @@ export function createSceneSession({ store, compute, lockedFields = new Set(), i
 
     /** An error the page found (an example that could not be loaded), shown where the module's errors are. */
     showError: (detail) => write({ error: detail }, "error"),
-    /** A result drawn with the learner's own function (page/learner-drawing.js), or the module's put back. */
+    /** A result drawn with the learner's own function (panels/learner-drawing.js), or the module's put back. */
     showLearnerResult: (result) => write({ result, resultIsPreview: false }, "result"),
 
     /** The scene on the page, in the scene format (a fresh copy), or null before the first. */
@@ -337,15 +337,15 @@ function createComputeLoop({ compute, isLost, onLost, write, state }) {
 /** Refuse a patch or a change name this file does not declare (a programming mistake, said at once). */
 function checkDeclared(state, patch, changes) {
   for (const key of Object.keys(patch)) {
-    if (!Object.hasOwn(state, key)) throw new Error(`state has no slice "${key}" (page/state.js declares them)`);
+    if (!Object.hasOwn(state, key)) throw new Error(`state has no slice "${key}" (state/state.js declares them)`);
   }
   for (const change of changes) {
-    if (!Object.hasOwn(CHANGES, change)) throw new Error(`no change is called "${change}" (page/state.js CHANGES)`);
+    if (!Object.hasOwn(CHANGES, change)) throw new Error(`no change is called "${change}" (state/state.js CHANGES)`);
   }
 }
 
 /**
- * The playground's state (every slice declared in page/state.js) and its subscribers: what views read and
+ * The playground's state (every slice declared in state/state.js) and its subscribers: what views read and
  * subscribe to, and what the page's controller modules change. The scene's slices are refused to `update`: the
  * scene session below takes their one writer.
  * @returns {{state: PlaygroundState, update: (patch: object, ...changes: string[]) => void,
@@ -379,7 +379,7 @@ export function createStore() {
     /** Merge `patch` into the state and tell every subscriber the `changes`. The scene's slices are refused. */
     update(patch, ...changes) {
       const owned = Object.keys(patch).filter((key) => SCENE_SLICES.includes(key));
-      if (owned.length) throw new Error(`${owned.join(", ")}: only the scene session changes the scene (page/session.js)`);
+      if (owned.length) throw new Error(`${owned.join(", ")}: only the scene session changes the scene (state/session.js)`);
       publish(patch, changes);
     },
     /** Call `listener(state, changes)` after every update; returns a function that unsubscribes. */
@@ -395,7 +395,7 @@ export function createStore() {
       derivations.push((now, changed) => {
         const derived = derive(now, changed);
         if (derived && Object.keys(derived.patch).some((key) => SCENE_SLICES.includes(key))) {
-          throw new Error("only the scene session changes the scene (page/session.js)");
+          throw new Error("only the scene session changes the scene (state/session.js)");
         }
         return derived;
       });

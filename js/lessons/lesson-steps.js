@@ -61,9 +61,9 @@ function viewOf(step) {
 
 /**
  * @param {object} options
- * @param {ReturnType<import("./session.js").createSceneSession>} options.session
- * @param {ReturnType<import("./scene-loader.js").createSceneLoader>} options.loader
- * @param {ReturnType<import("./presets.js").createPresetLibrary>} options.presets
+ * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
+ * @param {ReturnType<import("../loading/scene-loader.js").createSceneLoader>} options.loader
+ * @param {ReturnType<import("../loading/presets.js").createPresetLibrary>} options.presets
  * @param {(patch: object) => void} options.setView
  * @param {{restore: (kept: object) => Promise<void>}} options.model the model panel's controller (model.js)
  * @param {{actions: {openClaim: Function}}} options.claims "Test a claim" (claims.js)

@@ -17,7 +17,7 @@ function canDownload(state, kind) {
 /**
  * The controller's download actions.
  * @param {object} options
- * @param {ReturnType<import("./session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {(text: string, options?: object) => void} options.notify says a failure on the notice bar
  */
 export function downloadActions({ store, notify }) {

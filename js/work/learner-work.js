@@ -15,7 +15,7 @@
  */
 export async function learnerWork({ store, controller }) {
   const lessons = await controller.actions.lessonsWork();
-  const code = await controller.actions.exerciseCode(); // its code may load first (page/panel-controllers.js)
+  const code = await controller.actions.exerciseCode(); // its code may load first (panels/panel-controllers.js)
   return structuredClone({
     scene: controller.session.scene(),
     exercises: { code, results: store.state.exercises },

@@ -5,7 +5,7 @@
  */
 
 import { make, makeButton, withTestId } from "../shared/dom.js";
-import { isRunning } from "./run-status.js";
+import { isRunning } from "../model/run-status.js";
 
 /**
  * @param {{store: object, actions: {testClaim: Function, stopClaim: Function, chooseClaim: Function}}} context
