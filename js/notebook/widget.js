@@ -13,14 +13,7 @@
 import { deferredStore, unlessResult, viewChanges } from "../state/deferred-views.js";
 import { createSceneSession, createStore } from "../state/session.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
-import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
-import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
-import { installHeatmapKeyboard } from "../ui/heatmap/heatmap-keyboard.js";
-import { mountWeightsTable } from "../ui/heatmap/weights-table.js";
-import { mountFeatureTable } from "../ui/grids/feature-table.js";
-import { installGridKeyboard } from "../ui/grids/grid-keyboard.js";
-import { mountWeightMatrices } from "../ui/grids/weight-matrices.js";
-import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
+import { mountSceneViews } from "../ui/scene-views.js";
 import { createKernelService } from "./kernel-service.js";
 import { followNotebookTheme } from "./notebook-theme.js";
 
@@ -94,26 +87,11 @@ function render({ model, el }) {
     notify: () => {},
   };
 
-  const bars = createAttentionBars(panel("bars"));
-  const heatmap = mountHeatmapPanel(panel("heatmap"), { store, actions });
-  mountMaskControls(panel("controls"), { store, actions });
   const editorStore = deferredStore(store, { urgent: unlessResult });
-  mountFeatureTable(panel("features"), { store: editorStore, actions });
-  mountWeightMatrices(panel("weights"), { store: editorStore, actions });
   const laterStore = deferredStore(store, { urgent: viewChanges });
-  mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
-  installGridKeyboard(root);
-  installHeatmapKeyboard(heatmap.area, { store, actions });
-  laterStore.subscribe((state, changes) => {
-    if (!["result", "focus", "head", "scene"].some((part) => changes.has(part))) return;
-    const { result, draft } = state;
-    if (result) {
-      const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
-      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: null });
-    } else if (draft) {
-      bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });
-    }
-    playground.dataset.drawn = "true";
+  const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
+  laterStore.subscribe((state) => {
+    if (state.draft) playground.dataset.drawn = "true";
   });
 
   /** The model's scene, result and error on screen (a scene Python set, or the first one). */

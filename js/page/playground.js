@@ -14,16 +14,9 @@ import { loadStylesheet } from "../loading/stylesheets.js";
 import { createStore } from "../state/session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
-import { createAttentionBars } from "../ui/heatmap/attention-bars.js";
-import { mountHeatmapPanel } from "../ui/heatmap/heatmap-panel.js";
-import { installHeatmapKeyboard } from "../ui/heatmap/heatmap-keyboard.js";
-import { mountWeightsTable } from "../ui/heatmap/weights-table.js";
-import { mountFeatureTable } from "../ui/grids/feature-table.js";
-import { installGridKeyboard } from "../ui/grids/grid-keyboard.js";
-import { mountWeightMatrices } from "../ui/grids/weight-matrices.js";
+import { mountSceneViews } from "../ui/scene-views.js";
 import { mountTeachingNotes } from "../ui/teaching/teaching-notes.js";
 import { createBootStatus } from "../ui/toolbar/boot-status.js";
-import { mountMaskControls } from "../ui/toolbar/mask-controls.js";
 import { mountNoticeBar } from "../ui/toolbar/notice-bar.js";
 import { mountPresetPicker } from "../ui/toolbar/preset-picker.js";
 import { mountSaveStatus } from "../ui/toolbar/save-status.js";
@@ -84,14 +77,12 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
 function mountViews({ store, actions, theme, onceLive, embedCode }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
-  const bars = createAttentionBars(panel("bars"));
-  const heatmap = mountHeatmapPanel(panel("heatmap"), { store, actions });
-  mountPresetPicker(panel("presets"), { store, actions });
-  mountMaskControls(panel("controls"), { store, actions });
   // The editors redraw a new result a task after the heatmap (deferred-views.js); the learner's edits at once.
   const editorStore = deferredStore(store, { urgent: unlessResult });
-  mountFeatureTable(panel("features"), { store: editorStore, actions });
-  mountWeightMatrices(panel("weights"), { store: editorStore, actions });
+  // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
+  const laterStore = deferredStore(store, { urgent: viewChanges });
+  const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
+  mountPresetPicker(panel("presets"), { store, actions });
   mountSaveStatus(panel("presets"), { store, actions });
   followUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
   const shareButton = /** @type {HTMLButtonElement} */ (document.querySelector('[aria-controls="share-area"]'));
@@ -100,13 +91,7 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
   onceLive(fillShareArea);
   installSceneFileDrop(actions);
   mountNoticeBar(host("notice-area"), { store, actions });
-  // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
-  const laterStore = deferredStore(store, { urgent: viewChanges });
   mountTeachingNotes(panel("notes"), { store: laterStore });
-  // Keyboard, screen readers and dark mode (see each module's header).
-  installGridKeyboard(root);
-  mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
-  installHeatmapKeyboard(heatmap.area, { store, actions });
   const themeToggle = mountThemeToggle(host("masthead-controls"), { onToggle: () => theme.toggle(), before: shareButton });
   theme.subscribe((now) => themeToggle.update(now));
 
@@ -115,16 +100,6 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
     if (changes.has("view")) showPanels(state.view.panels);
     const status = state.boot.failed ? "failed" : state.resultIsPreview || !state.boot.live ? "preview" : "live";
     if (root.dataset.status !== status) root.dataset.status = status;
-  });
-  laterStore.subscribe((state, changes) => {
-    const { result, draft } = state;
-    if (!["result", "focus", "head", "mode", "scene"].some((part) => changes.has(part))) return;
-    if (result) {
-      const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
-      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: result.drawn_with ?? null });
-    } else if (draft) {
-      bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });
-    }
   });
   // The page is shown once its first scene is on screen with every view drawn (this subscriber is the last
   // deferred one, so it runs after the others): before, the panels fill in one after another, and each would

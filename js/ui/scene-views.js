@@ -1,0 +1,54 @@
+/**
+ * The views that draw a scene and take its edits, mounted in one place for the page (page/playground.js) and the
+ * notebook widget (notebook/widget.js), so that both draw alike: the heatmap with its keyboard and its weights
+ * table, the attention bars under it, the mask controls, the feature table and the weight matrices.
+ *
+ * The caller gives the stores: the page's store for what must draw at once, and two that may draw a task later
+ * (state/deferred-views.js): the editors', and the one of the views below the heatmap.
+ */
+
+import { createAttentionBars } from "./heatmap/attention-bars.js";
+import { mountHeatmapPanel } from "./heatmap/heatmap-panel.js";
+import { installHeatmapKeyboard } from "./heatmap/heatmap-keyboard.js";
+import { mountWeightsTable } from "./heatmap/weights-table.js";
+import { mountFeatureTable } from "./grids/feature-table.js";
+import { installGridKeyboard } from "./grids/grid-keyboard.js";
+import { mountWeightMatrices } from "./grids/weight-matrices.js";
+import { mountMaskControls } from "./toolbar/mask-controls.js";
+
+/** The changes the bars redraw for: what they show (the result, the focused row, the head) and how (the mode). */
+const BARS_CHANGES = ["result", "focus", "head", "mode", "scene"];
+
+/**
+ * Mount the scene's views into their panels.
+ * @param {(name: string) => HTMLElement} panel the element of the panel `name` (layout/panels.js's names)
+ * @param {object} context
+ * @param {HTMLElement} context.root the playground's element: its grids' arrow keys work inside it
+ * @param {import("../state/session.js").StoreView} context.store the store: the heatmap and the controls draw at once
+ * @param {import("../state/session.js").StoreView} context.editorStore the editors' store: a new result reaches them
+ *   a task after the heatmap, the learner's own edits at once
+ * @param {import("../state/session.js").StoreView} context.laterStore the store of the views below the heatmap
+ * @param {object} context.actions the views' actions (edit, focus, hover, setView, …)
+ * @returns {{heatmap: ReturnType<typeof mountHeatmapPanel>}} the heatmap (its picture is what the downloads draw)
+ */
+export function mountSceneViews(panel, { root, store, editorStore, laterStore, actions }) {
+  const bars = createAttentionBars(panel("bars"));
+  const heatmap = mountHeatmapPanel(panel("heatmap"), { store, actions });
+  mountMaskControls(panel("controls"), { store, actions });
+  mountFeatureTable(panel("features"), { store: editorStore, actions });
+  mountWeightMatrices(panel("weights"), { store: editorStore, actions });
+  mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
+  installGridKeyboard(root);
+  installHeatmapKeyboard(heatmap.area, { store, actions });
+  laterStore.subscribe((state, changes) => {
+    if (!BARS_CHANGES.some((part) => changes.has(part))) return;
+    const { result, draft } = state;
+    if (result) {
+      const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+      bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: result.drawn_with ?? null });
+    } else if (draft) {
+      bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });
+    }
+  });
+  return { heatmap };
+}
