@@ -196,6 +196,9 @@ export function createCourseRecord({ runtime, page, lessonIds, resumed, storage 
       course = await describeCourse(lessonIds);
       const journal = createJournal(runtime, store.state);
       store.subscribe((state, changes) => {
+        // Once the session is terminated nothing more is sent: a page brought back from the browser's cache keeps
+        // its store, but the LMS accepts no call after Terminate.
+        if (finished) return;
         if (journal(state, changes)) saveNow();
         else if (WORK_CHANGES.some((name) => changes.has(name))) schedule();
       });

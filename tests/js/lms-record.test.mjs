@@ -689,6 +689,15 @@ test("leaving sets the session time, commits and terminates once; a save pending
   assert.equal(lastSet(record, "cmi.location"), "a/s1");
 });
 
+test("an answer after leaving (a page brought back from the browser's cache) sends nothing after Terminate", async (t) => {
+  const record = await startedRecord(t);
+  record.leave();
+  const from = record.calls.length;
+  answer(record.store, "s2", { correct: true });
+  await sleep(500);
+  assert.deepEqual(record.calls.slice(from), [], "no call after Terminate");
+});
+
 test("the edits are kept oldest first: an edit changed becomes the newest, an edit gone leaves the order", async (t) => {
   const edits = { s1: { X: [[1]] } };
   const resumed = { ...emptyWork(), lessons: { a: { step: "s1", done: [], answers: {}, edits } }, code: { softmax: "x = 1" },
