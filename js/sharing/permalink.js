@@ -209,14 +209,10 @@ export function presetHash(id) {
 }
 
 /**
- * Read a URL hash.
- * @param {string} hash location.hash (with or without "#")
- * @returns {Promise<null | {kind: "preset", id: string} | {kind: "scene", version: number, payload: object}>}
- *   null for an empty hash or one that is not ours; rejects with PermalinkError for a broken link
- */
-/**
  * A link to a lesson's step, `lesson=<id>&step=<step>` (the step is its id or its number from 1, and may be left
  * out): {kind: "lesson", id, step}, step null for the lesson's own first (or the learner's last).
+ * @param {string} text
+ * @returns {{kind: "lesson", id: string, step: string|null}}
  */
 function lessonLink(text) {
   const fields = new URLSearchParams(text);
@@ -229,6 +225,13 @@ function lessonLink(text) {
   return { kind: "lesson", id, step };
 }
 
+/**
+ * Read a URL hash.
+ * @param {string} hash location.hash (with or without "#")
+ * @returns {Promise<null | {kind: "preset", id: string} | {kind: "lesson", id: string, step: string|null}
+ *   | {kind: "scene", version: number, payload: object}>} null for an empty hash or one that is not ours; rejects
+ *   with PermalinkError for a broken link
+ */
 export async function decodePermalinkHash(hash) {
   const text = hash.startsWith("#") ? hash.slice(1) : hash;
   if (text.length > MAX_HASH_LENGTH) throw new PermalinkError("This link is too large to open.");
