@@ -90,8 +90,11 @@ function render({ model, el }) {
   const editorStore = deferredStore(store, { urgent: unlessResult });
   const laterStore = deferredStore(store, { urgent: viewChanges });
   const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
-  laterStore.subscribe((state) => {
-    if (state.draft) playground.dataset.drawn = "true";
+  // Drawn once the first scene is on screen with every view (this subscriber is the last deferred one).
+  const shown = laterStore.subscribe((state) => {
+    if (!state.draft) return;
+    playground.dataset.drawn = "true";
+    shown();
   });
 
   /** The model's scene, result and error on screen (a scene Python set, or the first one). */

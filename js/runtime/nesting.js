@@ -36,7 +36,7 @@ export function nestedTooDeeply(value, limit = MAX_NESTING) {
       above.delete(item);
       continue;
     }
-    if (item === null || typeof item !== "object" || above.has(item) || deepest.get(item) >= depth) continue;
+    if (item === null || typeof item !== "object" || above.has(item) || (deepest.get(item) ?? -1) >= depth) continue;
     if (depth >= limit) return true;
     deepest.set(item, depth);
     above.add(item);

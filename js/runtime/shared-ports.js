@@ -13,8 +13,8 @@ import { BOOT_STAGES, MESSAGE_TYPES } from "./protocol.js";
  * @typedef {{SharedWorkerGlobalScope?: Function}} WorkerGlobals
  */
 
-const SHARED = typeof /** @type {WorkerGlobals} */ (globalThis).SharedWorkerGlobalScope === "function"
-  && self instanceof /** @type {WorkerGlobals} */ (globalThis).SharedWorkerGlobalScope;
+const { SharedWorkerGlobalScope: sharedScope } = /** @type {WorkerGlobals} */ (globalThis);
+const SHARED = typeof sharedScope === "function" && self instanceof sharedScope;
 const ports = new Set();
 const toEveryPage = [];
 
