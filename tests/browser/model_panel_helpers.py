@@ -45,12 +45,19 @@ def open_model(page, url):
     expect(page.locator(sel("model-prediction")).first).to_be_visible(timeout=60_000)
 
 
+def model_panel_opened(page):
+    """Whether the model's panel on the shared page is open. The panel is one of the views mounted after the page is
+    live (playground.js: mountLaterViews), so this waits until it is there: a page just booted may not have it yet."""
+    button = page.locator(sel("model-open"))
+    expect(button).to_have_count(1, timeout=60_000)
+    return button.is_hidden()
+
+
 def open_model_on_live_page(page):
     """Open the model's panel on the shared page, where an earlier test may have left it open (the
     shared page's reset puts the playground back, not the model's panel)."""
-    button = page.locator(sel("model-open"))
-    if button.is_visible():
-        button.click()
+    if not model_panel_opened(page):
+        page.locator(sel("model-open")).click()
 
 
 def put_the_model_panel_back(page):
@@ -103,7 +110,7 @@ FIRST_OPENED = {}
 def model_page(live_page):
     """The shared page with the model's panel open and put back (put_the_model_panel_back): a test that
     only uses the panel pays for its own work, not for booting Python and loading the model."""
-    first = live_page.locator(sel("model-open")).is_visible()
+    first = not model_panel_opened(live_page)
     put_the_model_panel_back(live_page)
     if first:
         FIRST_OPENED["state"] = live_page.evaluate(MODEL_PANEL_STATE)
