@@ -55,7 +55,10 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 # --no-loadscope-reorder: keep the groups in the order tests/conftest.py gives (the long ones first); by default
 # xdist puts the groups with the most tests first, which left the one-test native suite inside Pyodide (three
 # minutes) to start near the end, alone.
-"$PYTHON" -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 "$@" || status=$?
+# --timeout: a test still running after 5 minutes (the longest take about one) is stuck; its worker prints every
+# thread's stack and ends, and the run goes on without it (pytest-timeout's thread method; a test that needs longer
+# says so with @pytest.mark.timeout).
+"$PYTHON" -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 --timeout=300 --timeout-method=thread "$@" || status=$?
 echo "test.sh: $((SECONDS - started)) s in all: set-up (install, build) $set_up s, pytest $((SECONDS - started - set_up)) s"
 if [ "$status" -eq 5 ]; then
   echo "test.sh: pytest collected no tests, which counts as a failure" >&2

@@ -60,7 +60,7 @@ from playwright.sync_api import Error as PlaywrightError, expect, sync_playwrigh
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from page_helpers import FRESH_VIEWPORT, open_live, reset_to_default_example, sel  # noqa: E402
+from page_helpers import FRESH_VIEWPORT, await_ready, open_live, reset_to_default_example, sel  # noqa: E402
 from runtime_helpers import start_client  # noqa: E402
 from sitebuild import paths, server as dev_server, variants  # noqa: E402
 
@@ -399,7 +399,7 @@ def open_keeper(shared, browser):
         shared["context"].close()
     shared["context"], shared["keeper"] = guarded_page(browser, shared["problems"])
     shared["keeper"].goto(shared["site_url"] + KEEPER)
-    shared["keeper"].evaluate("window.attentionPlayground.ready")
+    await_ready(shared["keeper"])
     shared["broken"] = False
 
 

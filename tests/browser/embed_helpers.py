@@ -14,7 +14,7 @@ import time
 from playwright.sync_api import expect
 
 from course_pages import course_page
-from page_helpers import POLL_EVERY_MS, sel
+from page_helpers import POLL_EVERY_MS, await_ready, sel
 
 COURSE_PAGE = "/examples/course-page.html"
 REQUEST = "attention-playground:request"
@@ -36,7 +36,7 @@ def live_frame(page, test_id):
     """The Frame inside the <iframe> with `test_id`, once its playground is live."""
     frame = page.locator(sel(test_id)).element_handle().content_frame()
     frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
-    frame.evaluate("window.attentionPlayground.ready")
+    await_ready(frame)
     expect(frame.locator(sel("playground"))).to_have_attribute("data-status", "live")
     return frame
 
@@ -98,7 +98,7 @@ def author_page(context, snippet, html_theme=None):
     author.set_content(f"<!doctype html><html{theme}><body><h1>My lesson</h1>{snippet}</body></html>")
     frame = author.locator("iframe").element_handle().content_frame()
     frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
-    frame.evaluate("window.attentionPlayground.ready")
+    await_ready(frame)
     return author, frame
 
 

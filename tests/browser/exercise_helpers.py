@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from page_helpers import ANIMATIONS_ENDED, sel
+from page_helpers import ANIMATIONS_ENDED, await_ready, sel
 
 # Seconds: booting the exercise worker's Python, or restarting it, on a busy 2-core machine.
 PYTHON_TIMEOUT_MS = 90_000
@@ -26,7 +26,7 @@ def open_exercises(page, exercise_id, url=None):
     pick an exercise."""
     if url:
         page.goto(url)
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     page.locator(sel("exercise-open")).click()
     tab = page.locator(sel(f"exercise-tab-{exercise_id}"))

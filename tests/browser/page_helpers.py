@@ -48,9 +48,26 @@ def module_error(scene):
     return str(raised.value)
 
 
+#: How long a page (or a frame) may take to go live before a test fails: booting takes seconds on a busy machine.
+LIVE_TIMEOUT_MS = 120_000
+
+# `attentionPlayground.ready`, awaited for at most `ms`: Playwright's evaluate has no time limit of its own, and a page
+# that never went live would hold the test run for ever.
+READY_WITHIN = """(ms) => Promise.race([window.attentionPlayground.ready, new Promise((_, reject) => setTimeout(() => {
+  const said = document.querySelector('[data-testid="boot-stage"]')?.textContent ?? "nothing";
+  reject(new Error(`not live after ${ms} ms; the page says: ${said}`));
+}, ms))])"""
+
+
+def await_ready(target, timeout_ms=LIVE_TIMEOUT_MS):
+    """Wait until `attentionPlayground.ready` resolves in `target` (a page or a frame); fails if it rejects, or after
+    `timeout_ms`."""
+    target.evaluate(READY_WITHIN, timeout_ms)
+
+
 def wait_live(page):
     """Wait until Python is live in the page and the page says so (booting takes seconds on a busy machine)."""
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
 
@@ -85,11 +102,20 @@ LEARNERS_PHONE = {"width": 390, "height": 844}
 FRESH_VIEWPORT = {"width": 1280, "height": 720}
 FRESH_COLOR_SCHEME = "light"
 
-#: A line of JavaScript, for an async function run in the page: wait until no animation runs. An animation that a
+#: Lines of JavaScript, for an async function run in the page: wait until no animation runs. An animation that a
 #: newer one replaces is cancelled and its `finished` promise rejects (AbortError); it has ended all the same, so
-#: each is awaited settled, and the page asked again (replacing one may have started another).
-ANIMATIONS_ENDED = """  for (let running; (running = document.getAnimations().filter((animation) => animation.playState === "running")).length;) {
-    await Promise.allSettled(running.map((animation) => animation.finished));
+#: each is awaited settled, and the page asked again (replacing one may have started another). An animation that
+#: repeats for ever (the boot status's pulse) never ends and is not waited for; after 10 s the wait fails, naming
+#: what still runs, rather than hold the test for ever.
+ANIMATIONS_ENDED = """  {
+    const giveUpAt = performance.now() + 10000;
+    const endless = (animation) => animation.effect?.getComputedTiming().iterations === Infinity;
+    for (let running; (running = document.getAnimations().filter((animation) => animation.playState === "running" && !endless(animation))).length;) {
+      if (performance.now() > giveUpAt) {
+        throw new Error(`animations still running after 10 s: ${running.map((animation) => animation.animationName ?? "unnamed").join(", ")}`);
+      }
+      await Promise.race([Promise.allSettled(running.map((animation) => animation.finished)), new Promise((resolve) => setTimeout(resolve, 500))]);
+    }
   }
 """
 
@@ -100,14 +126,19 @@ ANIMATIONS_ENDED = """  for (let running; (running = document.getAnimations().fi
 # one on screen, as it does for a fresh visitor.
 RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => {
   const api = window.attentionPlayground;
-  await api.ready;
+  // Each wait below fails after 30 s, saying what it waited for, rather than hold the test for ever.
+  const within = (promise, what) => Promise.race([promise, new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`the reset waited 30 s for ${what}`)), 30000))]);
+  await within(api.ready, "Python to be live");
   const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const until = (holds, what) => within((async () => { while (!holds()) await settled(); })(), what);
   async function open(hash, shown) {
     location.hash = hash;
-    while (location.hash || !shown(api.getScene())) await settled();  // opened, then taken out of the address
+    // opened, then taken out of the address
+    await until(() => !location.hash && shown(api.getScene()), `the link ${hash} to be opened (the address: ${location.href})`);
   }
   document.activeElement?.blur();
-  await api.lessons.close();  // a lesson left open: the playground whole again
+  await within(api.lessons.close(), "the lesson to close");  // a lesson left open: the playground whole again
   await open(away, (scene) => scene?.tokens.length !== tokens.length);
   // It follows a new scene into saved work when idle (at most SAVE_DELAY_MS later); a page being hidden writes
   // what it owes at once (saved-work.js), so the test does not wait the delay out.
@@ -121,7 +152,7 @@ RESET_TO_DEFAULT_EXAMPLE = """async ({ away, home, tokens, summaryDelayMs }) => 
   // the scene, when idle (saved-work.js), which may be before this line or after it.
   for (const key of Object.keys(localStorage)) if (!key.endsWith("/page/current")) localStorage.removeItem(key);
   sessionStorage.clear();
-  while (JSON.stringify(api.result()?.tokens) !== JSON.stringify(tokens)) await settled();
+  await until(() => JSON.stringify(api.result()?.tokens) === JSON.stringify(tokens), "the example's result");
 """ + ANIMATIONS_ENDED + """  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));  // views drawn a task later
   window.scrollTo(0, 0);
   // The spoken summary of a change waits 600 ms (weights-table.js), and says only what differs from what it said
@@ -263,7 +294,7 @@ def paste_code(page, code, frame=None):
 
 def open_every_panel(page):
     """Open and fill every panel of the page, as a learner who tries everything would."""
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     open_share_menu(page)
     page.locator(sel("weights-table-toggle")).click()

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from page_helpers import (
-    CAT, DEFAULT_PRESET, IT, LEARNERS_PHONE, assert_weights_equal, bar_value, cell_value, preset_scene, scene_link_hash,
-    sel, type_into, wait_live)
+    CAT, DEFAULT_PRESET, IT, LEARNERS_PHONE, assert_weights_equal, await_ready, bar_value, cell_value, preset_scene,
+    scene_link_hash, sel, type_into, wait_live)
 
 
 def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, site_url, artifacts):
@@ -43,7 +43,7 @@ def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, si
     for route in held:
         route.continue_()
     page.unroute("**/vendor/pyodide/pyodide.asm.wasm")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     expect(page.locator(sel("preview-badge"))).to_be_hidden()
     expect(page.locator(sel("boot-stage"))).to_contain_text("live")

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from attention_playground.model import train
 from attention_playground.model.claims import CLAIMS, judge, measure, pair_configs
-from page_helpers import POLL_EVERY_MS, copy_link, open_live, preset_scene, scene_link_hash, sel, type_into, wait_live
+from page_helpers import POLL_EVERY_MS, await_ready, copy_link, open_live, preset_scene, scene_link_hash, sel, type_into, wait_live
 
 #: Steps of the pair a link starts here: a few, so the test is quick (the claims are shown at their own
 #: settings in tests/native/test_model_claims.py).
@@ -169,7 +169,7 @@ def test_a_course_pages_frame_opens_a_claim_by_post_message_and_a_frame_without_
     for frame_id in ("with-model", "without-model"):
         frame = page.locator(f"#{frame_id}").element_handle().content_frame()
         frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
-        frame.evaluate("window.attentionPlayground.ready")
+        await_ready(frame)
         frames[frame_id] = frame
     # The mask's and ÷√d's links show only where the model's panel (and so the test) is on the page.
     expect(frames["with-model"].locator(sel("claim-link", claim="mask"))).to_be_visible()

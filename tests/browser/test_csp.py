@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 from urllib.request import urlopen
 
+from page_helpers import await_ready
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from sitebuild import csp, paths  # noqa: E402
@@ -66,7 +68,7 @@ OPENED = """(opener) => !opener.isConnected || !opener.checkVisibility()
 def test_the_page_boots_and_works_without_a_violation(page, site_url):
     page.add_init_script(RECORD_VIOLATIONS)
     page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     page.locator('[data-testid="playground"][data-status="live"]').wait_for()
     # Use it: edit a cell, switch the mask, pick an example, look at a cell.
     page.locator('[data-testid="x-cell"]').first.click()

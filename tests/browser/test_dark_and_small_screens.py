@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from model_panel_helpers import N_HEADS, REPEATED_NOUN
-from page_helpers import LEARNERS_PHONE, open_live, sel, type_into
+from page_helpers import LEARNERS_PHONE, await_ready, open_live, sel, type_into
 
 PHONE = {"width": 360, "height": 740}  # CSS pixels of the phone the page is tried on (2× pixels, touch)
 
@@ -108,7 +108,7 @@ SMALL_TARGETS = """() => {
 def test_the_page_fits_a_phone(phone_page, site_url, artifacts):
     page = phone_page
     page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     # No sideways scrolling of the page: wide grids scroll inside their own panel.
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"), page.evaluate(
@@ -139,7 +139,7 @@ def test_the_page_fits_a_phone_in_dark_mode(phone_page, site_url, artifacts):
     page = phone_page
     page.emulate_media(color_scheme="dark")
     page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=str(artifacts / "phone-360-dark.png"), full_page=False)
 

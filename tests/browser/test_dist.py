@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from embed_helpers import assert_same_weights
-from page_helpers import open_every_panel, preset_scene, sel
+from page_helpers import await_ready, open_every_panel, preset_scene, sel
 from sitebuild import csp, paths, runtime, server as dev_server, variants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ def test_dist_goes_live_from_a_sub_path_with_only_its_own_files_and_runs_its_bun
     page.on("request", lambda request: paths.append(urlsplit(request.url).path))
     page.goto(site_url + DIST_PATH + "index.html")
     page.wait_for_function("() => window.attentionPlayground !== undefined")
-    page.evaluate("() => window.attentionPlayground.ready")
+    await_ready(page)
     for needed in ("vendor/pyodide/pyodide.asm.wasm", "generated/attention_playground.zip", "js/runtime/worker.js"):
         assert DIST_PATH + needed in paths
     # Every panel open (the exercises' Python, the trained model, the lessons), still nothing from outside dist/.
@@ -55,7 +55,7 @@ def test_built_site_reloads_goes_live_and_trains_with_the_network_off(page, site
     """Training starts a worker of its own (js/runtime/worker.js?for=training): offline, the service worker
     must answer that script from its cache though its address carries a query."""
     page.goto(f"{site_url}/dist/index.html")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     # The service worker installs once the page is live and idle; `ready` resolves when it is active,
     # that is, when everything is in its cache.
     scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.scope)")
@@ -67,7 +67,7 @@ def test_built_site_reloads_goes_live_and_trains_with_the_network_off(page, site
     page.context.set_offline(True)
     try:
         page.reload()
-        page.evaluate("window.attentionPlayground.ready")
+        await_ready(page)
         expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
         # Still computing offline: a new scene goes through Python.
         dog = preset_scene("dog-bites-man")
@@ -77,7 +77,7 @@ def test_built_site_reloads_goes_live_and_trains_with_the_network_off(page, site
         assert trained["status"] == "done" and trained["step"] == 2 and len(trained["losses"]) == 2
         # And an embedded frame of the same site works offline too.
         page.goto(f"{site_url}/dist/index.html?embed&panels=heatmap#preset=causal-exercise")
-        page.evaluate("window.attentionPlayground.ready")
+        await_ready(page)
         expect(page.locator(sel("heatmap-cell"))).to_have_count(36)
     finally:
         page.context.set_offline(False)
@@ -89,7 +89,7 @@ def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(unpac
     paths = []
     page.on("request", lambda request: paths.append(urlsplit(request.url)))
     page.goto(unpacked_zip_server + "index.html")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     dog = preset_scene("dog-bites-man")
     assert_same_weights(page.evaluate("(scene) => window.attentionPlayground.setScene(scene)", dog), compute(dog))
@@ -97,7 +97,7 @@ def test_offline_zip_unpacked_and_served_goes_live_with_only_its_own_files(unpac
     assert all(url.netloc == base.netloc and url.path.startswith(base.path) for url in paths), "the zip's site asked for files outside itself"
     # Embed mode works from the zip too.
     page.goto(unpacked_zip_server + "index.html?embed&panels=heatmap,bars#preset=dog-bites-man")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
 
 
@@ -150,7 +150,7 @@ def test_cdn_build_loads_the_runtime_from_the_cdn_address(cdn_site_url, page, pa
 
     page.context.route(runtime.CDN_URL + "**", from_the_pinned_copy)
     page.goto(cdn_site_url + "index.html")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     assert {"pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"} <= set(served)
     assert any(name.startswith("numpy-") for name in served)

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from embed_helpers import author_page, snippet_page
-from page_helpers import POLL_EVERY_MS, open_share_menu, sel
+from page_helpers import POLL_EVERY_MS, await_ready, open_share_menu, sel
 from sharing_helpers import maker_page  # noqa: F401  (a fixture)
 
 
@@ -45,7 +45,7 @@ def copy_embed_code_and_paste_it(page, site_url, artifacts):
             frame_element = author.locator("iframe")
             frame = frame_element.element_handle().content_frame()
             frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
-            frame.evaluate("window.attentionPlayground.ready")
+            await_ready(frame)
             frame.wait_for_function("(x) => JSON.stringify(window.attentionPlayground.getScene()?.X[2]) === JSON.stringify(x)", arg=expect_x, polling=POLL_EVERY_MS)
             expect(frame.locator(sel("scene-title"))).to_have_text("dog bites man")
             expect(frame_element).to_have_attribute("data-resized", "true")

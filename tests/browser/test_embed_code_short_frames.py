@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from page_helpers import POLL_EVERY_MS, open_share_menu, sel
+from page_helpers import POLL_EVERY_MS, await_ready, open_share_menu, sel
 
 EXAMPLE = "causal-exercise"
 COMPACT = ["controls", "notes", "heatmap", "bars"]  # the mask, the note, the weights and the focused row
@@ -28,7 +28,7 @@ def frame_height_in_a_lesson(context, snippet):
         frame_element = author.locator("iframe")
         frame = frame_element.element_handle().content_frame()
         frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
-        frame.evaluate("window.attentionPlayground.ready")
+        await_ready(frame)
         expect(frame_element).to_have_attribute("data-resized", "true")
         frame.wait_for_function("() => document.documentElement.scrollHeight <= window.innerHeight", polling=POLL_EVERY_MS)
         return int(frame_element.get_attribute("height"))

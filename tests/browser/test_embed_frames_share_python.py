@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError, expect
 from attention_playground import compute
 from conftest import PageProblems, assert_no_problems, open_keeper, page_sharing_python
 from embed_helpers import assert_same_weights, python_workers, serve_lesson
-from page_helpers import POLL_EVERY_MS, preset_scene, sel
+from page_helpers import POLL_EVERY_MS, await_ready, preset_scene, sel
 from sitebuild import server as dev_server
 
 
@@ -25,7 +25,7 @@ def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_lef
         # One page edits its example, which is saved in the storage the context's pages share.
         first = page_sharing_python(shared_python)
         first.goto(address)
-        first.evaluate("window.attentionPlayground.ready")
+        await_ready(first)
         first.wait_for_function("() => window.attentionPlayground.getScene() !== null", polling=POLL_EVERY_MS)
         cell = first.locator(sel("x-cell", row=0, column=0))
         cell.click()
@@ -38,7 +38,7 @@ def test_a_page_sharing_the_python_boots_none_and_finds_nothing_the_last_one_lef
         # The next finds the example as shipped, nothing saved or put aside, and the same one Python.
         second = page_sharing_python(shared_python)
         second.goto(address)
-        second.evaluate("window.attentionPlayground.ready")
+        await_ready(second)
         expect(second.locator(sel("playground"))).to_have_attribute("data-status", "live")
         second.wait_for_function("() => window.attentionPlayground.getScene() !== null", polling=POLL_EVERY_MS)  # its example arrived
         assert second.evaluate("window.attentionPlayground.getScene().X") == preset_scene("dog-bites-man")["X"]

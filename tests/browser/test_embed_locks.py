@@ -9,13 +9,13 @@ import re
 
 from playwright.sync_api import expect
 
-from page_helpers import preset_scene, sel
+from page_helpers import await_ready, preset_scene, sel
 
 
 def test_locked_fields_are_read_only_and_cannot_be_changed(embed_page, site_url, artifacts):
     page = embed_page
     page.goto(f"{site_url}/index.html?embed&lock=X,Wq,mask#preset=dog-bites-man")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     expect(page.locator(sel("scene-title"))).to_have_text("dog bites man")
     scene_before = page.evaluate("window.attentionPlayground.getScene()")
@@ -66,7 +66,7 @@ def test_locked_fields_say_they_are_locked(embed_page, site_url, artifacts):
     ending in "locked by this page"."""
     page = embed_page
     page.goto(f"{site_url}/index.html?embed&lock=X,Wq#preset=dog-bites-man")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     feature_note = page.locator(f'{sel("feature-editor")} {sel("lock-note")}')
     expect(feature_note).to_be_visible()
@@ -93,7 +93,7 @@ def test_locked_fields_say_they_are_locked(embed_page, site_url, artifacts):
 def test_the_positions_switch_can_be_locked(embed_page, site_url):
     page = embed_page
     page.goto(f"{site_url}/index.html?embed&panels=heatmap,experiments&lock=positions#preset=it-animal-noun")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     page.locator(sel("experiment-tab-order")).click()
     toggle = page.locator(sel("positions-toggle"))
     expect(toggle).to_be_disabled()
@@ -141,7 +141,7 @@ def test_locks_hold_for_every_way_a_learner_can_replace_the_scene(embed_page, si
     page = embed_page
     panels = "presets,heatmap,bars,features,weights,heads,experiments"
     page.goto(f"{site_url}/index.html?embed&panels={panels}&lock=X,Wq#preset=it-animal-noun")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     expect(page.locator(sel("experiment-tab-one-thing"))).to_be_visible()
     locked_scene = page.evaluate("window.attentionPlayground.getScene()")

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 from attention_playground.entry import MAX_NESTING  # noqa: E402
-from page_helpers import sel
+from page_helpers import await_ready, sel
 
 SEED = 6
 CASES = 100  # generated cases in all: half scenes through setScene, half links through location.hash
@@ -139,7 +139,7 @@ def assert_live(page):
 
 def open_page(page, site_url):
     page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
 
 

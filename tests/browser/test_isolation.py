@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from attention_playground import compute
 from attention_playground.presets import random_scene
-from page_helpers import paste_code, sel
+from page_helpers import await_ready, paste_code, sel
 from sitebuild import csp
 
 LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
@@ -43,7 +43,7 @@ def test_the_development_server_isolates_every_response(page, site_url):
     responses = []
     page.on("response", lambda response: responses.append(response))
     page.goto(f"{site_url}/")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     assert page.evaluate("self.crossOriginIsolated") is True
     own = [response for response in responses if response.url.startswith(site_url)]
     assert any(response.url.endswith(".wasm") for response in own) and any("/js/" in response.url for response in own)
@@ -56,13 +56,13 @@ def test_the_development_server_isolates_every_response(page, site_url):
 def test_on_a_host_that_sends_no_headers_the_service_worker_isolates_the_page_from_the_second_visit(unpacked_zip_server, page):
     # (the server fixture first: it must outlive the page)
     page.goto(unpacked_zip_server + "index.html")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     assert page.evaluate("self.crossOriginIsolated") is False
     page.evaluate("navigator.serviceWorker.ready")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     page.reload()
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     assert page.evaluate("self.crossOriginIsolated") is True
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     # Isolated, the learner's loop is interrupted, not its worker ended.
@@ -77,7 +77,7 @@ def test_on_a_plain_host_the_built_page_shows_a_64_token_scene_with_one_hot_valu
     result cross to and from Python by message; a scene whose values are one-hot markers (Wv null, so its value
     dims are named after its 64 tokens) comes back whole, and the same scene set again gives the same result."""
     page.goto(f"{plain_site_url}/dist/")
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     assert page.evaluate("self.crossOriginIsolated") is False
     scene = random_scene(64, seed=11, digits=2, mask="causal")
     scene["heads"][0]["Wv"] = None

@@ -8,7 +8,7 @@ appears on the first edit and pushes down the checkbox just clicked is exactly w
 import pytest
 from playwright.sync_api import expect
 
-from page_helpers import open_share_menu, preset_scene, scene_link_hash, sel
+from page_helpers import await_ready, open_share_menu, preset_scene, scene_link_hash, sel
 
 
 MOST_SHIFT = 0.01
@@ -44,7 +44,7 @@ def shifts_since(page, start):
 
 def settle(page):
     """Python live, and the views below the heatmap mounted and drawn (they load once Python is live)."""
-    page.evaluate("window.attentionPlayground.ready")
+    await_ready(page)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     expect(page.locator(sel("exercise-open"))).to_be_attached()
     page.wait_for_timeout(1000)  # the views' idle-time redraws (the weights table)

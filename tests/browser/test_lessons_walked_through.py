@@ -14,10 +14,11 @@ from lesson_helpers import (
 )
 from page_helpers import sel
 
-pytestmark = pytest.mark.browser
-
 #: A claim's question trains its pair in the page before it is judged: seconds, more on a busy machine.
 TRAINING_SECONDS = 240
+
+# The walk may wait that long for training, on top of the rest of it (test.sh's --timeout is 5 minutes).
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(TRAINING_SECONDS + 300)]
 
 
 def wrong_answer(asked, right):

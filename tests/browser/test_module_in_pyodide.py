@@ -14,10 +14,9 @@ hypothesis tests and the model's included), every one of them passed, and nothin
 (the `page` fixture's request guard).
 
 All but the few marked `trains_long`: they train models for hundreds of steps to show what training gives (each
-claim on five seeds, the quick run's induction head), which costs minutes inside Pyodide and would be the same
+claim on five seeds, five seeds learning to copy, the quick run's induction head), which costs minutes inside Pyodide and would be the same
 fact there. What Pyodide could change, the arithmetic of a training step, is checked there step by step: here by
-the shipped model's retraining, whose first 300 steps must follow the shipped loss curve, and by the five-seed
-test's first seed; in the page by test_claims.py and test_model_panel_training.py, whose runs match native
+the shipped model's retraining, whose first 300 steps must follow the shipped loss curve; in the page by test_claims.py and test_model_panel_training.py, whose runs match native
 training to 1e-9. The test checks which tests were left out: exactly those natively marked, and no more.
 """
 
@@ -30,7 +29,6 @@ import pytest
 
 from sitebuild import runtime, wheels
 
-pytestmark = pytest.mark.long  # the native suite, once, inside Pyodide: minutes
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
@@ -41,6 +39,9 @@ WORKER = "/tests/in_pyodide/worker.js"
 SUITE_FILES = ["pyproject.toml", "docs/model.md", "tools/model_report.py", "tests/native/*.py", "tests/in_pyodide/*.py"]
 #: Stops a hung runtime from hanging the test run; not a limit on speed.
 HANG_GUARD_MS = 20 * 60 * 1000
+
+# The native suite, once, inside Pyodide: a minute, several on a slow machine; HANG_GUARD_MS ends a hung runtime.
+pytestmark = [pytest.mark.long, pytest.mark.timeout(HANG_GUARD_MS // 1000 + 120)]
 
 # Start the worker, send it the files, and wait for its one report (progress messages are kept, not shown).
 RUN_IN_WORKER = """async ({ workerUrl, files, wheels, hangGuardMs }) => {
