@@ -49,8 +49,10 @@ fi
 
 set_up=$((SECONDS - started))
 status=0
-# One BLAS thread per process (tests/conftest.py says why; set here too, before anything imports NumPy).
+# One BLAS thread per process, and malloc that keeps the memory it frees (tests/conftest.py says why; set here too, before
+# anything imports NumPy or starts a process).
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+export MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=268435456 MALLOC_MMAP_THRESHOLD_=33554432
 # --dist loadgroup: each test is in its file's group, or a group of files that share state (tests/conftest.py).
 # --no-loadscope-reorder: keep the groups in the order tests/conftest.py gives (the long ones first); by default
 # xdist puts the groups with the most tests first, which left the one-test native suite inside Pyodide (three

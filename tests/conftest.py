@@ -2,6 +2,10 @@
 
 - One BLAS thread per process: the suite runs on two workers on two cores, and Chromium wants its share; NumPy's
   threads would only wait on each other (set before NumPy is first imported).
+- glibc's malloc keeps what a process frees (the MALLOC_ variables, read as a process starts: they reach the test
+  workers pytest-xdist starts, and test.sh sets them for every process). By default it hands a freed NumPy array's
+  memory back to the kernel and asks for it again at the next step: training a model made some 70,000 such calls,
+  and the kernel's time clearing the pages again was 40% of the test's (26 s, 14 s without).
 - Files marked `long` (one test of a minute or more: the native suite inside Pyodide, a real JupyterLab)
   are collected first, so that with `pytest -n 2 --dist loadgroup` (test.sh) they start at once, on a worker
   of their own, instead of ending the run alone on one worker while the other sits idle.
@@ -21,6 +25,9 @@ import pytest
 
 for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, "1")
+for variable, value in {"MALLOC_TRIM_THRESHOLD_": "1073741824", "MALLOC_TOP_PAD_": "268435456",
+                        "MALLOC_MMAP_THRESHOLD_": "33554432"}.items():
+    os.environ.setdefault(variable, value)
 
 @pytest.fixture(scope="session")
 def built_site(request):
