@@ -138,12 +138,21 @@ export function createFirstScene({ session, loader, savedWork, preview, notify, 
     }
   }
 
-  /** A link pasted into the address of an open page. */
+  /**
+   * A link pasted into the address of an open page. Whatever happens, the link leaves the address (left there, it
+   * would be opened again on the next reload) and the learner hears why it did not open.
+   */
   window.addEventListener("hashchange", async () => {
     const { hash } = location;
     if (!hash || hash === "#") return;
-    const { problem } = await openLink(hash, { by: "learner" });
-    clearHash();
+    let problem;
+    try {
+      ({ problem } = await openLink(hash, { by: "learner" }));
+    } catch (error) {
+      problem = `This link could not be opened: ${error instanceof Error ? error.message : String(error)}.`;
+    } finally {
+      clearHash();
+    }
     if (problem) notify(`${problem} The page is as it was.`, { tone: "error" });
   });
 
