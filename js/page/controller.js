@@ -76,6 +76,9 @@ export function createController({ store, python, preview, lockedFields = new Se
     restoreModel: (kept) => panels.load().then(({ model }) => model.restore(kept)).catch(() => {}),
     restoreClaim: (kept) => panels.load().then(({ claims }) => claims.restore(kept)).catch(() => {}),
   });
+  const lessonFiles = createLessonFiles();
+  const lessons = lazyLessons({ files: lessonFiles, panels, styles: lessonStyles },
+    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles }));
   const firstScene = createFirstScene({
     session, loader, savedWork, preview, notify, reveal,
     showAllPanels: () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice"),
@@ -84,9 +87,6 @@ export function createController({ store, python, preview, lockedFields = new Se
     // A link to a lesson's step (#lesson=ID&step=STEP, or ?lesson=… in a course page's frame).
     openLesson: ({ id, step }) => lessons.openLesson(id, { step }),
   });
-  const lessonFiles = createLessonFiles();
-  const lessons = lazyLessons({ files: lessonFiles, panels, styles: lessonStyles },
-    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles }));
 
   const actions = combineActions({
     scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
