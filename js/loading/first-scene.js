@@ -22,6 +22,28 @@ async function openLessonLink({ id, step }, openLesson) {
 }
 
 /**
+ * Open each link pasted into the address of an open page. Whatever happens, the link leaves the address (left there,
+ * it would be opened again on the next reload) and the learner hears why it did not open.
+ * @param {(hash: string, options: {by: string}) => Promise<{problem: string|null}>} openLink
+ * @param {(text: string, options?: object) => void} notify
+ */
+function followPastedLinks(openLink, notify) {
+  window.addEventListener("hashchange", async () => {
+    const { hash } = location;
+    if (!hash || hash === "#") return;
+    let problem;
+    try {
+      ({ problem } = await openLink(hash, { by: "learner" }));
+    } catch (error) {
+      problem = `This link could not be opened: ${error instanceof Error ? error.message : String(error)}.`;
+    } finally {
+      clearHash();
+    }
+    if (problem) notify(`${problem} The page is as it was.`, { tone: "error" });
+  });
+}
+
+/**
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
  * @param {ReturnType<import("./scene-loader.js").createSceneLoader>} options.loader
@@ -138,23 +160,7 @@ export function createFirstScene({ session, loader, savedWork, preview, notify, 
     }
   }
 
-  /**
-   * A link pasted into the address of an open page. Whatever happens, the link leaves the address (left there, it
-   * would be opened again on the next reload) and the learner hears why it did not open.
-   */
-  window.addEventListener("hashchange", async () => {
-    const { hash } = location;
-    if (!hash || hash === "#") return;
-    let problem;
-    try {
-      ({ problem } = await openLink(hash, { by: "learner" }));
-    } catch (error) {
-      problem = `This link could not be opened: ${error instanceof Error ? error.message : String(error)}.`;
-    } finally {
-      clearHash();
-    }
-    if (problem) notify(`${problem} The page is as it was.`, { tone: "error" });
-  });
+  followPastedLinks(openLink, notify);
 
   return { openFirstScene, openLink };
 }
