@@ -5,7 +5,7 @@
 - glibc's malloc keeps what a process frees (the MALLOC_ variables, read as a process starts: they reach the test
   workers pytest-xdist starts, and test.sh sets them for every process). By default it hands a freed NumPy array's
   memory back to the kernel and asks for it again at the next step: training a model made some 70,000 such calls,
-  and the kernel's time clearing the pages again was 40% of the test's (26 s, 14 s without).
+  and the kernel's time clearing the pages again made the test take 26 s instead of 14 s.
 - Files marked `long` (one test of a minute or more: the native suite inside Pyodide, a real JupyterLab)
   are collected first, so that with `pytest -n 2 --dist loadgroup` (test.sh) they start at once, on a worker
   of their own, instead of ending the run alone on one worker while the other sits idle.
