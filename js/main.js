@@ -6,26 +6,23 @@ import { python } from "./boot.js";
 import { PREVIEW } from "../generated/preview.js";
 import { installApi } from "./page/api.js";
 import { startPlayground } from "./page/playground.js";
-import { loadStylesheet } from "./loading/stylesheets.js";
+import { LATER_PARTS, liveAndIdle, loadPart } from "./loading/later-parts.js";
 import { DEFAULT_PANELS, PANELS, followHostTheme, readEmbedOptions, startEmbedMode } from "./embed/embed-mode.js";
 import { LOCKABLE_FIELDS, lockedFieldsChangedBy } from "./embed/locks.js";
 import { lmsAsked } from "./lms/launch.js";
-
-/** A frame's own rules (its locked controls), loaded with its part (embed/embed-frame.js). */
-const FRAME_STYLESHEET = "static/embed-frame.css";
 
 // Embed mode first, so the views mount into the compact layout (and locked fields are refused from the start). The
 // rest of a frame's part (its locked controls marked, its height told to its parent) loads beside the page.
 const embed = readEmbedOptions(window.location);
 if (embed.embedded) {
   startEmbedMode(embed);
-  Promise.all([import("./embed/embed-frame.js"), loadStylesheet(FRAME_STYLESHEET)]).then(([{ startFrame }]) => startFrame(embed));
+  loadPart(LATER_PARTS.frameControls).then(({ startFrame }) => startFrame(embed));
 }
 // A SCORM package's launch (`?lms=1.2` or `?lms=2004`): the LMS's record is read before the page starts, so the
 // learner's work resumes from it (js/lms/tracking.js), at the step it was on. With no LMS around, the page is the
 // plain site, and says that the progress is not recorded.
 const lmsVersion = lmsAsked(window.location);
-const lms = lmsVersion ? import("./lms/tracking.js").then(({ connectLms }) => connectLms(window, lmsVersion, "page")).catch(() => null) : null;
+const lms = lmsVersion ? loadPart(LATER_PARTS.lmsTracking).then(({ connectLms }) => connectLms(window, lmsVersion, "page")).catch(() => null) : null;
 /** The lesson's step the page opens at: a frame's or a lesson package's own, else where the LMS's record left off. */
 const lessonToOpen = (connected) => {
   if (!embed.embedded && !lmsVersion) return null;
@@ -52,19 +49,16 @@ const playground = Promise.resolve(lms ? lms.then(start) : start());
 lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson ? [embed.lesson.id] : null))).catch(() => {});
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
-const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-/** Resolves once Python is live (or failed) and the page is idle after that. */
-const liveAndIdle = () => Promise.allSettled([python.ready]).then(() => new Promise((resolve) => idle(resolve, { timeout: 1000 })));
 // The API by postMessage: the messages that come before its code has loaded are kept, and answered once it has. A
 // page in a frame loads it at once (its course page may ask from the start); a page of its own, whom only a window
 // it opened or that opened it can ask, once Python is live.
 const earlyMessages = [];
 const keepMessage = (event) => earlyMessages.push(event);
 window.addEventListener("message", keepMessage);
-(window.parent !== window ? Promise.resolve() : liveAndIdle()).then(() => import("./embed/post-message-api.js")).then(({ installPostMessageApi }) => {
+(window.parent !== window ? Promise.resolve() : liveAndIdle(python.ready)).then(() => loadPart(LATER_PARTS.postMessageApi)).then(({ installPostMessageApi }) => {
   window.removeEventListener("message", keepMessage);
   installPostMessageApi({ api, playground, origins: embed.origins, earlyMessages });
 });
 // The offline cache only matters once Python is live; its module loads once the page is idle after that, and it
 // waits for the page to be quiet.
-liveAndIdle().then(() => import("./loading/offline.js")).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});
+liveAndIdle(python.ready).then(() => loadPart(LATER_PARTS.offlineCache)).then(({ installOfflineCache }) => installOfflineCache(python.ready, { playground }), () => {});

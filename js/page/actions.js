@@ -3,6 +3,8 @@
  * action is one group's, named once.
  */
 
+import { loadOnce } from "../loading/later-parts.js";
+
 /**
  * One object of every group's actions; a name two groups both give is a mistake, refused at once (one would
  * silently replace the other).
@@ -20,20 +22,6 @@ export function combineActions(groups) {
     }
   }
   return Object.freeze(actions);
-}
-
-/**
- * `load` called once: every call shares its promise; after a failure (the network went away) the next call tries again.
- * @template T
- * @param {() => Promise<T>} load
- * @returns {() => Promise<T>}
- */
-export function loadOnce(load) {
-  let loading = null;
-  return () => (loading ??= load().catch((error) => {
-    loading = null;
-    throw error;
-  }));
 }
 
 /** @typedef {(...args: any[]) => any} Action an action a view calls: its arguments and answer are the group's */

@@ -16,11 +16,12 @@ import { createSavedWork } from "../sharing/saved-work.js";
 import { readSceneFile } from "../sharing/scene-files.js";
 import { PANEL_NAMES } from "../layout/panels.js";
 import { errorDetail } from "../scene/errors.js";
-import { combineActions, lazyActions, loadOnce } from "./actions.js";
+import { combineActions, lazyActions } from "./actions.js";
+import { LATER_PARTS, loadOnce, loadPart } from "../loading/later-parts.js";
 import { deferredStore } from "../state/deferred-views.js";
 import { downloadActions } from "../work/downloads.js";
 import { createFirstScene } from "../loading/first-scene.js";
-import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "../panels/panel-actions.js";
+import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../panels/panel-actions.js";
 import { ownSentence, repeatedWordOffer } from "../state/own-sentence.js";
 import { createPresetLibrary } from "../loading/presets.js";
 import { followPythonBoot } from "../loading/python-boot.js";
@@ -37,11 +38,8 @@ import { createSceneSession } from "../state/session.js";
  *   scene `after` instead of `before` would change (embed/locks.js)
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps, or null for all
- * @param {() => Promise<void>} [options.lessonStyles] loads the lessons' stylesheet, which a lesson needs before it
- *   first opens (it hides the weights while a question waits)
  */
-export function createController({ store, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null,
-  lessonStyles = () => Promise.resolve() }) {
+export function createController({ store, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null }) {
   /** Panel `name` is on the page: shown by the view (a link may hide some) and kept by a course page's frame. */
   const panelShown = (name) => store.state.view.panels.includes(name) && (!panelsOnPage || panelsOnPage.includes(name));
   /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
@@ -77,7 +75,7 @@ export function createController({ store, python, preview, lockedFields = new Se
     restoreClaim: (kept) => panels.load().then(({ claims }) => claims.restore(kept)).catch(() => {}),
   });
   const lessonFiles = createLessonFiles();
-  const lessons = lazyLessons({ files: lessonFiles, panels, styles: lessonStyles },
+  const lessons = lazyLessons({ files: lessonFiles, panels },
     () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles }));
   const firstScene = createFirstScene({
     session, loader, savedWork, preview, notify, reveal,
@@ -137,19 +135,20 @@ export function createController({ store, python, preview, lockedFields = new Se
 }
 
 /**
- * The lesson actions, their code (and stylesheet) loaded on the first call: lessons are not part of the page's first
- * view. The list of lessons (which the page's start shows) comes from the files alone, without loading the player.
+ * The lesson actions, their code (and stylesheet, which a lesson needs before it first opens: it hides the weights
+ * while a question waits) loaded on the first call: lessons are not part of the page's first view. The list of
+ * lessons (which the page's start shows) comes from the files alone, without loading the controller.
  * @param {object} parts
  * @param {ReturnType<typeof createLessonFiles>} parts.files
  * @param {ReturnType<typeof lazyPanels>} parts.panels the panels' controllers, which a lesson's steps set up
- * @param {() => Promise<void>} parts.styles loads the lessons' stylesheet
  * @param {() => object} options the lesson controller's other options, asked for when it starts
  */
-function lazyLessons({ files, panels, styles }, options) {
-  const start = () => Promise.all([import("../lessons/lessons.js"), panels.load(), styles()])
+function lazyLessons({ files, panels }, options) {
+  const part = LATER_PARTS.lessonController;
+  const start = () => Promise.all([loadPart(part), panels.load()])
     .then(([{ createLessonController }, { model, claims }]) => createLessonController({ ...options(), model, claims }).actions);
   /** @type {Record<string, import("./actions.js").Action>} */
-  const actions = { ...lazyActions(start, LESSON_ACTIONS).actions, lessonsList: () => files.list() };
+  const actions = { ...lazyActions(start, part.actions).actions, lessonsList: () => files.list() };
   return actions;
 }
 
@@ -159,7 +158,7 @@ function lazyLessons({ files, panels, styles }, options) {
  * @param {() => object} options createPanelControllers' options, asked for when it loads
  */
 function lazyPanels(options) {
-  const load = loadOnce(() => import("../panels/panel-controllers.js").then(({ createPanelControllers }) => createPanelControllers(options())));
+  const load = loadOnce(() => loadPart(LATER_PARTS.panelControllers).then(({ createPanelControllers }) => createPanelControllers(options())));
   const groups = {
     model: lazyActions(() => load().then(({ model }) => model.actions), MODEL_ACTIONS),
     claims: lazyActions(() => load().then(({ claims }) => claims.actions), CLAIM_ACTIONS),
@@ -183,9 +182,9 @@ function sceneActions({ store, session, pickPreset }) {
     /** The learner typed a sentence over the scene's: the session's edit, and a notice saying what changed. */
     typeSentence(words, lexicon) {
       const told = ownSentence({ before: store.state.draft?.tokens ?? [], words, lexicon });
-      // The picker's description no longer fits, and a sentence with a repeated word has an example of its own.
+      // A sentence with a repeated word has an example of its own (the picker redraws its description on the edit).
       const also = told
-        ? { patch: { notice: { text: told.text, tone: "info", action: told.repeats ? repeatedWordOffer(store.state.presets, pickPreset) : null } }, changes: ["notice", "presets"] }
+        ? { patch: { notice: { text: told.text, tone: "info", action: told.repeats ? repeatedWordOffer(store.state.presets, pickPreset) : null } }, changes: ["notice"] }
         : undefined;
       session.edit({ kind: "sentence", words, lexicon }, also);
     },
@@ -207,7 +206,6 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
       try {
         await loader.openPreset(id);
       } catch (error) {
-        store.update({}, "presets"); // the picker goes back to the example on show
         if (error.detail?.type === "Locked") return; // already said
         session.showError(errorDetail(`Could not load the example “${id}”: ${error.message}`));
       }
@@ -218,7 +216,7 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
     /** Part 7, run in Python: the average top weight against d, with and without ÷√d. */
     scalingExperiment: (options) => python.scalingExperiment(options),
     /** The embed code for what is on screen, with the author's choices (sharing/embed-snippet.js embedQuery). */
-    embedCode: async (options) => (await import("../sharing/embed-snippet.js")).embedCodeFor(store.state, options),
+    embedCode: async (options) => (await loadPart(LATER_PARTS.embedSnippet)).embedCodeFor(store.state, options),
     /** The panels of a short frame for the example on show (sharing/compact-panels.js). */
     compactEmbedPanels: () => compactPanelsFor(store.state.presetId, /** @type {string[]} */ (PANEL_NAMES)), // only read there
     /**

@@ -10,7 +10,7 @@
 import { createController } from "./controller.js";
 import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "../state/deferred-views.js";
 import { CHANGES } from "../state/state.js";
-import { loadStylesheet } from "../loading/stylesheets.js";
+import { LATER_PARTS, liveAndIdle, loadOnce, loadPart, whenIdle } from "../loading/later-parts.js";
 import { createStore } from "../state/session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
@@ -47,17 +47,16 @@ const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL
 export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, embedCode = null }) {
   const store = createStore();
   const controller = createController({
-    store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage, lessonStyles: () => loadStylesheet(LESSONS_STYLESHEET),
+    store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage,
   });
   const { actions } = controller;
   const theme = createTheme({
     remember: storageMode === "page",
     onNotKept: (picked) => actions.notify(`${picked === "dark" ? "Dark" : "Light"} mode is on for this visit only: this browser does not let the page remember it.`),
   });
-  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
   // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
   // neither competes with Python's download nor delays the first heatmap.
-  const onceLive = (work) => Promise.allSettled([python.ready]).then(() => idle(work, { timeout: 1000 }));
+  const onceLive = (work) => liveAndIdle(python.ready).then(work);
   mountViews({ store, actions, theme, onceLive, embedCode });
   const firstScene = controller.start({ lesson });
 
@@ -67,7 +66,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
 
   // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
-  idle(() => controller.loadPresetList());
+  whenIdle().then(() => controller.loadPresetList());
   // Nor are the teaching views below the playground, with their stylesheet.
   onceLive(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };
@@ -118,14 +117,10 @@ function mountViews({ store, actions, theme, onceLive, embedCode }) {
  * the first view downloads; folded away until opened, the area moves nothing when it is filled.
  */
 function shareAreaFiller({ store, actions, picture, embedCode }) {
-  let filled = null;
-  return () => {
-    filled ??= import("../ui/toolbar/share-area.js").then(({ mountShareArea }) => mountShareArea(host("share-area"), {
-      store, actions, places: OPEN_AT_PANELS, picture,
-      embedCode: embedCode && { ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]) },
-    }));
-    return filled;
-  };
+  return loadOnce(() => loadPart(LATER_PARTS.shareArea).then(({ mountShareArea }) => mountShareArea(host("share-area"), {
+    store, actions, places: OPEN_AT_PANELS, picture,
+    embedCode: embedCode && { ...embedCode, panelElement: (name) => document.querySelector(PANEL_SELECTORS[name]) },
+  })));
 }
 
 /**
@@ -137,7 +132,7 @@ function followUnsavedWork(panels, { store, actions }) {
   const mountOnProblem = (state) => {
     if (!state.saveStatus.problem) return false;
     stop();
-    import("../ui/toolbar/unsaved-work.js").then(({ mountUnsavedWork }) => mountUnsavedWork(panels, { store, actions }));
+    loadPart(LATER_PARTS.unsavedWork).then(({ mountUnsavedWork }) => mountUnsavedWork(panels, { store, actions }));
     return true;
   };
   if (!mountOnProblem(store.state)) stop = store.subscribe(mountOnProblem);
@@ -156,9 +151,6 @@ function questionWaiting(lesson) {
   return Boolean(step?.kind) && step.kind !== "build" && !lesson.answers[step.id];
 }
 
-/** The lessons' own rules (the list and the player), loaded with their code. */
-const LESSONS_STYLESHEET = "static/lessons.css";
-
 /**
  * Lessons on the page: the list to start one from (once Python is live: its list and code are no part of the
  * first view), the player (its code loaded when a lesson first opens), and, while a step's question waits for its
@@ -166,19 +158,14 @@ const LESSONS_STYLESHEET = "static/lessons.css";
  * the learner commits before the page reveals.
  */
 function followLessons({ store, actions, onceLive }) {
-  onceLive(() => Promise.all([import("../ui/lessons/lesson-start.js"), loadStylesheet(LESSONS_STYLESHEET)])
-    .then(([{ mountLessonStart }]) => mountLessonStart(host("lesson-start"), { actions })));
-  let player = null;
+  onceLive(() => loadPart(LATER_PARTS.lessonStart).then(({ mountLessonStart }) => mountLessonStart(host("lesson-start"), { actions })));
+  const mountPlayer = loadOnce(() => loadPart(LATER_PARTS.lessonPlayer).then(({ mountLessonPanel }) => mountLessonPanel(host("lesson"), { store, actions })));
   store.subscribe((state, changes) => {
     if (!changes.has("lesson")) return;
     const hides = questionWaiting(state.lesson) ? "weights" : null;
     setBodyFlag("lessonHides", hides);
     setBodyFlag("lessonOpen", state.lesson ? "true" : null);
-    if (!state.lesson || player) return;
-    player = Promise.all([import("../ui/lessons/lesson-panel.js"), loadStylesheet(LESSONS_STYLESHEET)]).then(([{ mountLessonPanel }]) => {
-      mountLessonPanel(host("lesson"), { store, actions });
-      store.update({}, "lesson"); // the player draws the lesson as it is by now
-    });
+    if (state.lesson) mountPlayer(); // it draws the lesson as it is by then
   });
 }
 
@@ -288,9 +275,6 @@ function showPanels(names) {
   }
 }
 
-/** The later views' own rules, loaded with them (the page's sheet has the palette and the first view). */
-const LATER_VIEWS_STYLESHEET = "static/teaching.css";
-
 /**
  * Mount the views the first screen does without (the worked steps, heads side by side, experiments, the
  * trained model, exercises). Their modules and their stylesheet load only now, so they stay out of the first load; each view is then told about
@@ -299,7 +283,7 @@ const LATER_VIEWS_STYLESHEET = "static/teaching.css";
 async function mountLaterViews({ store, actions, panelsReady }) {
   // The panels' controllers too (controller.js), so the views find their actions loaded (if they could not load,
   // each action tries again when called).
-  const [, views] = await Promise.all([loadStylesheet(LATER_VIEWS_STYLESHEET), import("../ui/later-views.js"), panelsReady().catch(() => {})]);
+  const [views] = await Promise.all([loadPart(LATER_PARTS.laterViews), panelsReady().catch(() => {})]);
   const listeners = [];
   const lateStore = {
     ...store,

@@ -54,7 +54,7 @@ function clampFocus(focus, count, edit) {
 }
 
 /** The changes a whole new scene makes (state/state.js CHANGES). */
-const WHOLE_SCENE_CHANGES = ["scene", "shape", "labels", "values", "mode", "presets", "focus", "head", "hover", "error"];
+const WHOLE_SCENE_CHANGES = ["scene", "shape", "labels", "values", "mode", "example", "focus", "head", "hover", "error"];
 /** The changes after which a scene checked and shown is no longer on the page as it was checked. */
 const DRAFT_CHANGES = ["scene", "shape", "labels", "values", "mode"];
 
@@ -89,7 +89,7 @@ function editedScene(state, edit, lockedFields) {
   const patch = { draft: next };
   if (!state.edited) {
     patch.edited = true; // the picker offers to put the example back
-    changes.add("presets");
+    changes.add("example");
   }
   if (shapeKey(next) !== shapeKey(draft)) {
     patch.focusToken = clampFocus(focusToken, next.tokens.length, edit);
@@ -125,7 +125,7 @@ function createShownAgain({ store, write, computing }) {
       if (!checkedShown || state.error || !computing.settled() || !sameSceneData(scene, checkedShown.scene)) return null;
       const focus = defaultFocus(state.draft.tokens);
       const changes = [];
-      if (state.presetId !== null || state.edited) changes.push("presets");
+      if (state.presetId !== null || state.edited) changes.push("example");
       if (state.focusToken !== focus) changes.push("focus");
       if (state.hover !== null) changes.push("hover");
       if (changes.length) write({ presetId: null, edited: false, focusToken: focus, hover: null }, ...changes);

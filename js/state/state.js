@@ -44,8 +44,10 @@ export const CHANGES = Object.freeze({
   head: true,
   /** Python's boot progressed (loading/python-boot.js) */
   boot: true,
-  /** the example list arrived, the example on show changed, or the draft was first edited */
+  /** the list of examples arrived */
   presets: true,
+  /** which example is on show changed, or whether the learner has edited it (the picker offers to put it back) */
+  example: true,
   /** a message about the learner's work appeared or went (page/controller.js) */
   notice: true,
   /** whether the edits are saved in this browser changed (sharing/saved-work.js) */

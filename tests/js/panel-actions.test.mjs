@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { lazyActions, loadOnce } from "../../js/page/actions.js";
+import { lazyActions } from "../../js/page/actions.js";
 import { createPanelControllers } from "../../js/panels/panel-controllers.js";
 import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../../js/panels/panel-actions.js";
 import { createStore } from "../../js/state/session.js";
@@ -33,17 +33,4 @@ test("a lazy group loads once, answers through a promise until loaded, then as i
   await ready();
   assert.equal(actions.place("scale"), "the place of scale", "loaded, an action that answers at once still does");
   assert.equal(loads, 1);
-});
-
-test("a load that failed is tried again on the next call", async () => {
-  let calls = 0;
-  const load = loadOnce(async () => {
-    calls += 1;
-    if (calls === 1) throw new Error("offline");
-    return "loaded";
-  });
-  await assert.rejects(load(), /offline/);
-  assert.equal(await load(), "loaded");
-  assert.equal(await load(), "loaded");
-  assert.equal(calls, 2);
 });

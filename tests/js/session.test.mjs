@@ -61,7 +61,7 @@ test("an edit is one notification, makes a new draft and leaves the old one as i
   const beforeRow = before.heads[0].Wq[0];
   heard.length = 0;
   assert.equal(session.edit({ kind: "cell", matrix: "Wq", row: 0, column: 1, text: "3" }), true);
-  assert.deepEqual(heard, [["presets", "values"]]);
+  assert.deepEqual(heard, [["example", "values"]]);
   assert.notEqual(store.state.draft, before);
   assert.equal(before.heads[0].Wq[0][1], "0");
   assert.equal(store.state.draft.heads[0].Wq[0][1], "3");
@@ -129,7 +129,7 @@ test("a derived slice changes in the notification that made it stale, not in one
   session.show({ scene: SCENE });
   heard.length = 0;
   session.edit({ kind: "cell", matrix: "X", row: 1, column: 1, text: "2" });
-  assert.deepEqual(heard, [["experiments", "presets", "values"]]);
+  assert.deepEqual(heard, [["example", "experiments", "values"]]);
 });
 
 test("the controller's actions name each action once: a name two groups give is refused, not silently replaced", async () => {

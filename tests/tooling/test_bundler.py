@@ -4,6 +4,7 @@ import base64
 import json
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -93,29 +94,52 @@ def test_what_is_used_later_stays_out_of_the_first_view(built_site):
     assert ".heatmap" in page_sheet and "/* The views below" not in later_sheet, "minified, its comments in the map"
 
 
+def later_parts():
+    """The parts that load after the first view, as js/loading/later-parts.js lists them (read by Node): each part's
+    module (relative to js/) and stylesheet (or None)."""
+    script = ("const { LATER_PARTS } = await import(process.argv[1]);"
+              "console.log(JSON.stringify(Object.values(LATER_PARTS).map(({ module, stylesheet }) => ({ module, stylesheet }))));")
+    listed = subprocess.run(["node", "--input-type=module", "-e", script, (paths.ROOT / "js/loading/later-parts.js").as_uri()],
+                            capture_output=True, text=True, check=True).stdout
+    return json.loads(listed)
+
+
+def only_gathers_exports(module):
+    """Whether `module` holds nothing but comments and `export { … } from "…";` lines."""
+    code = re.sub(r"/\*.*?\*/", "", module.read_text(encoding="utf-8"), flags=re.S)
+    lines = [line for line in code.splitlines() if line.strip()]
+    return bool(lines) and all(re.fullmatch(r'export \{[^}]*\} from "[^"]+";', line) for line in lines)
+
+
+#: What the later parts import that the first view does not: only they bring it.
+BROUGHT_BY_LATER_PARTS = [
+    "js/ui/toolbar/share-menu.js", "js/ui/toolbar/export-import.js", "js/ui/toolbar/embed-code.js", "js/panels/exercise-work.js",
+    "js/panels/learner-drawing.js", "js/panels/model.js", "js/panels/claims.js", "js/panels/experiments.js",
+    "js/embed/locked-controls.js", "js/work/download-files.js"]
+
+
 def test_the_first_heatmap_waits_for_no_code_the_first_view_does_without(built_site):
-    """What the first view shows folded away, or only once Python is live, or only in a course page's frame, is not in
-    the files its first heatmap waits for: "Share and download"'s controls, the lessons' list and player, the panels'
-    controllers below the playground, "Not saved", the postMessage API, a frame's locked controls and height reports,
-    the offline cache. Each is in a chunk, loaded when it is needed; and the lessons' and
-    a frame's rules are stylesheets of their own."""
+    """No part the page loads after its first view (js/loading/later-parts.js: "Share and download"'s controls, the
+    lessons' list and player, the panels' controllers below the playground, "Not saved", the postMessage API, a
+    frame's locked controls and height reports, the offline cache, …), nor what only they import, is in the files its
+    first heatmap waits for. Each is in a chunk, loaded when it is needed; and each part's stylesheet is a file of its
+    own, not in the page's."""
     index = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
     preloaded = [line.split('href="')[1].split('"')[0] for line in index.splitlines() if 'rel="modulepreload"' in line]
     first_view = {source for script in ["js/boot.js", "js/main.js", *preloaded] for source in sources_of(script)}
-    later = {str(paths.ROOT / path) for path in [
-        "js/ui/toolbar/share-area.js", "js/ui/toolbar/share-menu.js", "js/ui/toolbar/export-import.js", "js/ui/toolbar/embed-code.js",
-        "js/panels/exercise-work.js", "js/panels/learner-drawing.js",
-        "js/ui/lessons/lesson-start.js", "js/ui/lessons/lesson-panel.js", "js/lessons/lessons.js", "js/panels/panel-controllers.js",
-        "js/panels/model.js", "js/panels/claims.js", "js/panels/experiments.js", "js/ui/toolbar/unsaved-work.js",
-        "js/embed/post-message-api.js", "js/embed/embed-frame.js", "js/embed/locked-controls.js", "js/loading/offline.js",
-        "js/work/download-files.js", "js/sharing/embed-snippet.js"]}
+    parts = later_parts()
+    assert len(parts) >= 10
+    later = {str(paths.ROOT / "js" / part["module"]) for part in parts} | {str(paths.ROOT / path) for path in BROUGHT_BY_LATER_PARTS}
     assert str(paths.ROOT / "js/ui/heatmap/heatmap-panel.js") in first_view, "the maps name the modules as the tests do"
     assert sorted(first_view & later) == []
     chunks = {source for chunk in (paths.DIST_DIR / "js/chunks").glob("*.js")
               for source in sources_of(chunk.relative_to(paths.DIST_DIR).as_posix())}
-    assert later <= chunks
+    # A module that only gathers others' exports has no code of its own in any output (ui/later-views.js).
+    assert [path for path in later - chunks if not only_gathers_exports(Path(path))] == []
     page_sheet = (paths.DIST_DIR / "static/style.css").read_text(encoding="utf-8")
-    for sheet, rule in [("static/lessons.css", ".lesson-step-title"), ("static/embed-frame.css", ".lock-note")]:
+    sheets = {part["stylesheet"] for part in parts if part["stylesheet"]}
+    assert sheets == {"static/teaching.css", "static/lessons.css", "static/embed-frame.css"}
+    for sheet, rule in [("static/teaching.css", ".step-grid"), ("static/lessons.css", ".lesson-step-title"), ("static/embed-frame.css", ".lock-note")]:
         assert rule in (paths.DIST_DIR / sheet).read_text(encoding="utf-8") and rule not in page_sheet, sheet
 
 

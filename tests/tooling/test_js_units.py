@@ -1,7 +1,7 @@
 """The page's JavaScript modules that need no browser, tested by Node's own test runner (tests/js/*.test.mjs): the
 modules a keystroke passes through (the scene's edits and drafts, the scene session and the state, the deferred
 views), the link format (every old version still opens), the runtime client's requests and replies, the LMS record
-and its suspend data, the panels' action names. They run on a copy of js/
+and its suspend data, the panels' action names, the list of what loads later. They run on a copy of js/
 beside the module's facts as the build writes them, so the test needs neither a build nor a browser, and no other
 test's build is touched."""
 
@@ -20,6 +20,9 @@ def test_the_js_unit_tests_pass(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "js", tmp_path / "js")
     shutil.copytree(ROOT / "tests" / "js", tmp_path / "tests" / "js")
     shutil.copytree(ROOT / "tests" / "browser" / "fixtures", tmp_path / "tests" / "browser" / "fixtures")  # old links
+    shutil.copytree(ROOT / "static", tmp_path / "static")  # the later parts' stylesheets
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "architecture.md", tmp_path / "docs")  # its "What loads when" gives the later parts
     (tmp_path / "generated").mkdir()
     monkeypatch.setattr(generated, "FACTS_MODULE", tmp_path / "generated" / "module-facts.js")
     generated.write_facts_module()

@@ -127,7 +127,8 @@ export function mountLessonPanel(host, { store, actions }) {
   mineJson.addEventListener("click", () => actions.downloadLessonAnswers("json"));
 
   let drawnStep = null; // the step (and its question as asked) the words and the form were drawn for
-  store.subscribe((state, changes) => {
+  /** Draw what `changes` changed of the lesson (and of the course's record). */
+  const draw = (state, changes) => {
     if (changes.has("course")) unrecorded.hidden = state.course?.recorded !== false;
     if (!changes.has("lesson")) return;
     const { lesson } = state;
@@ -153,6 +154,9 @@ export function mountLessonPanel(host, { store, actions }) {
           : lesson.message || (lesson.unsaved ? "This browser does not let the page keep your progress: download your answers to keep them." : "");
     back.disabled = lesson.step === 0;
     next.disabled = lesson.step + 1 >= lesson.steps.length;
-  });
+  };
   host.hidden = true;
+  store.subscribe(draw);
+  // Mounted when the first lesson opens (its code loads then): the lesson as it is by now, drawn at once.
+  draw(store.state, new Set(["lesson", "course"]));
 }

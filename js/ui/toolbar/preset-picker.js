@@ -29,7 +29,8 @@ export function mountPresetPicker(host, { store, actions }) {
   host.append(row, description);
 
   select.addEventListener("change", () => {
-    if (select.value !== OWN_SCENE) actions.pickPreset(select.value);
+    // Whether it opens or not, the picker then shows the example on the page (the one before, if it failed).
+    if (select.value !== OWN_SCENE) actions.pickPreset(select.value).finally(() => render(store.state));
   });
   reset.addEventListener("click", () => {
     if (store.state.presetId) actions.resetToPreset(store.state.presetId); // the edits are kept aside, not lost
@@ -75,6 +76,6 @@ export function mountPresetPicker(host, { store, actions }) {
   }
 
   store.subscribe((state, changes) => {
-    if (changes.has("presets") || changes.has("boot") || changes.has("scene")) render(state);
+    if (["presets", "example", "boot", "scene"].some((part) => changes.has(part))) render(state);
   });
 }

@@ -39,7 +39,7 @@ export function mountSaveStatus(host, { store, actions }) {
     line.dataset.empty = String(!message && kept.hidden);
   }
   store.subscribe((state, changes) => {
-    if (["saved", "presets", "scene", "notice"].some((part) => changes.has(part))) render(state);
+    if (["saved", "example", "scene", "notice"].some((part) => changes.has(part))) render(state);
   });
   render(store.state);
 }

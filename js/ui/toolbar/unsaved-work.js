@@ -104,7 +104,7 @@ export function mountUnsavedWork(panels, { store, actions }) {
     }
   }
   store.subscribe((state, changes) => {
-    if (["saved", "presets", "scene"].some((part) => changes.has(part))) render(state);
+    if (["saved", "example", "scene"].some((part) => changes.has(part))) render(state);
   });
   render(store.state);
 }
