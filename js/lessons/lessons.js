@@ -10,7 +10,6 @@
 
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { PANEL_NAMES } from "../layout/panels.js";
-import { holdDeferredViews } from "../state/deferred-views.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
 
@@ -56,13 +55,13 @@ function editsWithDraft(state, step) {
 
 /**
  * Run `open` (a step put on the page, its question asked and drawn) with the deferred views held
- * (deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
+ * (`holdViews`: deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
  * views below. Resolves with what `open` returns once those are drawn too. While Python starts (not `live`) the
  * question waits for it, and the panels do not.
  */
-async function questionFirst(live, open) {
+async function questionFirst(live, holdViews, open) {
   if (!live) return open();
-  const release = holdDeferredViews();
+  const release = holdViews();
   const giveUp = setTimeout(release, PANELS_WAIT_AT_MOST_MS);
   try {
     return await open();
@@ -110,8 +109,10 @@ function openWork(state, shown) {
  * @param {object} options.claims "Test a claim"'s controller (claims.js)
  * @param {string} options.mode where progress is kept: "page", or "embed" in a course page's frame
  * @param {ReturnType<import("./lesson-files.js").createLessonFiles>} options.files the lesson files, fetched once
+ * @param {() => () => Promise<void>} options.holdViews holds the page's deferred views (deferred-views.js) until the
+ *   release it returns is called
  */
-export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode, files }) {
+export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode, files, holdViews }) {
   let shown = null; // {lesson, step} on the page now
   const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
   const steps = createStepShower({ session, loader, presets, setView, model, claims });
@@ -128,7 +129,7 @@ export function createLessonController({ store, python, session, loader, presets
   const answers = createLessonAnswers({ store, python, session, claims: claims.actions, lesson: { current: () => shown, update, save } });
 
   /** Put step `at` of the open lesson on the page and ask Python how its question meets the scene. */
-  const goTo = (at) => questionFirst(store.state.boot.live, () => showStep(at));
+  const goTo = (at) => questionFirst(store.state.boot.live, holdViews, () => showStep(at));
   async function showStep(at) {
     const lesson = await files.lesson(store.state.lesson.id);
     const step = lesson.steps[at];

@@ -10,7 +10,7 @@
  * updates pause, for `export_svg()` and `export_png()` in Python).
  */
 
-import { deferredStore, unlessResult, viewChanges } from "../state/deferred-views.js";
+import { createDeferredViews, unlessResult, viewChanges } from "../state/deferred-views.js";
 import { createSceneSession, createStore } from "../state/session.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
 import { mountSceneViews } from "../ui/scene-views.js";
@@ -87,8 +87,9 @@ function render({ model, el }) {
     notify: () => {},
   };
 
-  const editorStore = deferredStore(store, { urgent: unlessResult });
-  const laterStore = deferredStore(store, { urgent: viewChanges });
+  const deferredViews = createDeferredViews();
+  const editorStore = deferredViews.deferredStore(store, { urgent: unlessResult });
+  const laterStore = deferredViews.deferredStore(store, { urgent: viewChanges });
   const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
   // Drawn once the first scene is on screen with every view (this subscriber is the last deferred one).
   const shown = laterStore.subscribe((state) => {

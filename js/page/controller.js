@@ -18,7 +18,6 @@ import { PANEL_NAMES } from "../layout/panels.js";
 import { errorDetail } from "../scene/errors.js";
 import { combineActions, lazyActions } from "./actions.js";
 import { LATER_PARTS, loadOnce, loadPart } from "../loading/later-parts.js";
-import { deferredStore } from "../state/deferred-views.js";
 import { downloadActions } from "../work/downloads.js";
 import { createFirstScene } from "../loading/first-scene.js";
 import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, MODEL_ACTIONS } from "../panels/panel-actions.js";
@@ -31,6 +30,8 @@ import { createSceneSession } from "../state/session.js";
 /**
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createStore>} options.store
+ * @param {ReturnType<import("../state/deferred-views.js").createDeferredViews>} options.deferredViews the page's views
+ *   that may redraw a task late: saving waits with them, and a lesson's question holds them
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
@@ -39,7 +40,7 @@ import { createSceneSession } from "../state/session.js";
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps, or null for all
  */
-export function createController({ store, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null }) {
+export function createController({ store, deferredViews, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null }) {
   /** Panel `name` is on the page: shown by the view (a link may hide some) and kept by a course page's frame. */
   const panelShown = (name) => store.state.view.panels.includes(name) && (!panelsOnPage || panelsOnPage.includes(name));
   /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
@@ -51,7 +52,7 @@ export function createController({ store, python, preview, lockedFields = new Se
   // Saving a new scene (its identity is a canonical JSON of the whole scene) waits a task, so it never holds
   // back the heatmap of a big scene; leaving the page still writes anything pending.
   const savedWork = createSavedWork({
-    store: deferredStore(store),
+    store: deferredViews.deferredStore(store),
     mode: storageMode,
     onKept: ({ title }) => notify(`This replaced your saved edits of ${title ? quotedName(title) : "this scene"}. They are kept in this browser.`,
       { action: { label: "bring my edits back", run: () => loader.restoreKept() } }),
@@ -76,7 +77,7 @@ export function createController({ store, python, preview, lockedFields = new Se
   });
   const lessonFiles = createLessonFiles();
   const lessons = lazyLessons({ files: lessonFiles, panels },
-    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles }));
+    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles, holdViews: deferredViews.hold }));
   const firstScene = createFirstScene({
     session, loader, savedWork, preview, notify, reveal,
     showAllPanels: () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice"),

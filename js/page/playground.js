@@ -8,7 +8,7 @@
  */
 
 import { createController } from "./controller.js";
-import { deferredStore, nearScreenStore, unlessResult, viewChanges } from "../state/deferred-views.js";
+import { createDeferredViews, nearScreenStore, unlessResult, viewChanges } from "../state/deferred-views.js";
 import { CHANGES } from "../state/state.js";
 import { LATER_PARTS, liveAndIdle, loadOnce, loadPart, whenIdle } from "../loading/later-parts.js";
 import { createStore } from "../state/session.js";
@@ -46,8 +46,9 @@ const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL
 
 export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, embedCode = null }) {
   const store = createStore();
+  const deferredViews = createDeferredViews();
   const controller = createController({
-    store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage,
+    store, deferredViews, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage,
   });
   const { actions } = controller;
   const theme = createTheme({
@@ -57,7 +58,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
   // neither competes with Python's download nor delays the first heatmap.
   const onceLive = (work) => liveAndIdle(python.ready).then(work);
-  mountViews({ store, actions, theme, onceLive, embedCode });
+  mountViews({ store, deferredViews, actions, theme, onceLive, embedCode });
   const firstScene = controller.start({ lesson });
 
   followReveals(store);
@@ -68,18 +69,18 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
   whenIdle().then(() => controller.loadPresetList());
   // Nor are the teaching views below the playground, with their stylesheet.
-  onceLive(() => mountLaterViews({ store: deferredStore(store, { urgent: viewChanges }), actions, panelsReady: controller.loadPanels }));
+  onceLive(() => mountLaterViews({ store: deferredViews.deferredStore(store, { urgent: viewChanges }), actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };
 }
 
 /** The first view's views, each in its place. */
-function mountViews({ store, actions, theme, onceLive, embedCode }) {
+function mountViews({ store, deferredViews, actions, theme, onceLive, embedCode }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
   // The editors redraw a new result a task after the heatmap (deferred-views.js); the learner's edits at once.
-  const editorStore = deferredStore(store, { urgent: unlessResult });
+  const editorStore = deferredViews.deferredStore(store, { urgent: unlessResult });
   // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
-  const laterStore = deferredStore(store, { urgent: viewChanges });
+  const laterStore = deferredViews.deferredStore(store, { urgent: viewChanges });
   const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
   mountPresetPicker(panel("presets"), { store, actions });
   mountSaveStatus(panel("presets"), { store, actions });

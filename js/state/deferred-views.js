@@ -12,17 +12,12 @@
  * A task of its own for each would let the browser lay out and paint the page between them: at 64 tokens
  * one such extra frame costs 15-30 ms, for views that are all drawn a moment later anyway.
  *
- * While something more pressing is on its way (a lesson step's question: holdDeferredViews), every deferred view
- * waits, urgent changes too, and redraws once it has been drawn and painted.
+ * While something more pressing is on its way (a lesson step's question: `hold`), every deferred view waits, urgent
+ * changes too, and redraws once it has been drawn and painted.
+ *
+ * The views of one page (or one notebook widget) share one queue of owed redraws: createDeferredViews() makes it,
+ * once per page, and hands out its stores and its hold; nothing is shared between two pages.
  */
-
-/** Redraws owed, in the order they were first owed; all of them run in one task. */
-const owed = new Set();
-let owedTaskQueued = false;
-/** How many holds are on (holdDeferredViews); while any is, the owed redraws wait. */
-let holds = 0;
-/** Called once the owed redraws have run (the promises of released holds). */
-let afterRedraws = [];
 
 /** Call each of `redraws`: one view failing must not keep the others from drawing; its error is still reported. */
 function redrawEach(redraws) {
@@ -35,30 +30,6 @@ function redrawEach(redraws) {
       });
     }
   }
-}
-
-function redrawOwed() {
-  owedTaskQueued = false;
-  if (holds > 0) return; // the release queues them again
-  const redraws = [...owed];
-  const done = afterRedraws;
-  owed.clear();
-  afterRedraws = [];
-  redrawEach(redraws);
-  for (const resolve of done) resolve();
-}
-
-function queueRedrawTask() {
-  if (!owedTaskQueued) {
-    owedTaskQueued = true;
-    setTimeout(redrawOwed, 0);
-  }
-}
-
-/** Run `redraw` in the next task, with every other redraw owed by then (once no hold is on). */
-function owe(redraw) {
-  owed.add(redraw);
-  if (holds === 0) queueRedrawTask();
 }
 
 /** How long a released hold waits for the next frame before it lets the views redraw anyway. */
@@ -76,28 +47,6 @@ function afterNextPaint() {
       resolve();
     }, 0));
   });
-}
-
-/**
- * Hold every deferred view (deferredStore) until what is drawn at once, without them, is painted: a lesson step's
- * question is drawn before the grids of its scene are built, not after (a step whose scene has three 32 × 32
- * matrices spent more than the question's 100 ms building and laying them out first). The views owe what changed
- * meanwhile, urgent changes included.
- * @returns {() => Promise<void>} release: once the next frame is painted, the held views redraw (in one task, as
- *   ever); resolves once they have. Call it whatever happened in between; calling it again changes nothing.
- */
-export function holdDeferredViews() {
-  holds += 1;
-  let releasing = null;
-  async function release() {
-    await afterNextPaint();
-    holds -= 1;
-    if (holds > 0 || owed.size === 0) return;
-    const redrawn = new Promise((resolve) => afterRedraws.push(resolve));
-    queueRedrawTask();
-    await redrawn;
-  }
-  return () => (releasing ??= release());
 }
 
 /**
@@ -145,16 +94,78 @@ function storeThatWaits(store, { urgent, waits, held = () => false, owe, forget 
 }
 
 /**
- * A stand-in for the store (same `state` and `update`) whose subscribers may be called a task late.
- * @param {import("./session.js").StoreView} store the page's store (state.js)
- * @param {object} [options]
- * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
- *   (an edit the learner is typing, say); by default every change waits for the next task. While a hold is on
- *   (holdDeferredViews), every change waits for its release
- * @returns {import("./session.js").StoreView & {catchUp: () => void}}
+ * The deferred views of one page: the stores its views subscribe to, and the hold. Every deferred view of the page
+ * redraws in the same one task, in the order they were first owed a redraw.
  */
-export function deferredStore(store, { urgent = () => false } = {}) {
-  return storeThatWaits(store, { urgent, waits: () => true, held: () => holds > 0, owe, forget: (flush) => owed.delete(flush) });
+export function createDeferredViews() {
+  /** Redraws owed, in the order they were first owed; all of them run in one task. */
+  const owed = new Set();
+  let owedTaskQueued = false;
+  /** How many holds are on; while any is, the owed redraws wait. */
+  let holds = 0;
+  /** Called once the owed redraws have run (the promises of released holds). */
+  let afterRedraws = [];
+
+  function redrawOwed() {
+    owedTaskQueued = false;
+    if (holds > 0) return; // the release queues them again
+    const redraws = [...owed];
+    const done = afterRedraws;
+    owed.clear();
+    afterRedraws = [];
+    redrawEach(redraws);
+    for (const resolve of done) resolve();
+  }
+
+  function queueRedrawTask() {
+    if (!owedTaskQueued) {
+      owedTaskQueued = true;
+      setTimeout(redrawOwed, 0);
+    }
+  }
+
+  /** Run `redraw` in the next task, with every other redraw owed by then (once no hold is on). */
+  function owe(redraw) {
+    owed.add(redraw);
+    if (holds === 0) queueRedrawTask();
+  }
+
+  return {
+    /**
+     * A stand-in for the store (same `state` and `update`) whose subscribers may be called a task late.
+     * @param {import("./session.js").StoreView} store the page's store (state.js)
+     * @param {object} [options]
+     * @param {(changes: Set<string>) => boolean} [options.urgent] true for changes the view must draw at once
+     *   (an edit the learner is typing, say); by default every change waits for the next task. While a hold is on,
+     *   every change waits for its release
+     * @returns {import("./session.js").StoreView & {catchUp: () => void}}
+     */
+    deferredStore(store, { urgent = () => false } = {}) {
+      return storeThatWaits(store, { urgent, waits: () => true, held: () => holds > 0, owe, forget: (flush) => owed.delete(flush) });
+    },
+
+    /**
+     * Hold every deferred view until what is drawn at once, without them, is painted: a lesson step's question is
+     * drawn before the grids of its scene are built, not after (a step whose scene has three 32 × 32 matrices spent
+     * more than the question's 100 ms building and laying them out first). The views owe what changed meanwhile,
+     * urgent changes included.
+     * @returns {() => Promise<void>} release: once the next frame is painted, the held views redraw (in one task, as
+     *   ever); resolves once they have. Call it whatever happened in between; calling it again changes nothing.
+     */
+    hold() {
+      holds += 1;
+      let releasing = null;
+      async function release() {
+        await afterNextPaint();
+        holds -= 1;
+        if (holds > 0 || owed.size === 0) return;
+        const redrawn = new Promise((resolve) => afterRedraws.push(resolve));
+        queueRedrawTask();
+        await redrawn;
+      }
+      return () => (releasing ??= release());
+    },
+  };
 }
 
 /** For the editors: a new result (or a new scene with its result) waits; the learner's own edits do not. */

@@ -31,7 +31,8 @@ INSTALL_STORE = """() => {
 # advances `epoch`: calls made in one run of code, with no microtask checkpoint between them (one task), log
 # the same epoch, and calls in separate tasks log different ones.
 DEFERRED_REDRAWS = """async () => {
-  const { deferredStore } = await import("/js/state/deferred-views.js");
+  const { createDeferredViews } = await import("/js/state/deferred-views.js");
+  const { deferredStore } = createDeferredViews();
   const store = makeStore({ n: 0 });
   let epoch = 0;
   const log = [];
@@ -54,7 +55,8 @@ DEFERRED_REDRAWS = """async () => {
 }"""
 
 A_FAILING_VIEW = """async () => {
-  const { deferredStore } = await import("/js/state/deferred-views.js");
+  const { createDeferredViews } = await import("/js/state/deferred-views.js");
+  const { deferredStore } = createDeferredViews();
   const store = makeStore({});
   const drawn = [];
   const reported = [];

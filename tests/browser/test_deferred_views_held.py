@@ -13,13 +13,14 @@ pytestmark = pytest.mark.browser
 # release. A change it would draw at once and one it would wait for come while held; then the release; then,
 # released, an urgent change again.
 HELD_VIEWS = """async () => {
-  const { deferredStore, holdDeferredViews } = await import("/js/state/deferred-views.js");
+  const { createDeferredViews } = await import("/js/state/deferred-views.js");
+  const views = createDeferredViews();
   const store = makeStore({ n: 0 });
   const log = [];
   let framed = false;
-  deferredStore(store, { urgent: (changes) => changes.has("values") })
+  views.deferredStore(store, { urgent: (changes) => changes.has("values") })
     .subscribe((state, changes) => log.push({ n: state.n, changes: [...changes].sort(), framed }));
-  const release = holdDeferredViews();
+  const release = views.hold();
   store.update({ n: 1 }, "scene");
   store.update({ n: 2 }, "values");
   await new Promise((resolve) => setTimeout(resolve, 50));

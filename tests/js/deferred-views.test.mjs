@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { deferredStore } from "../../js/state/deferred-views.js";
+import { createDeferredViews } from "../../js/state/deferred-views.js";
 import { createStore } from "../../js/state/session.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -12,7 +12,7 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** A deferred store over a new page store, and what its one subscriber heard: [knocked-out pairs, changes]. */
 function deferredSubscriber() {
   const store = createStore();
-  const deferred = deferredStore(store);
+  const deferred = createDeferredViews().deferredStore(store);
   const heard = [];
   deferred.subscribe((state, changes) => heard.push([state.model.knockedOut, [...changes].sort()]));
   const knockOut = (pair) => store.update({ model: { ...store.state.model, knockedOut: [pair] } }, "model");
@@ -41,7 +41,7 @@ test("catchUp tells a deferred subscriber now what it is owed, and the next task
 
 test("a subscriber that left hears nothing, caught up or not", async () => {
   const store = createStore();
-  const deferred = deferredStore(store);
+  const deferred = createDeferredViews().deferredStore(store);
   const heard = [];
   const leave = deferred.subscribe((state, changes) => heard.push(changes));
   store.update({ notice: null }, "notice");
@@ -49,4 +49,24 @@ test("a subscriber that left hears nothing, caught up or not", async () => {
   deferred.catchUp();
   await nextTask();
   assert.deepEqual(heard, []);
+});
+
+test("a hold keeps its own page's deferred views waiting until it is released, and no other page's", async () => {
+  globalThis.requestAnimationFrame = (callback) => setTimeout(callback, 0);
+  try {
+    const [held, free] = [createDeferredViews(), createDeferredViews()];
+    const stores = [createStore(), createStore()];
+    const heard = { held: [], free: [] };
+    held.deferredStore(stores[0], { urgent: () => true }).subscribe((state, changes) => heard.held.push([...changes]));
+    free.deferredStore(stores[1]).subscribe((state, changes) => heard.free.push([...changes]));
+    const release = held.hold();
+    for (const store of stores) store.update({ notice: null }, "notice");
+    await nextTask();
+    assert.deepEqual(heard, { held: [], free: [["notice"]] }, "held, an urgent change waits too; the other page draws");
+    await release();
+    assert.deepEqual(heard.held, [["notice"]], "released: drawn once, before the release resolves");
+    assert.equal(release(), release(), "releasing again changes nothing");
+  } finally {
+    delete globalThis.requestAnimationFrame;
+  }
 });

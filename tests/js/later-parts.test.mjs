@@ -37,7 +37,7 @@ test("the lessons' controller gives every action the registry says it brings", a
   const { createLessonController } = await LATER_PARTS.lessonController.importModule();
   const store = { state: { lesson: null }, update() {}, subscribe: () => () => {} };
   const controller = createLessonController({ store, python: {}, session: {}, loader: {}, presets: {}, setView() {},
-    mode: "page", files: { list: async () => [] }, model: {}, claims: {} });
+    mode: "page", files: { list: async () => [] }, model: {}, claims: {}, holdViews: () => async () => {} });
   assert.deepEqual(Object.keys(controller.actions).filter((name) => name !== "lessonsList").sort(),
     [...LATER_PARTS.lessonController.actions].sort());
 });
