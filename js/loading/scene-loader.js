@@ -48,6 +48,24 @@ async function shippedPreview({ presets, live, id, scene }) {
 }
 
 /**
+ * Where a link's or saved work's set-up of a panel goes, once `to` has said (nowhere until then): the model panel's
+ * (its view's `model` part, layout/panels.js) to `model`, the panel's controller (model.js keeps it; the page's view
+ * never does), and the claim chosen in "Test a claim" to `claim` (claims.js).
+ */
+function panelHandOver() {
+  let takers = { model: (kept) => {}, claim: (kept) => {} };
+  return {
+    /** @param {{model?: object|null, claim?: object|null}} kept */
+    give({ model, claim }) {
+      if (model) takers.model(model);
+      if (claim) takers.claim(claim);
+    },
+    /** @param {{model: (kept: object) => void, claim: (kept: object) => void}} next */
+    to: (next) => void (takers = next),
+  };
+}
+
+/**
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createSceneSession>} options.session
  * @param {ReturnType<import("../sharing/saved-work.js").createSavedWork>} options.savedWork
@@ -56,12 +74,14 @@ async function shippedPreview({ presets, live, id, scene }) {
  *   `after` instead of `before` would change (embed/locks.js)
  * @param {() => Error|null} options.bootFailure why Python could not start, if it could not
  * @param {(text: string, options?: object) => void} options.notify
- * @param {(kept: object) => void} [options.restoreModel] a link or saved work set up the model panel (its view's
- *   `model` part, layout/panels.js): the panel's controller (model.js) takes it; the page's view never keeps it
- * @param {(kept: object) => void} [options.restoreClaim] likewise for the claim chosen in "Test a claim" (claims.js)
  */
-export function createSceneLoader({ session, savedWork, presets, lockedChanges, bootFailure, notify, restoreModel = () => {}, restoreClaim = () => {} }) {
+export function createSceneLoader({ session, savedWork, presets, lockedChanges, bootFailure, notify }) {
   const { state } = session;
+  const panels = panelHandOver();
+
+  // A new scene put the learner's saved edits of it aside: said, with the way back.
+  savedWork.onKept(({ title }) => notify(`This replaced your saved edits of ${title ? quotedName(title) : "this scene"}. They are kept in this browser.`,
+    { action: { label: "bring my edits back", run: () => restoreKept() } }));
 
   /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
   function lockedBy(scene, what) {
@@ -76,11 +96,6 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     return Boolean(reason);
   }
 
-  /** @param {{model?: object|null, claim?: object|null}} kept */
-  function handOver({ model, claim }) {
-    if (model) restoreModel(model);
-    if (claim) restoreClaim(claim);
-  }
 
   /**
    * Put a whole new scene on the page: the only way one gets there.
@@ -112,12 +127,12 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     const { also, kept } = splitView(view);
     if (!checkFirst) {
       session.show({ ...shown, draft: givenDraft ?? draftFromScene(scene, shown.result) }, also);
-      handOver(kept);
+      panels.give(kept);
       return null;
     }
     if (bootFailure()) throw bootFailure();
     const result = await session.check(scene, { shown, also });
-    handOver(kept);
+    panels.give(kept);
     return result;
   }
 
@@ -171,5 +186,8 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     if (had) notify("The example is back as it was. Your edits are kept in this browser.", { action: { label: "bring my edits back", run: () => restoreKept() } });
   }
 
-  return { showScene, shippedPreview: previewOf, openPreset, showRecord, restoreKept, resetToPreset, refusedByLocks };
+  return {
+    showScene, shippedPreview: previewOf, openPreset, showRecord, restoreKept, resetToPreset, refusedByLocks,
+    handOverPanelsTo: panels.to,
+  };
 }

@@ -49,31 +49,30 @@ export function createController({ store, deferredViews, python, preview, locked
   const notify = (text, { tone = "info", action = null } = {}) => store.update({ notice: { text, tone, action } }, "notice");
   const setView = (patch) => store.update({ view: { ...store.state.view, ...patch } }, "view");
 
+  // Each part is made after the parts it uses. Two pairs use each other, and are joined once both exist: Python's
+  // boot and the scene session (the boot makes the session live; the session restarts a Python that died), and the
+  // scene loader and the panels' controllers (a link or saved work sets a panel up; a panel shows a scene).
+  const boot = followPythonBoot({ python, store });
   // Saving a new scene (its identity is a canonical JSON of the whole scene) waits a task, so it never holds
   // back the heatmap of a big scene; leaving the page still writes anything pending.
-  const savedWork = createSavedWork({
-    store: deferredViews.deferredStore(store),
-    mode: storageMode,
-    onKept: ({ title }) => notify(`This replaced your saved edits of ${title ? quotedName(title) : "this scene"}. They are kept in this browser.`,
-      { action: { label: "bring my edits back", run: () => loader.restoreKept() } }),
-  });
-  const boot = followPythonBoot({ python, store, session: () => session });
+  const savedWork = createSavedWork({ store: deferredViews.deferredStore(store), mode: storageMode });
   const session = createSceneSession({
-    store, compute: python.compute, lockedFields, isLost: isRuntimeLost, onLost: () => boot.restart(),
-    beforeNewScene: () => savedWork.flush(), // what the old scene still owes is written first
+    store, compute: python.compute, lockedFields, isLost: isRuntimeLost, onLost: boot.restart,
+    beforeNewScene: savedWork.flush, // what the old scene still owes is written first
   });
+  boot.reportTo(session);
   const presets = createPresetLibrary();
+  const loader = createSceneLoader({ session, savedWork, presets, lockedChanges, bootFailure: () => boot.failure, notify });
+  const pickPreset = presetPicker({ session, loader });
   /** A scene the learner asked for from a panel: checked first, refused if it breaks a lock. */
   const showChecked = (what) => (scene) => loader.showScene({ scene, checkFirst: true, what });
   const panels = lazyPanels(() => ({
-    store, python, reveal, notify, panelShown, showChecked, openExample: (id) => actions.pickPreset(id), session,
-    onCodeNotKept: () => savedWork.codeNotKept(),
+    store, python, reveal, notify, panelShown, showChecked, openExample: pickPreset, session, onCodeNotKept: savedWork.codeNotKept,
   }));
-  const loader = createSceneLoader({
-    session, savedWork, presets, lockedChanges, bootFailure: () => boot.failure, notify,
-    // (A panel whose code could not load stays as it was: nothing to restore it into.)
-    restoreModel: (kept) => panels.load().then(({ model }) => model.restore(kept)).catch(() => {}),
-    restoreClaim: (kept) => panels.load().then(({ claims }) => claims.restore(kept)).catch(() => {}),
+  // (A panel whose code could not load stays as it was: nothing to restore it into.)
+  loader.handOverPanelsTo({
+    model: (kept) => panels.load().then(({ model }) => model.restore(kept)).catch(() => {}),
+    claim: (kept) => panels.load().then(({ claims }) => claims.restore(kept)).catch(() => {}),
   });
   const lessonFiles = createLessonFiles();
   const lessons = lazyLessons({ files: lessonFiles, panels },
@@ -88,8 +87,8 @@ export function createController({ store, deferredViews, python, preview, locked
   });
 
   const actions = combineActions({
-    scene: sceneActions({ store, session, pickPreset: (id) => actions.pickPreset(id) }),
-    page: pageActions({ store, python, session, loader, notify, panelShown, setView, retryBoot: () => boot.restart() }),
+    scene: sceneActions({ store, session, pickPreset }),
+    page: pageActions({ store, python, loader, notify, panelShown, setView, pickPreset, retryBoot: boot.restart }),
     downloads: downloadActions({ store, notify }),
     exerciseWork: panels.exerciseWork,
     learnerCode: {
@@ -176,6 +175,18 @@ function lazyPanels(options) {
   };
 }
 
+/** Show example `id` (the learner's saved edits of it, if any); one that cannot load is said where the heatmap is. */
+function presetPicker({ session, loader }) {
+  return async (id) => {
+    try {
+      await loader.openPreset(id);
+    } catch (error) {
+      if (error.detail?.type === "Locked") return; // already said
+      session.showError(errorDetail(`Could not load the example “${id}”: ${error.message}`));
+    }
+  };
+}
+
 /** What the views may do to the scene: the session's own ways, and a sentence typed, which the page explains. */
 function sceneActions({ store, session, pickPreset }) {
   return {
@@ -193,7 +204,7 @@ function sceneActions({ store, session, pickPreset }) {
 }
 
 /** What the views may do around the scene: examples, files, links, the view, notices, Python's boot. */
-function pageActions({ store, python, session, loader, notify, panelShown, setView, retryBoot }) {
+function pageActions({ store, python, loader, notify, panelShown, setView, pickPreset, retryBoot }) {
   return {
     panelShown,
     /** Change what the page shows around the scene: `patch` holds keys of the view (layout/panels.js). */
@@ -202,15 +213,7 @@ function pageActions({ store, python, session, loader, notify, panelShown, setVi
     dismissNotice: () => store.update({ notice: null }, "notice"),
     /** Python could not start and the learner asked to try again: a fresh worker; the page stays as it is. */
     retryBoot,
-    /** Show example `id` (the learner's saved edits of it, if any). */
-    async pickPreset(id) {
-      try {
-        await loader.openPreset(id);
-      } catch (error) {
-        if (error.detail?.type === "Locked") return; // already said
-        session.showError(errorDetail(`Could not load the example “${id}”: ${error.message}`));
-      }
-    },
+    pickPreset,
     /** "Reset to example": the example as shipped; the learner's edits of it are kept aside, not deleted. */
     resetToPreset: (id) => loader.resetToPreset(id),
     restoreKept: () => loader.restoreKept(),

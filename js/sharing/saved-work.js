@@ -80,9 +80,10 @@ const whenIdle = (callback) =>
  * @param {{state: object, update: Function, subscribe: Function, catchUp?: () => void}} options.store the page's
  *   store, or one whose subscribers hear late (state/deferred-views.js: `catchUp` tells them now)
  * @param {string} options.mode the storage mode ("page"; an embedded playground has its own)
- * @param {(kept: {title: string}) => void} options.onKept a new scene put saved edits aside (say so)
  */
-export function createSavedWork({ store, mode, onKept }) {
+export function createSavedWork({ store, mode }) {
+  /** Told when a new scene put saved edits of it aside (`onKept`), to say so. */
+  let onKept = (kept) => {};
   const drafts = createDraftStore({ mode, onProblem: (problem) => setSaveStatus({ problem }) });
   /** What is on screen, as saving sees it: `draft` the newest draft of the scene numbered `sceneCount`. */
   let shown = { draft: null, sceneCount: null, sceneId: null, presetId: null, title: "", view: null };
@@ -183,6 +184,8 @@ export function createSavedWork({ store, mode, onKept }) {
      * Before another scene replaces the one on screen: write what it owes of the learner's edits now. A scene
      * that only arrived waits for its save as before, which the new scene then cancels.
      */
+    /** Call `listener` with {title} whenever a new scene puts the learner's saved edits of it aside (one listener). */
+    onKept: (listener) => void (onKept = listener),
     flush() {
       catchUp();
       followWaiting();
