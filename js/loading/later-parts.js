@@ -16,78 +16,68 @@
 import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "../panels/panel-actions.js";
 import { loadStylesheet } from "./stylesheets.js";
 
-/** When a part loads, by the names LATER_PARTS uses, in the words of docs/architecture.md's "What loads when". */
-export const WHEN = Object.freeze({
-  live: "once Python is live and the page is idle",
-  firstUse: "on first use",
-  frame: "at once, beside the page, in a course page's frame",
-  lms: "at once, in a package a course platform launched",
-});
-
 /**
  * @typedef {object} LaterPart
  * @property {string} module the module, relative to js/
  * @property {string|null} stylesheet its own rules, relative to the site's root, added as it loads; or null
  * @property {readonly string[]} actions the actions it brings, which the page hands the views from the start
  *   (page/actions.js lazyActions stands in for them until it has loaded)
- * @property {readonly (keyof typeof WHEN)[]} when when it loads: the first of these that comes
- * @property {string} what what it is, in a few words
+ * @property {readonly ("live"|"firstUse"|"frame"|"lms")[]} when when it loads, the first of these that comes: once
+ *   Python is live and the page is idle (liveAndIdle), on first use, at once in a course page's frame, at once in a
+ *   package a course platform launched
  * @property {() => Promise<any>} importModule the module's import(), written out so that the bundler finds it
  */
 
-/** @type {Readonly<Record<string, LaterPart>>} */
+/**
+ * A part with what it leaves out: no stylesheet, no actions.
+ * @param {{module: string, stylesheet?: string, actions?: readonly string[], when: LaterPart["when"], importModule: LaterPart["importModule"]}} given
+ * @returns {LaterPart}
+ */
+const part = ({ stylesheet = null, actions = [], ...given }) => ({ stylesheet, actions, ...given });
+
 export const LATER_PARTS = Object.freeze({
-  shareArea: {
-    what: "\"Share and download\"'s controls, folded away", module: "ui/toolbar/share-area.js", stylesheet: null, actions: [],
-    when: ["live", "firstUse"], importModule: () => import("../ui/toolbar/share-area.js"),
-  },
-  laterViews: {
-    what: "the views below the playground", module: "ui/later-views.js", stylesheet: "static/teaching.css", actions: [],
-    when: ["live"], importModule: () => import("../ui/later-views.js"),
-  },
-  panelControllers: {
-    what: "the controllers of the panels below the playground", module: "panels/panel-controllers.js", stylesheet: null,
-    actions: [...MODEL_ACTIONS, ...CLAIM_ACTIONS, ...EXPERIMENT_ACTIONS, ...EXERCISE_WORK_ACTIONS],
+  /** "Share and download"'s controls, folded away */
+  shareArea: part({ module: "ui/toolbar/share-area.js", when: ["live", "firstUse"], importModule: () => import("../ui/toolbar/share-area.js") }),
+  /** the views below the playground */
+  laterViews: part({
+    module: "ui/later-views.js", stylesheet: "static/teaching.css", when: ["live"],
+    importModule: () => import("../ui/later-views.js"),
+  }),
+  /** the controllers of the panels below the playground */
+  panelControllers: part({
+    module: "panels/panel-controllers.js", actions: [...MODEL_ACTIONS, ...CLAIM_ACTIONS, ...EXPERIMENT_ACTIONS, ...EXERCISE_WORK_ACTIONS],
     when: ["live", "firstUse"], importModule: () => import("../panels/panel-controllers.js"),
-  },
-  lessonStart: {
-    what: "the lessons named at the page's start", module: "ui/lessons/lesson-start.js", stylesheet: "static/lessons.css", actions: [],
-    when: ["live"], importModule: () => import("../ui/lessons/lesson-start.js"),
-  },
-  lessonController: {
-    what: "the lessons' controller", module: "lessons/lessons.js", stylesheet: "static/lessons.css",
-    // The list of lessons comes from the lesson files alone, without the controller.
-    actions: LESSON_ACTIONS.filter((name) => name !== "lessonsList"),
+  }),
+  /** the lessons named at the page's start */
+  lessonStart: part({
+    module: "ui/lessons/lesson-start.js", stylesheet: "static/lessons.css", when: ["live"],
+    importModule: () => import("../ui/lessons/lesson-start.js"),
+  }),
+  /** the lessons' controller (the list of lessons comes from the lesson files alone, without it) */
+  lessonController: part({
+    module: "lessons/lessons.js", stylesheet: "static/lessons.css", actions: LESSON_ACTIONS.filter((name) => name !== "lessonsList"),
     when: ["firstUse"], importModule: () => import("../lessons/lessons.js"),
-  },
-  lessonPlayer: {
-    what: "the lesson's player", module: "ui/lessons/lesson-panel.js", stylesheet: "static/lessons.css", actions: [],
-    when: ["firstUse"], importModule: () => import("../ui/lessons/lesson-panel.js"),
-  },
-  unsavedWork: {
-    what: "\"Not saved\", once the browser refuses to keep the work", module: "ui/toolbar/unsaved-work.js", stylesheet: null,
-    actions: [], when: ["firstUse"], importModule: () => import("../ui/toolbar/unsaved-work.js"),
-  },
-  embedSnippet: {
-    what: "the embed code", module: "sharing/embed-snippet.js", stylesheet: null, actions: [],
-    when: ["firstUse"], importModule: () => import("../sharing/embed-snippet.js"),
-  },
-  postMessageApi: {
-    what: "the postMessage API (it answers what came before it)", module: "embed/post-message-api.js", stylesheet: null, actions: [],
-    when: ["frame", "live"], importModule: () => import("../embed/post-message-api.js"),
-  },
-  offlineCache: {
-    what: "the offline cache", module: "loading/offline.js", stylesheet: null, actions: [],
-    when: ["live"], importModule: () => import("./offline.js"),
-  },
-  frameControls: {
-    what: "a frame's locked controls and height reports", module: "embed/embed-frame.js", stylesheet: "static/embed-frame.css",
-    actions: [], when: ["frame"], importModule: () => import("../embed/embed-frame.js"),
-  },
-  lmsTracking: {
-    what: "the course platform's record of the learner", module: "lms/tracking.js", stylesheet: null, actions: [],
-    when: ["lms"], importModule: () => import("../lms/tracking.js"),
-  },
+  }),
+  /** the lesson's player */
+  lessonPlayer: part({
+    module: "ui/lessons/lesson-panel.js", stylesheet: "static/lessons.css", when: ["firstUse"],
+    importModule: () => import("../ui/lessons/lesson-panel.js"),
+  }),
+  /** "Not saved", once the browser refuses to keep the work */
+  unsavedWork: part({ module: "ui/toolbar/unsaved-work.js", when: ["firstUse"], importModule: () => import("../ui/toolbar/unsaved-work.js") }),
+  /** the embed code */
+  embedSnippet: part({ module: "sharing/embed-snippet.js", when: ["firstUse"], importModule: () => import("../sharing/embed-snippet.js") }),
+  /** the postMessage API (it answers what came before it) */
+  postMessageApi: part({ module: "embed/post-message-api.js", when: ["frame", "live"], importModule: () => import("../embed/post-message-api.js") }),
+  /** the offline cache */
+  offlineCache: part({ module: "loading/offline.js", when: ["live"], importModule: () => import("./offline.js") }),
+  /** a frame's locked controls and height reports */
+  frameControls: part({
+    module: "embed/embed-frame.js", stylesheet: "static/embed-frame.css", when: ["frame"],
+    importModule: () => import("../embed/embed-frame.js"),
+  }),
+  /** the course platform's record of the learner */
+  lmsTracking: part({ module: "lms/tracking.js", when: ["lms"], importModule: () => import("../lms/tracking.js") }),
 });
 
 /**

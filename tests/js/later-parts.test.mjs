@@ -5,10 +5,17 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import test from "node:test";
 
-import { LATER_PARTS, WHEN, liveAndIdle, loadOnce, loadPart } from "../../js/loading/later-parts.js";
+import { LATER_PARTS, liveAndIdle, loadOnce, loadPart } from "../../js/loading/later-parts.js";
 import { CLAIM_ACTIONS, EXERCISE_WORK_ACTIONS, EXPERIMENT_ACTIONS, LESSON_ACTIONS, MODEL_ACTIONS } from "../../js/panels/panel-actions.js";
 
 const ROOT = new URL("../../", import.meta.url);
+/** When a part loads, by the names LATER_PARTS uses, in the words of docs/architecture.md's "What loads when". */
+const WHEN = Object.freeze({
+  live: "once Python is live and the page is idle",
+  firstUse: "on first use",
+  frame: "at once, beside the page, in a course page's frame",
+  lms: "at once, in a package a course platform launched",
+});
 const parts = Object.entries(LATER_PARTS);
 
 test("each part's import loads the module the part names, and its module and stylesheet exist", () => {
