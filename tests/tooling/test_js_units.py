@@ -21,6 +21,7 @@ def test_the_js_unit_tests_pass(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "tests" / "js", tmp_path / "tests" / "js")
     shutil.copytree(ROOT / "tests" / "browser" / "fixtures", tmp_path / "tests" / "browser" / "fixtures")  # old links
     shutil.copytree(ROOT / "static", tmp_path / "static")  # the later parts' stylesheets
+    shutil.copytree(ROOT / "py" / "attention_playground" / "presets", tmp_path / "py" / "attention_playground" / "presets")  # the examples
     (tmp_path / "docs").mkdir()
     shutil.copy(ROOT / "docs" / "architecture.md", tmp_path / "docs")  # its "What loads when" gives the later parts
     (tmp_path / "generated").mkdir()

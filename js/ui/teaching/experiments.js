@@ -20,15 +20,7 @@ import { readsLittle } from "../shared/verdicts.js";
 import { mountClaimLink } from "../shared/claim-link.js";
 import { createLinePlot } from "./line-plot.js";
 import { createWordOrderTable } from "./word-order-table.js";
-
-/** The Part 6 variations: the pronoun row of Wq (looking for [animal, noun]) and what it shows. */
-const VARIATIONS = [
-  { id: "original", label: "original [4, 4]", row: [4, 4], says: "“it” asks for an animal and for a noun; “cat” is both, so it wins clearly." },
-  { id: "no-noun", label: "no noun match [4, 0]", row: [4, 0], says: "“it” no longer asks for a noun: “cat” still wins as the only animal, but without its extra noun score the lead shrinks." },
-  { id: "strength-1", label: "strength 1", row: [1, 1], says: "The same question asked quietly: the score gaps shrink, so the weights spread out; “cat” still ranks first." },
-  { id: "strength-5", label: "strength 5", row: [5, 5], says: "A little louder than the original: the gaps grow, and the softmax is a little more decisive." },
-  { id: "strength-8", label: "strength 8", row: [8, 8], says: "Twice as loud: the gaps double, and softmax puts nearly everything on “cat”." },
-];
+import { VARIATIONS } from "./variations.js";
 
 const DEFAULT_DS = "4, 64, 512";
 const DEFAULT_KEYS = 10;
