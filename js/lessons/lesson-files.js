@@ -4,7 +4,7 @@
  * start can name the lessons without loading the player.
  */
 
-import { fetchJson } from "../loading/presets.js";
+import { fetchJson } from "../loading/fetch-json.js";
 
 const LESSONS_URL = "generated/lessons/";
 /** The compiled lesson format this page reads (py/attention_playground/lessons/compile.py FORMAT). */

@@ -5,15 +5,10 @@
  * draws while Python starts.
  */
 
+import { fetchJson } from "./fetch-json.js";
+
 const PRESETS_URL = "generated/presets/";
 const PREVIEWS_URL = "generated/previews/";
-
-/** The JSON at `url`, or a rejection naming the HTTP status. */
-export async function fetchJson(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.json();
-}
 
 /**
  * @returns {{list: () => Promise<Array<{id: string, title: string, description: string}>>,
