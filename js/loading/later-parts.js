@@ -4,9 +4,10 @@
  * this list and checks that no part's module is in the first view's files, and docs/architecture.md's "What loads
  * when" gives the same list (tests/js/later-parts.test.mjs checks both against it).
  *
- * A part loads through `loadPart` alone: its module and its stylesheet together, once (later calls share the first
- * one's promise; after a failure, the network gone, the next call tries again). "Once Python is live and the page is
- * idle" is `liveAndIdle`, the one way the page waits for that.
+ * A part loads through `loadPart` alone: its module and its stylesheet together. What must happen once (a view mounted,
+ * a controller made) goes through `loadOnce`: later calls share the first one's promise, and after a failure (the
+ * network gone) the next call tries again. "Once Python is live and the page is idle" is `liveAndIdle`, the one way
+ * the page waits for that.
  *
  * Modules a part loads for itself on first use (the link format for a link, a download's writer, the learner's and
  * the training workers' clients, CodeMirror) are its own business and not listed: they sit below the page, which

@@ -96,7 +96,6 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
     return Boolean(reason);
   }
 
-
   /**
    * Put a whole new scene on the page: the only way one gets there.
    * @param {object} source
