@@ -51,6 +51,9 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
     root = ROOT
     #: Send ISOLATION_HEADERS; a subclass may play a static host that does not.
     isolated = True
+    #: Revalidate every file, so an edit shows on reload; a subclass serving files that cannot change while it
+    #: serves them (the tests' build of a run) may let the browser keep them instead.
+    cache_control = "no-cache"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=str(self.root), **kwargs)
@@ -74,7 +77,7 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
     def end_headers(self):
-        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Cache-Control", self.cache_control)
         if self.isolated:
             for name, value in csp.ISOLATION_HEADERS.items():
                 self.send_header(name, value)

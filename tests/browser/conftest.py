@@ -100,14 +100,28 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if item not in left_out]
 
 
+class RunSiteHandler(dev_server.SiteRequestHandler):
+    """`python3 build.py serve`'s server, but the browser may keep what it fetched for the length of the run.
+
+    The dev server asks the browser to revalidate every file, so that an edit shows on reload; in a test run
+    nothing is edited after the build (`built_site`), so each revalidation would only cost a request: some 150
+    per boot of the page (its modules one by one), a tenth of a boot's CPU between the browser and this server.
+    The profiles that keep the HTTP cache live only as long as the run, and a test that routes a request gets it
+    (Playwright turns the cache off for a page with routes).
+    """
+
+    cache_control = "max-age=86400"
+
+
 @pytest.fixture(scope="session")
 def site_url(built_site):
-    """The repository root, served exactly as `python3 build.py serve` serves it (cross-origin isolated)."""
-    with dev_server.serving(dev_server.SiteRequestHandler) as url:
+    """The repository root, served as `python3 build.py serve` serves it (cross-origin isolated), but cached by
+    the browser for the run (RunSiteHandler)."""
+    with dev_server.serving(RunSiteHandler) as url:
         yield url
 
 
-class PlainHostHandler(dev_server.SiteRequestHandler):
+class PlainHostHandler(RunSiteHandler):
     """A static host that sends no cross-origin isolation headers (most of them, and course platforms)."""
 
     isolated = False
