@@ -89,7 +89,7 @@ def write_deployables(runtime_files, zip_site=False, cdn_site=False, scorm_lesso
     manifest); with `zip_site` pack it into ZIP_PATH, with `cdn_site` write CDN_DIR, with `scorm_lessons` (the
     lessons' index) write the SCORM packages into SCORM_DIR. Returns the extra parts of the summary line."""
     variants.write_author_files(DIST_DIR)
-    variants.prepare_offline_site(DIST_DIR, runtime.PYODIDE_VERSION)
+    variants.prepare_offline_site(DIST_DIR, runtime.PYODIDE_VERSION, numpy_wheel=runtime.vendored_numpy_wheel())
     notes = []
     if zip_site:
         variants.write_zip(DIST_DIR, ZIP_PATH)
@@ -125,7 +125,8 @@ def build_now(started, report, zip_site, cdn_site, scorm_packages):
     generated.write_facts_module()
     notebook.write_widget_bundle(report)  # into the package, before the package is zipped for the page
     generated.write_module_zip()
-    variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False)
+    variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False,
+                                  numpy_wheel=runtime.vendored_numpy_wheel())
     site.write_dist(vendored, report)
     extras = write_deployables(vendored, zip_site, cdn_site, taught if scorm_packages else None)
     seconds = time.perf_counter() - started

@@ -10,6 +10,7 @@ does not compile them at every start: in vendor/pyodide/ those two files are the
 lockfile gives the compiled wheel's sha256. The pinned files stay in the cache.
 """
 
+import base64
 import functools
 import hashlib
 import io
@@ -165,6 +166,14 @@ def lockfile_package(lockfile, package):
     """The lockfile's file name and sha256 for one package."""
     entry = json.loads(lockfile)["packages"][package]
     return entry["file_name"], entry["sha256"]
+
+
+def vendored_numpy_wheel():
+    """The vendored NumPy wheel as the worker fetches it itself (generated/runtime.json's `numpyWheel`): its file
+    name and its sha256 as a Subresource Integrity value, from the lockfile in vendor/pyodide/ (after
+    compile_runtime, the compiled wheel's)."""
+    file_name, sha256 = lockfile_package((VENDOR_DIR / LOCKFILE_NAME).read_bytes(), "numpy")
+    return {"file": file_name, "integrity": "sha256-" + base64.b64encode(bytes.fromhex(sha256)).decode()}
 
 
 def vendor_runtime(report, packages=()):

@@ -1,7 +1,8 @@
 """The deployable variants of the site, made from dist/:
 
-- every site gets generated/runtime.json, which tells the Web Worker where the Python runtime is, and
-  whether the page should install its service worker (sw.js);
+- every site gets generated/runtime.json, which tells the Web Worker where the Python runtime is, which NumPy
+  wheel to fetch itself (a site with the vendored runtime), and whether the page should install its service
+  worker (sw.js);
 - dist/ (vendored runtime) and the CDN site get an offline manifest: the files sw.js keeps, and a cache
   version made from the runtime's version and a hash of those files, so each build gets a cache of its own;
 - dist/ carries what a course author needs beside the site: their guide as plain text (course-authors.txt, from
@@ -89,10 +90,14 @@ def write_author_files(site_dir, project_dir=ROOT):
     return [AUTHOR_GUIDE, *EXAMPLE_LESSON]
 
 
-def write_runtime_config(site_dir, index_url, service_worker):
+def write_runtime_config(site_dir, index_url, service_worker, numpy_wheel=None):
     """generated/runtime.json: where the worker loads Pyodide from (relative to the site root, or a full
-    URL), and whether the page installs its service worker."""
+    URL), whether the page installs its service worker, and `numpy_wheel` ({file, integrity} in the runtime's
+    folder, runtime.vendored_numpy_wheel) if the worker is to fetch and unpack NumPy itself
+    (js/runtime/start-python.js says why); without it the runtime installs NumPy as a package."""
     config = {"indexURL": index_url, "serviceWorker": service_worker}
+    if numpy_wheel:
+        config["numpyWheel"] = numpy_wheel
     path = Path(site_dir) / RUNTIME_CONFIG
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2) + "\n")
@@ -139,13 +144,14 @@ def write_offline_manifest(site_dir, runtime_version, runtime_urls=()):
     return version
 
 
-def prepare_offline_site(site_dir, runtime_version, index_url=VENDORED_INDEX_URL, runtime_files=()):
+def prepare_offline_site(site_dir, runtime_version, index_url=VENDORED_INDEX_URL, runtime_files=(), numpy_wheel=None):
     """Make a built site installable for offline use: its runtime config and its offline manifest.
 
     `runtime_files` are the runtime's file names, kept by the service worker when `index_url` is a full
-    URL (for the vendored runtime they are among the site's own files already).
+    URL (for the vendored runtime they are among the site's own files already); `numpy_wheel` as for
+    write_runtime_config.
     """
-    write_runtime_config(site_dir, index_url, service_worker=True)
+    write_runtime_config(site_dir, index_url, service_worker=True, numpy_wheel=numpy_wheel)
     remote = [index_url + name for name in runtime_files] if re.match(r"https?://", index_url) else []
     return write_offline_manifest(site_dir, runtime_version, remote)
 

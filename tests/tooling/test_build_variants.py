@@ -6,6 +6,7 @@ address, no vendored runtime), not by loading it; tests/browser/test_dist.py loa
 address answered locally.
 """
 
+import base64
 import hashlib
 import json
 import posixpath
@@ -95,7 +96,10 @@ def test_zip_holds_the_whole_site_and_the_verified_runtime(built_variants):
         assert not any(name.endswith(variants.ZIP_NAME) for name in names)
         # Offline: the service worker is on, the runtime is the one inside.
         config = json.loads(archive.read(f"{folder}/generated/runtime.json"))
-        assert config == {"indexURL": "vendor/pyodide/", "serviceWorker": True}
+        assert config == {"indexURL": "vendor/pyodide/", "serviceWorker": True, "numpyWheel": config["numpyWheel"]}
+        # The NumPy wheel the worker fetches itself: the compiled one inside, by its sha256.
+        wheel_bytes = archive.read(f"{folder}/vendor/pyodide/{config['numpyWheel']['file']}")
+        assert config["numpyWheel"]["integrity"] == "sha256-" + base64.b64encode(hashlib.sha256(wheel_bytes).digest()).decode()
         # Every file the site's files name is in the zip (the manifest is the site's own file list).
         listed = json.loads(re.search(r"= (\{.*\});", archive.read(f"{folder}/generated/offline-manifest.js").decode(), re.S).group(1))
         assert {f"{folder}/{path}" for path in listed["files"]} <= names
@@ -169,7 +173,8 @@ def test_a_changed_file_gives_a_new_cache_version(tmp_path):
 
 def test_the_working_copy_never_installs_the_service_worker(built_variants):
     # Served from the repository, files being edited must never come from a cache.
-    assert json.loads((ROOT / variants.RUNTIME_CONFIG).read_text()) == {"indexURL": "vendor/pyodide/", "serviceWorker": False}
+    assert json.loads((ROOT / variants.RUNTIME_CONFIG).read_text()) == {
+        "indexURL": "vendor/pyodide/", "serviceWorker": False, "numpyWheel": runtime.vendored_numpy_wheel()}
 
 
 # --- the CDN build -----------------------------------------------------------------------------------------------
