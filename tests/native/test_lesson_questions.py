@@ -259,6 +259,22 @@ def test_word_order_moves_an_output_only_until_positions_are_added():
     assert expected({"kind": "choose", "measure": moved, "options": options}, DOG_BITES_MAN)["value"] == "other"
 
 
+def test_a_value_that_does_not_move_is_said_once_not_compared_with_itself():
+    # Without the shift "man" reads itself exactly as before: the reveal says so, not "0.5035 instead of 0.5035".
+    stays = change(DOG_BITES_MAN, {"shift": False}, "man", "man")
+    man = DOG_BITES_MAN["tokens"].index("man")
+    weight = reference_weights(DOG_BITES_MAN)[man][man]
+    assert stays["value"] == "stays"
+    assert f"is still {weight:.4f} ({weight * 100:.1f}%)" in stays["sentence"] and "instead of" not in stays["sentence"]
+    # A word the new order leaves in its place is "still in row 2", not "in row 2 instead of row 2".
+    spec = {"of": "output-moves", "word": "bites", "variant": {"order": ["man", "bites", "dog"]}}
+    options = [{"id": "same", "text": "same", "value": "same"}, {"id": "other", "text": "other", "value": "different"}]
+    kept = expected({"kind": "choose", "measure": spec, "options": options}, DOG_BITES_MAN)
+    assert "still in row 2" in kept["sentence"] and "instead of" not in kept["sentence"]
+    moved = expected({"kind": "choose", "measure": {**spec, "word": "dog"}, "options": options}, DOG_BITES_MAN)
+    assert "now in row 3 instead of row 1" in moved["sentence"]
+
+
 def test_the_attention_sink_counts_the_rows_that_park_on_the_first_token():
     question = {"kind": "choose", "measure": {"of": "reads-most", "column": "<bos>", "head": 3},
                 "options": [{"id": v, "text": v, "value": v} for v in ("none", "some", "most", "all")]}

@@ -268,8 +268,11 @@ def _change(spec, at, evidence):
         raise LessonInputError(f"{cell_phrase(at, stage, head, row, column)} is not a number here or in the variant, "
                                "so it neither rises nor falls", "variant")
     outcome = "stays" if abs(after - before) < STAYS_WITHIN else ("rises" if after > before else "falls")
+    shown_before, shown_after = show_value(stage, before), show_value(stage, after)
+    # The same to the digits shown (a move under STAYS_WITHIN): said once, never "0.5035 instead of 0.5035".
+    value = f"still {shown_after}" if shown_after == shown_before else f"{shown_after} instead of {shown_before}"
     sentence = (f"{upper_first(describe_variant(spec['variant']))}, {cell_phrase(at, stage, head, row, column)} is "
-                f"{show_value(stage, after)} instead of {show_value(stage, before)}: it {outcome}")
+                f"{value}: it {outcome}")
     return Measured(outcome, sentence, {"before": before, "after": after})
 
 
@@ -334,13 +337,12 @@ def _output_moves(spec, at, evidence):
         start += width
     difference = float(np.abs(moved.computed.output[new_row] - expected).max())
     outcome = "same" if difference < SAME_OUTPUT_WITHIN else "different"
-    where = f"row {new_row + 1} instead of row {word + 1}"
+    where = f"now in row {new_row + 1} instead of row {word + 1}" if new_row != word else f"still in row {word + 1}"
     if outcome == "same":
-        sentence = (f"{upper_first(describe_variant(variant))}, {quote(at.tokens[word])} has the same output, now in "
-                    f"{where}")
+        sentence = f"{upper_first(describe_variant(variant))}, {quote(at.tokens[word])} has the same output, {where}"
     else:
-        sentence = (f"{upper_first(describe_variant(variant))}, the output of {quote(at.tokens[word])} (now in "
-                    f"{where}) changes by up to {number(difference)}")
+        sentence = (f"{upper_first(describe_variant(variant))}, the output of {quote(at.tokens[word])} ({where}) "
+                    f"changes by up to {number(difference)}")
     return Measured(outcome, sentence, {"difference": difference, "row": new_row})
 
 
