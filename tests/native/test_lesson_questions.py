@@ -378,6 +378,7 @@ def test_a_mask_built_by_hand_must_be_the_causal_pattern():
     too_much = [[True, True, True], [False, False, True], [False, False, False]]
     reply = check_build(question, {**start, "mask": too_much}, start)
     assert not reply["correct"] and "1 cell where a word reads itself or an earlier word is blocked" in reply["feedback"]
+    assert reply["feedback"].lower().count("not yet") == 1, reply["feedback"]  # "Not yet: …", said once
 
 
 def test_every_row_reads_the_previous_word_in_the_two_heads_preset():
@@ -387,6 +388,9 @@ def test_every_row_reads_the_previous_word_in_the_two_heads_preset():
     first = {"kind": "build", "conditions": [{"every_row_reads": "previous", "head": 0}]}
     result = expected(first, scene)["conditions"][0]
     assert result["met"] is False and result["sentence"].startswith("0 of 6 rows read the word before it most")
+    unmet = check_build(first, scene, scene)["feedback"]
+    assert unmet.startswith("Not yet: 0 of 6 rows") and unmet.lower().count("not yet") == 1, unmet
+    assert unmet.endswith("…") and not unmet.endswith("….")  # the list goes on: an ellipsis, not "…."
 
 
 # --- a claim, judged from the page's test ----------------------------------------------------------------------

@@ -136,7 +136,7 @@ def _every_row_reads(condition: Mapping[str, Any], at: SceneAtHand, field: str) 
     if missing:
         shown = ", ".join(f"{name_word(at.tokens, row)} reads {name_word(at.tokens, ranked(weights[row])[0])}"
                           for row in missing[:3])
-        sentence += f"; not yet: {shown}{', …' if len(missing) > 3 else ''}"
+        sentence += f"; the others: {shown}{', …' if len(missing) > 3 else ''}"
     return Condition(met, sentence, float(len(rows) - len(missing)))
 
 
@@ -154,7 +154,8 @@ def _mask(condition: Mapping[str, Any], at: SceneAtHand, field: str) -> Conditio
     if closed_past:
         parts.append(f"{closed_past} cell{'s' if closed_past > 1 else ''} where a word reads itself or an earlier "
                      f"word {'are' if closed_past > 1 else 'is'} blocked")
-    return Condition(False, "Not the causal pattern yet: " + " and ".join(parts), float(open_future + closed_past))
+    # Said after the feedback's "Not yet: ", so it does not say "yet" again.
+    return Condition(False, "The mask is not the causal pattern: " + " and ".join(parts), float(open_future + closed_past))
 
 
 _EVALUATE = {"weight": _weight, "reads_most": _reads_most, "every_row_reads": _every_row_reads, "mask": _mask}

@@ -59,6 +59,7 @@ from .variants import EDIT_FIELDS, changed_cells
 from .words import (
     answered_column,
     describe_value,
+    end_sentence,
     find_word,
     name_word,
     number,
@@ -720,10 +721,10 @@ def check_build(question: Any, scene: Any, start: Any) -> dict[str, Any]:
     correct = met == len(conditions) and not problems
     unmet = [condition.sentence for condition in conditions if not condition.met]
     if correct:
-        feedback = (f"Done in {total} edit{'s' if total != 1 else ''}: "
-                    + "; ".join(condition.sentence for condition in conditions) + ".")
+        feedback = end_sentence(f"Done in {total} edit{'s' if total != 1 else ''}: "
+                                + "; ".join(condition.sentence for condition in conditions))
     elif unmet:
-        feedback = "Not yet: " + "; ".join(unmet) + "." + (" " + " ".join(problems) if problems else "")
+        feedback = end_sentence("Not yet: " + "; ".join(unmet)) + (" " + " ".join(problems) if problems else "")
     else:
         feedback = "The target is met, but: " + " ".join(problems)
     return {"correct": correct, "score": round(met / len(conditions), 6), "feedback": feedback,

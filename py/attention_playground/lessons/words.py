@@ -83,6 +83,11 @@ def answered_column(value: Any, tokens: Sequence[str], field: str = "answer") ->
     return find_word(value, tokens, field)
 
 
+def end_sentence(text: str) -> str:
+    """`text` with a full stop, unless it ends with one already, or with an ellipsis: never "…." or ".."."""
+    return text if text.endswith((".", "…", "!", "?")) else text + "."
+
+
 def quote(label: str) -> str:
     """A name in typographic quotes, shortened if long: “cat”."""
     text = str(label)
