@@ -228,6 +228,19 @@ def test_statement_options_are_right_when_their_value_is_what_the_measure_gives(
     assert np.allclose(weights.sum(axis=1), 1) and not np.allclose(weights.sum(axis=0), 1)
 
 
+def test_an_option_that_quotes_words_is_quoted_without_nesting_or_doubled_stops():
+    question = {"kind": "choose", "measure": {"of": "change", "row": "it", "column": "cat", "variant": {"Wq": "times 2"}},
+                "options": [{"id": "rises", "text": "It rises: “cat” takes even more.", "value": "rises"},
+                            {"id": "falls", "text": "It falls.", "value": "falls", "misconception": "the wrong way."}]}
+    wrong = answer(question, IT, "falls")["feedback"]
+    assert wrong.startswith("You chose “It falls”. It stands for this mistake: the wrong way. With Wq")
+    assert wrong.endswith("it rises. ‘It rises: “cat” takes even more’ is what happens.")
+    right = answer(question, IT, "rises")["feedback"]
+    assert right.startswith("Right: ‘It rises: “cat” takes even more’. With Wq")
+    for feedback in (wrong, right):
+        assert ".." not in feedback and ".”." not in feedback and "“It rises: “" not in feedback
+
+
 def test_the_causal_masks_zeros_are_exact_and_the_overflow_trap_gives_nan():
     blocked = {"kind": "choose", "measure": {"of": "blocked"},
                "options": [{"id": v, "text": v, "value": v} for v in ("zero", "positive", "none")]}

@@ -419,6 +419,13 @@ def expected(question: Any, scene: Any, evidence: Any = None) -> dict[str, Any]:
     return {"conditions": [condition._asdict() for condition in conditions]}
 
 
+def quote_option(text: str) -> str:
+    """An option's text quoted inside a sentence: without its own full stop (the sentence has one), and in
+    single quotes when it quotes words itself, so quotes never nest in quotes of their own kind."""
+    text = text.rstrip(".")
+    return f"‘{text}’" if "“" in text else f"“{text}”"
+
+
 def _row_sentence(at: SceneAtHand, row: int, weights: np.ndarray) -> str:
     """The row of weights in words: its largest shares, and what the rest gets."""
     order = [int(i) for i in np.argsort(-weights, kind="stable")]
@@ -671,12 +678,13 @@ def _answer_choose(question, scene, value, evidence) -> dict[str, Any]:
     chosen = next(option for option in question["options"] if option["id"] == value)
     correct = chosen in right
     if correct:
-        feedback = f"Right: “{chosen['text']}”. {measured.sentence}."
+        feedback = f"Right: {quote_option(chosen['text'])}. {end_sentence(measured.sentence)}"
     else:
         stands = f" It stands for this mistake: {chosen['misconception']}" if chosen.get("misconception") else ""
-        what = (f" “{right[0]['text']}” is what happens." if right else
+        what = (f" {quote_option(right[0]['text'])} is what happens." if right else
                 " None of the options is what happens in this scene.")
-        feedback = f"You chose “{chosen['text']}”.{stands.rstrip('.')}{'.' if stands else ''} {measured.sentence}.{what}"
+        feedback = (f"You chose {quote_option(chosen['text'])}.{end_sentence(stands) if stands else ''} "
+                    f"{end_sentence(measured.sentence)}{what}")
     return {"correct": correct, "score": 1.0 if correct else 0.0,
             "expected": {"option": right[0]["id"] if right else None, "measured": measured.value},
             "options": options, "feedback": feedback}
