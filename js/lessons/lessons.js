@@ -136,7 +136,7 @@ export function createLessonController({ store, python, session, loader, presets
     save(); // the step being left keeps its edits
     const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
     shown = { lesson, step };
-    const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [] };
+    const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {} };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
     const { asking } = await showAsking(steps, python, step, opening);
     answers.stepShown();

@@ -371,3 +371,4 @@ model = {words = "the fox met a crow", head = "L1H2", knocked_out = ["L0H3"]}
         "lessons/planted.md:8: step 1 (s): model.head: “L5H0” is not a head of the trained model: L0H0 to L1H3"]
     (unknown,) = planted(step.replace("crow", "dragonz"))
     assert unknown.startswith("lessons/planted.md:8: step 1 (s): model.words: ") and "dragonz" in unknown
+

@@ -241,6 +241,14 @@ def test_an_option_that_quotes_words_is_quoted_without_nesting_or_doubled_stops(
         assert ".." not in feedback and ".”." not in feedback and "“It rises: “" not in feedback
 
 
+def test_an_option_in_markdown_is_quoted_in_the_feedback_without_its_backticks():
+    question = {"kind": "choose", "measure": {"of": "change", "row": "it", "column": "cat", "variant": {"Wq": "times 2"}},
+                "options": [{"id": "rises", "text": "It rises.", "value": "rises"},
+                            {"id": "stays", "text": "None: `it` reads `cat` as before.", "value": "stays"}]}
+    feedback = answer(question, IT, "stays")["feedback"]
+    assert feedback.startswith("You chose “None: it reads cat as before”.") and "`" not in feedback
+
+
 def test_the_causal_masks_zeros_are_exact_and_the_overflow_trap_gives_nan():
     blocked = {"kind": "choose", "measure": {"of": "blocked"},
                "options": [{"id": v, "text": v, "value": v} for v in ("zero", "positive", "none")]}

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 from attention_playground.lessons.checker import EXPERIMENTS, PANELS, check_lesson  # noqa: E402
+from attention_playground.lessons.compile import compile_lesson  # noqa: E402
 from attention_playground.lessons.sources import LINK_VERSION  # noqa: E402
 from sitebuild import lessons as lesson_build  # noqa: E402
 from sitebuild.downloads import BuildError  # noqa: E402
@@ -161,3 +162,14 @@ def test_the_lessons_name_the_pages_panels_tabs_and_link_format_as_the_page_does
     assert tuple(re.findall(r'^\s+\["([a-z-]+)", "', tabs, re.M)) == EXPERIMENTS
     permalink = (ROOT / "js" / "sharing" / "permalink.js").read_text(encoding="utf-8")
     assert f"export const LINK_VERSION = {LINK_VERSION};" in permalink
+
+
+def test_every_choice_in_the_shipped_lessons_is_drawn_from_its_markdown_with_no_backtick_left():
+    code_spans = 0
+    for path in sorted((ROOT / "lessons").glob("*.md")):
+        _, lesson = compile_lesson(path.read_text(encoding="utf-8"), path.name)
+        for step in lesson["steps"]:
+            for nodes in (step["options"] or {}).values():
+                assert all("`" not in node.get("text", "") for node in nodes), (path.name, step["id"], nodes)
+                code_spans += sum(node["type"] == "code" for node in nodes)
+    assert code_spans >= 1  # the lab's "None: `<bos>` carries no meaning." is one

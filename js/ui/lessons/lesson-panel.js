@@ -9,7 +9,7 @@
 
 import { make, makeButton, withTestId } from "../shared/dom.js";
 import { drawProse } from "./prose.js";
-import { answerInWords, expectedInWords, questionForm } from "./question-forms.js";
+import { answerInWords, expectedInWords, optionWords, questionForm } from "./question-forms.js";
 
 /** What the player says where a course platform launched the lesson and records none of it. */
 const UNRECORDED = "Your course is not recording your progress in this lesson: it is kept only while this page is open.";
@@ -39,8 +39,16 @@ function drawReveal(reveal, lesson, content) {
   }
   const verdict = withTestId(make("p", `lesson-verdict ${answer.correct ? "right" : "wrong"}`, answer.correct ? "✓ Right." : "✗ Not quite."), "lesson-verdict");
   const sideBySide = make("dl", "lesson-compare");
-  sideBySide.append(make("dt", "", "Your answer"), withTestId(make("dd", "", answerInWords(lesson.asked, answer.answer)), "lesson-your-answer"),
-    make("dt", "", "The page"), withTestId(make("dd", "", expectedInWords(lesson.asked, answer.expected)), "lesson-expected"));
+  const yours = withTestId(make("dd", "", answerInWords(lesson.asked, answer.answer)), "lesson-your-answer");
+  const pages = withTestId(make("dd", "", expectedInWords(lesson.asked, answer.expected)), "lesson-expected");
+  if (lesson.asked?.kind === "choose") { // an option's words as the form drew them: its Markdown, not its backticks
+    const drawnOption = (id) => lesson.asked.options?.find((option) => option.id === id);
+    for (const [cell, id] of [[yours, answer.answer], [pages, answer.expected?.option]]) {
+      const option = drawnOption(id);
+      if (option) cell.replaceChildren(optionWords(option, content.options));
+    }
+  }
+  sideBySide.append(make("dt", "", "Your answer"), yours, make("dt", "", "The page"), pages);
   const feedback = withTestId(make("p", "lesson-feedback", answer.feedback), "lesson-feedback");
   const explain = make("div", "lesson-explain");
   explain.append(drawProse(content.explain));
@@ -83,7 +91,7 @@ function drawQuestion(area, lesson, content, actions) {
   area.append(ask);
   if (lesson.asked.kind === "build") drawBuild(area, lesson, content, actions);
   else {
-    const form = questionForm(lesson.asked, (value) => actions.lessonAnswer(value).catch(() => {}));
+    const form = questionForm(lesson.asked, (value) => actions.lessonAnswer(value).catch(() => {}), content.options);
     if (form) area.append(form);
   }
   drawHints(area, lesson, content, actions);

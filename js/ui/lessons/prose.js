@@ -84,3 +84,14 @@ export function drawProse(blocks) {
   for (const block of Array.isArray(blocks) ? blocks : []) fragment.append(drawNode(block));
   return fragment;
 }
+
+/**
+ * Inline nodes (a choice's option: lesson compile's `options`) as a fragment to put inside a label or a line.
+ * @param {Array<object>|null|undefined} nodes
+ * @returns {DocumentFragment}
+ */
+export function drawInline(nodes) {
+  const fragment = document.createDocumentFragment();
+  for (const node of Array.isArray(nodes) ? nodes : []) fragment.append(drawNode(node));
+  return fragment;
+}

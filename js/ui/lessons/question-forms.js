@@ -9,6 +9,7 @@
 
 import { make, makeButton, withTestId } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
+import { drawInline } from "./prose.js";
 
 /** A labelled number box and its submit button, for estimate and compute. */
 function numberForm(asked, submit) {
@@ -61,8 +62,8 @@ function inAnOrderOfItsOwn(options) {
   return [...options].sort((a, b) => hash(`${a.id}:${a.text}`) - hash(`${b.id}:${b.text}`));
 }
 
-/** One labelled choice per option, and the answer button. */
-function chooseForm(asked, submit) {
+/** One labelled choice per option, its words drawn from the lesson's Markdown where the step has them, and the answer button. */
+function chooseForm(asked, submit, optionProse = {}) {
   const form = withTestId(make("form", "lesson-form"), "lesson-form");
   const fieldset = make("fieldset", "lesson-options");
   fieldset.append(make("legend", "visually-hidden", "Your answer"));
@@ -73,7 +74,7 @@ function chooseForm(asked, submit) {
     radio.type = "radio";
     radio.name = name;
     radio.value = option.id;
-    label.append(radio, make("span", "", option.text));
+    label.append(radio, optionWords(option, optionProse));
     fieldset.append(label);
   }
   const problem = withTestId(make("p", "lesson-problem"), "lesson-problem");
@@ -129,11 +130,27 @@ const FORMS = { pick: pickForm, estimate: numberForm, compute: numberForm, choos
  * The form for the question as asked on the scene on show (lesson_ask's reply), or null for a kind with none.
  * @param {object} asked {kind, columns, row, options, unit, …}
  * @param {(value: any) => void} submit
+ * @param {Record<string, Array<object>>} [optionProse] a choice's options as inline prose, by id (the step's `options`)
  * @returns {HTMLElement|null}
  */
-export function questionForm(asked, submit) {
+export function questionForm(asked, submit, optionProse = {}) {
   const form = FORMS[asked?.kind];
-  return form ? form(asked, submit) : null;
+  return form ? form(asked, submit, optionProse) : null;
+}
+
+/**
+ * An option's words: its Markdown drawn (a code span as code, never its backticks) where the step has them,
+ * else its text.
+ * @param {{id: string, text: string}} option
+ * @param {Record<string, Array<object>>} optionProse
+ * @returns {HTMLElement}
+ */
+export function optionWords(option, optionProse) {
+  const words = make("span");
+  const nodes = optionProse?.[option.id];
+  if (Array.isArray(nodes)) words.append(drawInline(nodes));
+  else words.textContent = option.text;
+  return words;
 }
 
 /** The learner's answer in words, for the reveal ("“cat”", "65%", "10 × 10"). */

@@ -14,7 +14,8 @@ The lesson (generated/lessons/<id>.json):
                 "panels": [...] | null, "focus": {"word", "index"} | null, "head": n | null,
                 "model": {words, head, knocked_out} | null, "experiment", "exercise", "claim": id | null,
                 "question": {the question as lesson_ask, lesson_answer and lesson_check take it} | null,
-                "ask": [prose] | null, "explain": [prose] | null, "hints": [[prose], ...]}]}
+                "ask": [prose] | null, "explain": [prose] | null, "hints": [[prose], ...],
+                "options": {option id: [inline prose]} | null (a choice's options, their Markdown as trees)}]}
 
 No expected answer is in it (every one is computed when the page asks), and no build's solution.
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .checker import CheckedLesson, check_lesson, describe
+from .format import prose
 
 #: The version of the compiled lesson's shape, for the page to check.
 FORMAT = 1
@@ -35,6 +37,20 @@ class LessonProblems(ValueError):
     def __init__(self, lines: list[str]):
         super().__init__("\n".join(lines))
         self.lines = lines
+
+
+def option_prose(question: dict[str, Any] | None) -> dict[str, list[dict[str, Any]]] | None:
+    """A choice's options as the player draws them: each option's text (Markdown, like the rest of the lesson:
+    "None: `<bos>` carries no meaning.") as the inline nodes of its one paragraph, by option id. An option named
+    by a mistake's id alone is worded by the page when it asks (its value computed), so it has none here."""
+    if not question or question.get("kind") != "choose":
+        return None
+    drawn = {}
+    for option in question["options"]:
+        if isinstance(option, dict) and isinstance(option.get("text"), str):  # not an option the page words itself
+            blocks = prose(option["text"], problems=[])  # an option's text is one line: one paragraph
+            drawn[option["id"]] = [node for block in blocks for node in block.get("children", [])]
+    return drawn or None
 
 
 def compiled(lesson: CheckedLesson) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -60,6 +76,7 @@ def compiled(lesson: CheckedLesson) -> tuple[dict[str, Any], dict[str, Any]]:
             "ask": checked.presentation.get("ask"),
             "explain": checked.presentation.get("explain"),
             "hints": checked.presentation.get("hints", []),
+            "options": option_prose(question),
         })
     entry = {
         "id": lesson.id,

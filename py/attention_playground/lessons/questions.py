@@ -419,10 +419,14 @@ def expected(question: Any, scene: Any, evidence: Any = None) -> dict[str, Any]:
     return {"conditions": [condition._asdict() for condition in conditions]}
 
 
+#: A Markdown code span in an option's text (`<bos>`).
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
 def quote_option(text: str) -> str:
     """An option's text quoted inside a sentence: without its own full stop (the sentence has one), and in
     single quotes when it quotes words itself, so quotes never nest in quotes of their own kind."""
-    text = text.rstrip(".")
+    text = CODE_SPAN.sub(r"\1", text).rstrip(".")  # the feedback is plain text: a code span's words, no backticks
     return f"‘{text}’" if "“" in text else f"“{text}”"
 
 
