@@ -173,3 +173,22 @@ def test_every_choice_in_the_shipped_lessons_is_drawn_from_its_markdown_with_no_
                 assert all("`" not in node.get("text", "") for node in nodes), (path.name, step["id"], nodes)
                 code_spans += sum(node["type"] == "code" for node in nodes)
     assert code_spans >= 1  # the lab's "None: `<bos>` carries no meaning." is one
+
+
+#: How a lesson names a control for the learner to use: "Open **show every step**", "tick *add sinusoidal
+#: positions to X*", "press **Train both** in *Test a claim*", "The **Word order** experiment".
+CONTROL_NAMED = re.compile(r"(?:tick|[Oo]pen|[Pp]ress|[Cc]hoose|[Cc]lick)(?: the experiment| the)?\s+(\*{1,2})([^*]+?)\1"
+                           r"|(?:experiment|in) (\*{1,2})([^*]+?)\3|(\*{1,2})([^*]+?)\5 experiment")
+
+
+def test_every_control_a_lesson_names_is_named_as_the_page_labels_it():
+    page_words = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "js").rglob("*.js"))
+    page_words += (ROOT / "index.html").read_text(encoding="utf-8")
+    named = {}
+    for path in SHIPPED:
+        for found in CONTROL_NAMED.finditer(path.read_text(encoding="utf-8")):
+            name = " ".join(next(group for group in found.groups()[1::2] if group).split())
+            named.setdefault(name, path.name)
+    assert {"show every step", "Train both", "Word order", "add sinusoidal positions to X"} <= set(named)
+    unlabelled = {name: where for name, where in named.items() if name not in page_words}
+    assert not unlabelled, f"no control on the page is labelled so: {unlabelled}"
