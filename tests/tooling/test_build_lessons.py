@@ -192,3 +192,13 @@ def test_every_control_a_lesson_names_is_named_as_the_page_labels_it():
     assert {"show every step", "Train both", "Word order", "add sinusoidal positions to X"} <= set(named)
     unlabelled = {name: where for name, where in named.items() if name not in page_words}
     assert not unlabelled, f"no control on the page is labelled so: {unlabelled}"
+
+
+def test_no_step_heading_repeats_its_question_word_for_word():
+    words = lambda text: re.sub(r"[^\w\s]", "", text).lower().split()  # noqa: E731
+    for path in SHIPPED:
+        _, lesson = compile_lesson(path.read_text(encoding="utf-8"), path.name)
+        for step in lesson["steps"]:
+            ask = " ".join(node.get("text", "") for block in step["ask"] or [] for node in block.get("children", []))
+            first_sentence = re.split(r"(?<=[.?!])\s", ask.strip(), maxsplit=1)[0]
+            assert words(step["title"]) != words(first_sentence), (path.name, step["number"], step["title"])
