@@ -79,9 +79,14 @@ export function createSceneLoader({ session, savedWork, presets, lockedChanges, 
   const { state } = session;
   const panels = panelHandOver();
 
-  // A new scene put the learner's saved edits of it aside: said, with the way back.
-  savedWork.onKept(({ title }) => notify(`This replaced your saved edits of ${title ? quotedName(title) : "this scene"}. They are kept in this browser.`,
-    { action: { label: "bring my edits back", run: () => restoreKept() } }));
+  // A new scene put the learner's saved edits of it aside: said, with the way back. Not in a lesson: there the
+  // step's scene is the lesson's own, which the learner asked for by opening the step, and a banner saying it
+  // "replaced" something reads as if the lesson broke it (the edits stay kept all the same).
+  savedWork.onKept(({ title }) => {
+    if (state.lesson) return;
+    notify(`This replaced your saved edits of ${title ? quotedName(title) : "this scene"}. They are kept in this browser.`,
+      { action: { label: "bring my edits back", run: () => restoreKept() } });
+  });
 
   /** Why showing `scene` (described as `what`) would break a course page's locks, or null when it would not. */
   function lockedBy(scene, what) {

@@ -1,12 +1,13 @@
 """A lesson's step opened by a link, the weights hidden until the learner answers, and the lesson found again
 after a reload at the step the learner left, with their answers: what a learner who follows a link from a course,
-and comes back later, meets."""
+and comes back later, meets. Saved edits of a scene a step shows are put aside quietly, not announced as replaced."""
 
 import pytest
 from playwright.sync_api import expect
 
 from lesson_helpers import lesson_steps, native_verdict, page_scene, progress, wait_for_progress, wait_for_verdict
-from page_helpers import sel, wait_live
+from page_helpers import NOUN_DIM, PRONOUN, sel, type_into, wait_live
+from sharing_helpers import wait_saved
 
 pytestmark = pytest.mark.browser
 
@@ -47,3 +48,21 @@ def test_a_step_opens_by_link_and_the_lesson_resumes_after_a_reload(page, site_u
     wait_for_progress(page, lambda p: p["number"] == pick + 1 and p["status"] == "ready", what="the step answered")
     expect(page.locator(sel("lesson-verdict"))).to_have_text("✗ Not quite.")
     assert now["question"] == progress(page)["question"]
+
+
+def test_a_steps_own_scene_keeps_saved_edits_aside_without_a_banner(live_page):
+    # The learner's saved edits of the default example ("it" and "cat")...
+    page = live_page
+    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "3")
+    wait_saved(page)
+    # ...then a step whose scene is that example, unedited: the edits are put aside, and nothing says the lesson
+    # "replaced" them (outside a lesson a link that does so says it: test_links.py).
+    step = "double-every-number-in-wq"
+    page.evaluate("([lesson, step]) => window.attentionPlayground.lessons.open(lesson, { step })", [LESSON, step])
+    try:
+        # Kept, not lost: the save line (out of sight in a lesson) offers them back.
+        expect(page.locator(sel("restore-kept"))).to_have_js_property("hidden", False)
+        assert page.evaluate("window.attentionPlayground.getScene()")["heads"][0]["Wq"][PRONOUN][NOUN_DIM] != 3
+        expect(page.locator(sel("notice-text"))).to_be_hidden()
+    finally:
+        page.evaluate("window.attentionPlayground.lessons.close()")
