@@ -1,6 +1,7 @@
 """The lesson player for everyone: axe finds no WCAG 2.2 A/AA violation in it, for every kind of question and
-after a reveal, in both themes; a question is answered from the keyboard and its reveal is announced; at 390 px the
-player and its question fit the screen's width."""
+after a reveal, in both themes; a question is answered from the keyboard and its reveal is announced; every answer
+control, focused from the keyboard, shows a focus ring at least 2 px wide; at 390 px the player and its question
+fit the screen's width."""
 
 import pytest
 from playwright.sync_api import expect
@@ -86,3 +87,29 @@ def test_at_390_px_the_player_and_its_question_fit_the_width(page, site_url):
         }}""")
         assert widths["page"] <= 390 and widths["left"] >= 0 and widths["right"] <= 390, (kind, widths)
         assert widths["questionRight"] <= 390, (kind, widths)
+
+
+#: How wide a focused control's ring must be, in CSS pixels (buttons draw 3).
+FOCUS_RING_PX = 2
+
+
+def test_every_answer_control_shows_a_focus_ring_at_least_2_px_wide(live_page):
+    page = live_page
+    kinds = first_step_of_each_kind(lesson_steps(LESSON))
+    rings = {}
+    try:
+        for kind in ("estimate", "compute", "choose", "sketch"):
+            open_step(page, kinds[kind])
+            controls = page.locator(f'{PLAYER} [data-testid="lesson-form"] input, {PLAYER} [data-testid="lesson-form"] button')
+            for index in range(controls.count()):
+                control = controls.nth(index)
+                control.focus()
+                page.keyboard.press("Shift+Tab")  # focus moved by the keyboard, as :focus-visible means it
+                page.keyboard.press("Tab")
+                rings[(kind, index, control.get_attribute("type"))] = control.evaluate(
+                    "c => c === document.activeElement && getComputedStyle(c).outlineStyle !== 'none'"
+                    " ? parseFloat(getComputedStyle(c).outlineWidth) : 0")
+    finally:
+        page.evaluate("window.attentionPlayground.lessons.close()")
+    thin = {control: width for control, width in rings.items() if width < FOCUS_RING_PX}
+    assert rings and not thin, thin
