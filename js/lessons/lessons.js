@@ -98,6 +98,19 @@ function openWork(state, shown) {
 }
 
 /**
+ * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
+ * bookmarked or shared as it is; with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
+ * as before, and no `hashchange` opens the step a second time.
+ * @param {string|null} lessonId
+ * @param {string} [stepId]
+ */
+function showInAddress(lessonId, stepId) {
+  const hash = lessonId ? `#lesson=${encodeURIComponent(lessonId)}&step=${encodeURIComponent(stepId ?? "")}` : "";
+  if (!lessonId && !location.hash.startsWith("#lesson=")) return; // another link's hash is not ours to clear
+  history.replaceState(history.state, "", `${location.pathname}${location.search}${hash}`);
+}
+
+/**
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
@@ -136,6 +149,7 @@ export function createLessonController({ store, python, session, loader, presets
     save(); // the step being left keeps its edits
     const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
     shown = { lesson, step };
+    if (mode === "page") showInAddress(store.state.lesson.id, step.id);
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {} };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
     const { asking } = await showAsking(steps, python, step, opening);
@@ -208,6 +222,7 @@ export function createLessonController({ store, python, session, loader, presets
       save();
       rememberLessonOpen(mode, null);
       shown = null;
+      if (mode === "page") showInAddress(null);
       store.update({ lesson: null }, "lesson");
       setView({ panels: [...PANEL_NAMES] });
     },

@@ -35,6 +35,8 @@ def test_a_step_opens_by_link_and_the_lesson_resumes_after_a_reload(page, site_u
     expect(page.locator('[data-testid="heatmap-panel"] .cell-value').first).to_be_visible()
     page.locator(sel("lesson-next")).click()
     wait_for_progress(page, lambda p: p["number"] == pick + 2 and p["status"] == "ready", what="the next step")
+    # The address follows the step on show: a bookmark of it opens this step.
+    assert page.url.endswith(f"#lesson={LESSON}&step={steps[pick + 1]['id']}"), page.url
 
     page.reload()
     wait_live(page)
@@ -64,5 +66,7 @@ def test_a_steps_own_scene_keeps_saved_edits_aside_without_a_banner(live_page):
         expect(page.locator(sel("restore-kept"))).to_have_js_property("hidden", False)
         assert page.evaluate("window.attentionPlayground.getScene()")["heads"][0]["Wq"][PRONOUN][NOUN_DIM] != 3
         expect(page.locator(sel("notice-text"))).to_be_hidden()
+        assert page.url.endswith(f"#lesson={LESSON}&step={step}"), page.url
     finally:
         page.evaluate("window.attentionPlayground.lessons.close()")
+    assert "#" not in page.url  # closed: the address is the playground's again
