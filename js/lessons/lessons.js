@@ -98,6 +98,20 @@ function openWork(state, shown) {
 }
 
 /**
+ * "My answers" as a file: the open `lesson`'s answers as CSV, or its `progress` (lessonProgress) as JSON.
+ * @param {object|null} lesson state.lesson
+ * @param {object|null} progress
+ * @param {string} format "csv" or "json"
+ */
+async function downloadAnswers(lesson, progress, format) {
+  if (!lesson) return;
+  const { answersCsv, downloadBlob } = await import("../sharing/export.js");
+  const name = `${lesson.id}-answers.${format === "json" ? "json" : "csv"}`;
+  const text = format === "json" ? `${JSON.stringify(progress, null, 2)}\n` : answersCsv(lesson);
+  downloadBlob(new Blob([text], { type: format === "json" ? "application/json" : "text/csv" }), name);
+}
+
+/**
  * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
  * bookmarked or shared as it is; with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
  * as before, and no `hashchange` opens the step a second time.
@@ -227,14 +241,7 @@ export function createLessonController({ store, python, session, loader, presets
       setView({ panels: [...PANEL_NAMES] });
     },
     /** "My answers": every answer of the open lesson as a file, CSV or JSON. */
-    async downloadLessonAnswers(format = "csv") {
-      const lesson = store.state.lesson;
-      if (!lesson) return;
-      const { answersCsv, downloadBlob } = await import("../sharing/export.js");
-      const name = `${lesson.id}-answers.${format === "json" ? "json" : "csv"}`;
-      const text = format === "json" ? `${JSON.stringify(actions.lessonProgress(), null, 2)}\n` : answersCsv(lesson);
-      downloadBlob(new Blob([text], { type: format === "json" ? "application/json" : "text/csv" }), name);
-    },
+    downloadLessonAnswers: (format = "csv") => downloadAnswers(store.state.lesson, actions.lessonProgress(), format),
     /** Start lesson `id` again from its first step, its answers and edits forgotten. */
     async restartLesson() {
       const { id } = store.state.lesson ?? {};
