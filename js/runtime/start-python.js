@@ -67,9 +67,8 @@ async function fetchWheel(runtimeUrl, { file, integrity }) {
  * Where the build names the NumPy wheel (the vendored runtime), the worker fetches it beside the runtime and
  * unpacks it into site-packages itself, so that NumPy's compiled extensions are compiled as Python imports
  * them: the two `import numpy` needs (4.5 MB of WebAssembly), not also the 3 MB of numpy.random, numpy.fft
- * and NumPy's own tests, which the runtime compiles at every start when it installs NumPy as a package (a
- * start 0.2 s sooner and 0.15 s of CPU lighter, side by side). numpy.random compiles when the model first
- * trains. Elsewhere (the CDN build) the runtime installs NumPy as a package: `packages`, so that NumPy still
+ * and NumPy's own tests, which the runtime compiles at every start when it installs NumPy as a package
+ * (docs/build.md gives what that costs). numpy.random compiles when the model first trains. Elsewhere (the CDN build) the runtime installs NumPy as a package: `packages`, so that NumPy still
  * downloads alongside the core, with the runtime's own milestone for "numpy" (the first sign of NumPy in
  * site-packages).
  */
