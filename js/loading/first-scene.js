@@ -31,13 +31,12 @@ function followPastedLinks(openLink, notify) {
   window.addEventListener("hashchange", async () => {
     const { hash } = location;
     if (!hash || hash === "#") return;
+    clearHash(); // read once, before it opens: what it opens may write an address of its own (a lesson's step)
     let problem;
     try {
       ({ problem } = await openLink(hash, { by: "learner" }));
     } catch (error) {
       problem = `This link could not be opened: ${error instanceof Error ? error.message : String(error)}.`;
-    } finally {
-      clearHash();
     }
     if (problem) notify(`${problem} The page is as it was.`, { tone: "error" });
   });
@@ -141,8 +140,8 @@ export function createFirstScene({ session, loader, savedWork, preview, notify, 
     let problem = null;
     const { hash } = location;
     if (hash && hash !== "#") {
+      clearHash(); // read once, before it opens: what it opens may write an address of its own (a lesson's step)
       const opened = await openLink(hash, { by: "author" }); // the address of a course page's frame is the author's
-      clearHash();
       if (opened.opened) return;
       problem = opened.problem;
     }

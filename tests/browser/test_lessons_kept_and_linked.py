@@ -23,6 +23,7 @@ def test_a_step_opens_by_link_and_the_lesson_resumes_after_a_reload(page, site_u
     now = wait_for_progress(page, lambda p: p["number"] == pick + 1 and p["status"] == "ready", what="the linked step")
     expect(page.locator(sel("lesson-counter"))).to_contain_text(f"Step {pick + 1} of {len(steps)}")
     expect(page.locator(sel("lesson-step-title"))).to_have_text(step["title"])
+    assert page.url.endswith(f"#lesson={LESSON}&step={step['id']}"), page.url  # the address names the step on show
     # The question comes before the numbers: the heatmap's values and the bars are hidden until the learner picks.
     assert page.evaluate("document.body.dataset.lessonHides") == "weights"
     expect(page.locator('[data-testid="heatmap-panel"] .cell-value').first).to_be_hidden()
