@@ -23,15 +23,14 @@ async function openLessonLink({ id, step }, openLesson) {
 
 /**
  * Open each link pasted into the address of an open page. Whatever happens, the link leaves the address (left there,
- * it would be opened again on the next reload) and the learner hears why it did not open.
+ * it would be opened again on the next reload) and the learner hears why it did not open. Links open one after
+ * another, in the order they were pasted: one pasted while another is opening waits for it, so the last one shown is
+ * the last one pasted (a preset that Python draws would otherwise land after a link drawn at once from its preview).
  * @param {(hash: string, options: {by: string}) => Promise<{problem: string|null}>} openLink
  * @param {(text: string, options?: object) => void} notify
  */
 function followPastedLinks(openLink, notify) {
-  window.addEventListener("hashchange", async () => {
-    const { hash } = location;
-    if (!hash || hash === "#") return;
-    clearHash(); // read once, before it opens: what it opens may write an address of its own (a lesson's step)
+  async function openPasted(hash) {
     let problem;
     try {
       ({ problem } = await openLink(hash, { by: "learner" }));
@@ -39,6 +38,14 @@ function followPastedLinks(openLink, notify) {
       problem = `This link could not be opened: ${error instanceof Error ? error.message : String(error)}.`;
     }
     if (problem) notify(`${problem} The page is as it was.`, { tone: "error" });
+  }
+  let opening = Promise.resolve();
+  window.addEventListener("hashchange", () => {
+    const { hash } = location;
+    if (!hash || hash === "#") return;
+    clearHash(); // read once, before it opens: what it opens may write an address of its own (a lesson's step)
+    opening = opening.then(() => openPasted(hash));
+    return opening; // the browser ignores it; settled once this link has had its turn
   });
 }
 

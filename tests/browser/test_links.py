@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from model_panel_helpers import REPEATED_NOUN, model_page  # noqa: F401  (model_page is a fixture)
 from page_helpers import (
     CAT, DEFAULT_PRESET, IT, NOUN_DIM, POLL_EVERY_MS, PRONOUN, copy_link, module_error, open_live, open_share_menu,
-    preset_scene, sel, type_into, wait_live)
+    preset_scene, scene_link_hash, sel, type_into, wait_live)
 from sharing_helpers import (  # noqa: F401  (maker_page is a fixture)
     carry_saved_work, expect_cell, expect_every_panel_open_at_the_tabs, focused_heading, get_scene, maker_page,
     open_every_panel_and_pick_tabs, saved_work, v2_link, wait_saved)
@@ -155,3 +155,27 @@ def test_a_link_that_would_replace_saved_edits_keeps_them(live_page, page, site_
     # A swap: the link's version is kept in turn.
     page.locator(sel("notice-action")).click()
     expect_cell(page, sel("wq-cell", row=PRONOUN, column=NOUN_DIM), "7")
+
+
+def test_links_pasted_one_after_another_open_in_that_order(live_page):
+    # A preset that Python draws, then at once the default example as shipped (drawn from its preview, without
+    # waiting for Python): the page ends on the second, the one pasted last, and stays there.
+    home = scene_link_hash({"scene": preset_scene(DEFAULT_PRESET), "preset": DEFAULT_PRESET, "edited": False,
+                            "view": {"focus": None, "head": 0}})
+    live_page.evaluate("""async (home) => {
+      location.hash = "#preset=dog-bites-man";
+      await new Promise((resolve) => setTimeout(resolve, 0));  // the first link's hashchange has run
+      location.hash = home;
+    }""", home)
+    expect(live_page.locator(sel("preset-picker"))).to_have_value(DEFAULT_PRESET)
+    shown = live_page.evaluate("""async () => {
+      const api = window.attentionPlayground;
+      const seen = new Set();
+      for (let waited = 0; waited < 1500; waited += 20) {
+        seen.add(JSON.stringify(api.getScene().tokens));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return [...seen].map((tokens) => JSON.parse(tokens));
+    }""")
+    assert shown == [preset_scene(DEFAULT_PRESET)["tokens"]]
+    assert not live_page.evaluate("location.hash")

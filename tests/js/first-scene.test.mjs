@@ -1,7 +1,8 @@
 /**
  * A link pasted into the address of an open page (loading/first-scene.js): it is opened, then taken out of the
  * address; one that cannot be opened is taken out too, and the learner is told why, even when opening it failed in
- * a way nobody foresaw (left in the address, it would be opened again on the next reload).
+ * a way nobody foresaw (left in the address, it would be opened again on the next reload). Links pasted one after
+ * another open in that order, the last one pasted shown last.
  */
 import assert from "node:assert/strict";
 import test from "node:test";
@@ -38,9 +39,9 @@ function openPage(loader) {
   return {
     address,
     notices,
-    async paste(hash) {
+    paste(hash) {
       address.hash = hash;
-      await listeners.hashchange();
+      return listeners.hashchange();
     },
   };
 }
@@ -79,4 +80,26 @@ test("a link that cannot be read leaves the address, and the learner hears why",
   assert.equal(page.notices.length, 1);
   assert.equal(page.notices[0].tone, "error");
   assert.match(page.notices[0].text, /The page is as it was\.$/);
+});
+
+test("links pasted one after another open in that order, however long each takes", async () => {
+  const shown = [];
+  let letTheFirstFinish;
+  const firstTakesLong = new Promise((resolve) => { letTheFirstFinish = resolve; });
+  const page = openPage({
+    shippedPreview: async () => ({}),
+    showScene: async (options) => {
+      if (shown.length === 0 && options.draft.tokens[0] === "dog") await firstTakesLong;
+      shown.push(options.draft.tokens.join(" "));
+    },
+  });
+  const first = page.paste(await encodePermalinkHash(makePayload({ scene: SCENE, edited: true })));
+  const second = page.paste(await encodePermalinkHash(makePayload({
+    scene: { ...SCENE, title: "man bites dog", tokens: ["man", "bites", "dog"] }, edited: true,
+  })));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(shown, [], "the second waits for the first, which is still opening");
+  letTheFirstFinish();
+  await Promise.all([first, second]);
+  assert.deepEqual(shown, ["dog bites man", "man bites dog"]);
 });
