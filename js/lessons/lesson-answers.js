@@ -23,14 +23,15 @@ export function createLessonAnswers({ store, python, session, claims, lesson }) 
   let checking = null; // the build check in flight
   let checkAgain = false; // a newer result came while it was in flight
 
-  /** Record `verdict` for the step on show (and mark it done once right), and announce it. */
+  /** Record `verdict` for the step on show (and mark it done once it is right: a wrong answer is not done), and announce it. */
   function record(step, kind, answer, verdict) {
     const answers = store.state.lesson.answers;
     const before = answers[step.id];
     const attempts = (before?.attempts ?? 0) + 1;
     const first = before?.first ?? { correct: verdict.correct, score: verdict.score };
-    const kept = { kind, answer, expected: verdict.expected ?? null, correct: verdict.correct, score: verdict.score, feedback: verdict.feedback ?? "", attempts, first };
-    const done = verdict.correct || kind !== "build" ? [...new Set([...store.state.lesson.done, step.id])] : store.state.lesson.done;
+    const right = Boolean(before?.right || verdict.correct); // answered right at some attempt: the step is done
+    const kept = { kind, answer, expected: verdict.expected ?? null, correct: verdict.correct, score: verdict.score, feedback: verdict.feedback ?? "", attempts, first, right };
+    const done = verdict.correct ? [...new Set([...store.state.lesson.done, step.id])] : store.state.lesson.done;
     const { id } = store.state.lesson;
     const event = { type: ANSWER_EVENT, lesson: id, step: step.id, kind, answer, expected: kept.expected, correct: kept.correct, score: kept.score, attempts };
     lesson.update({ answers: { ...answers, [step.id]: kept }, done, status: "ready", answered: { count: (store.state.lesson.answered?.count ?? 0) + 1, event } });

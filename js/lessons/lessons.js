@@ -112,6 +112,18 @@ async function downloadAnswers(lesson, progress, format) {
 }
 
 /**
+ * The steps of kept progress that are done as a step is done now: a question once answered right. (Progress kept
+ * before counted a question done once answered at all: a question whose answers were all wrong is not done.)
+ * @param {Array<{id: string, kind: string|null}>} steps
+ * @param {{done: string[], answers: {[id: string]: {correct: boolean, right?: boolean}}}} kept
+ */
+function trulyDone(steps, kept) {
+  const asks = new Set(steps.filter((step) => step.kind).map((step) => step.id));
+  const neverRight = (id) => kept.answers[id] && !kept.answers[id].right && !kept.answers[id].correct;
+  return kept.done.filter((id) => !asks.has(id) || !neverRight(id));
+}
+
+/**
  * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
  * bookmarked or shared as it is; with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
  * as before, and no `hashchange` opens the step a second time.
@@ -161,6 +173,7 @@ export function createLessonController({ store, python, session, loader, presets
     const lesson = await files.lesson(store.state.lesson.id);
     const step = lesson.steps[at];
     save(); // the step being left keeps its edits
+    const leaving = shown && lesson.steps.includes(shown.step) && shown.step !== step ? shown.step : null;
     const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
     shown = { lesson, step };
     if (mode === "page") showInAddress(store.state.lesson.id, step.id);
@@ -171,8 +184,10 @@ export function createLessonController({ store, python, session, loader, presets
     const asked = await asking;
     if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);
     steps.showBelow(step);
-    // A step that only shows is done once it is seen; a question, once it is answered (lesson-answers.js).
-    const done = step.question ? store.state.lesson.done : [...new Set([...store.state.lesson.done, step.id])];
+    // A step that only shows is done once the learner has read it and moved on, or has reached it as the last; a
+    // question, once it is answered right (lesson-answers.js).
+    const read = [leaving, at === lesson.steps.length - 1 ? step : null].filter((seen) => seen && !seen.question);
+    const done = [...new Set([...store.state.lesson.done, ...read.map((seen) => seen.id)])];
     update({ status: "ready", asked, done });
     save();
     return publicStep(step, at, lesson.steps.length, asked);
@@ -190,7 +205,7 @@ export function createLessonController({ store, python, session, loader, presets
       if (!listed) throw new Error(`there is no lesson “${id}”; the lessons are ${(await actions.lessonsList()).map((entry) => `“${entry.id}”`).join(", ")}`);
       const lesson = await files.lesson(id);
       const kept = loadProgress(mode, id) ?? { step: null, done: [], answers: {}, edits: {} };
-      store.update({ lesson: { id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: kept.done, answers: kept.answers,
+      store.update({ lesson: { id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: trulyDone(listed.steps, kept), answers: kept.answers,
         edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0, answered: { count: 0, event: null }, unsaved: false } }, "lesson");
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
       rememberLessonOpen(mode, id);

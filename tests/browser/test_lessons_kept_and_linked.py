@@ -2,6 +2,8 @@
 after a reload at the step the learner left, with their answers: what a learner who follows a link from a course,
 and comes back later, meets. Saved edits of a scene a step shows are put aside quietly, not announced as replaced."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -44,8 +46,9 @@ def test_a_step_opens_by_link_and_the_lesson_resumes_after_a_reload(page, site_u
     resumed = wait_for_progress(page, lambda p: p["status"] == "ready", what="the lesson, resumed")
     assert resumed["id"] == LESSON and resumed["number"] == pick + 2, "back at the step the learner left"
     assert resumed["answers"][step["id"]]["answer"] == wrong and resumed["answers"][step["id"]]["correct"] is False
-    assert step["id"] in resumed["done"]
+    assert step["id"] not in resumed["done"], "answered wrongly: not done"
     expect(page.locator(f'{sel("lesson-map-step")}.done')).to_have_count(len(resumed["done"]))
+    expect(page.locator(sel("lesson-map-step")).nth(pick)).to_have_class(re.compile(r"\btried\b"))
     # Back at the step answered: the reveal is there, as it was left.
     page.locator(sel("lesson-back")).click()
     wait_for_progress(page, lambda p: p["number"] == pick + 1 and p["status"] == "ready", what="the step answered")

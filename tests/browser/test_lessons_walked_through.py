@@ -4,6 +4,8 @@ the steps that build, pressing Next. Some questions they answer wrongly first: t
 beside the page's, and says what the gap means, in the module's own words (computed here natively on the scene
 the page shows, never typed into the test). Every answer is counted, and a step is done once answered."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -99,6 +101,8 @@ def walk(page, lesson_id, wrong_first_every=3):
         wait_for_step(page, index + 1, len(steps))
         asked = progress(page)["question"]
         if step["question"] and step["question"]["kind"] == "build":
+            if "mask" in step["question"]["fields"]:  # the step opens on the mode its clicks need
+                expect(page.locator(sel("mask-custom"))).to_be_checked()
             start = page_scene(page)
             build_by_hand(page, step)
             wait_for_progress(page, lambda now: step["id"] in now["done"], what="the build's target met")
@@ -119,7 +123,17 @@ def walk(page, lesson_id, wrong_first_every=3):
             page.locator(sel("lesson-next")).click()
     done = progress(page)
     assert sorted(done["done"]) == sorted(step["id"] for step in steps), "every step done"
-    expect(page.locator(sel("lesson-map-step")).last).to_have_class("map-step done")
+    expect(page.locator(sel("lesson-map-step")).last).to_have_class(re.compile(r"\bdone\b"))
+    # The map tells a question right at the first try from one right later; the end says how many were which.
+    answers = done["answers"]
+    first_try = [step for step in steps if step["question"] and answers[step["id"]]["first"]["correct"]]
+    for index, step in enumerate(steps):
+        mark = "read" if not step["question"] else "first-try" if step in first_try else "later"
+        expect(page.locator(sel("lesson-map-step")).nth(index)).to_have_class(re.compile(rf"\bdone {mark}\b"))
+    asked = sum(1 for step in steps if step["question"])
+    assert 0 < len(first_try) < asked, "every third question was answered wrongly first"
+    expect(page.locator(sel("lesson-summary-count"))).to_have_text(
+        f"{len(first_try)} of {asked} questions right at the first try; {len(steps)} of {len(steps)} steps done.")
 
 
 def test_a_learner_walks_through_attention_from_scratch(live_page, artifacts):

@@ -8,25 +8,23 @@
  */
 
 import { make, makeButton, withTestId } from "../shared/dom.js";
+import { drawSummary } from "./lesson-summary.js";
 import { drawProse } from "./prose.js";
 import { answerInWords, expectedInWords, optionWords, questionForm } from "./question-forms.js";
+import { drawMap, moveFocusWithArrows } from "./step-map.js";
 
 /** What the player says where a course platform launched the lesson and records none of it. */
 const UNRECORDED = "Your course is not recording your progress in this lesson: it is kept only while this page is open.";
 
-/** The map of steps: one button per step, the one on show marked current, the done ones ticked. */
-function drawMap(map, lesson, actions) {
-  map.replaceChildren(...lesson.steps.map((step, index) => {
-    const item = make("li");
-    const done = lesson.done.includes(step.id);
-    const button = makeButton(`map-step${done ? " done" : ""}`, `${index + 1}`, "lesson-map-step");
-    button.title = `${index + 1}. ${step.title}${done ? " (done)" : ""}`;
-    button.setAttribute("aria-label", button.title);
-    if (index === lesson.step) button.setAttribute("aria-current", "step");
-    button.addEventListener("click", () => actions.lessonGoTo(index).catch(() => {}));
-    item.append(button);
-    return item;
-  }));
+/**
+ * After the learner moved to another step (Next, Back, the map), the step is brought to them: its title scrolled to
+ * the top where it is off screen or low (a learner who had scrolled down to the weights would land below the
+ * question), and focus on it, so the next Tab reaches the question's answer.
+ */
+function bringToLearner(stepTitle) {
+  const { top } = stepTitle.getBoundingClientRect();
+  if (top < 0 || top > window.innerHeight / 2) stepTitle.scrollIntoView({ block: "start" });
+  stepTitle.focus({ preventScroll: true });
 }
 
 /** The reveal of the step's answer: the learner's beside the page's, the verdict, the module's sentence, the why. */
@@ -108,12 +106,19 @@ export function mountLessonPanel(host, { store, actions }) {
   const counter = withTestId(make("p", "lesson-counter"), "lesson-counter");
   const leave = makeButton("link-button", "leave the lesson", "lesson-close");
   const map = withTestId(make("ol", "lesson-map"), "lesson-map");
-  map.setAttribute("aria-label", "the lesson's steps");
+  const mapBar = make("div", "lesson-map-bar");
+  mapBar.setAttribute("role", "toolbar");
+  mapBar.setAttribute("aria-label", "the lesson's steps");
+  mapBar.append(map);
+  moveFocusWithArrows(map);
   const stepTitle = withTestId(make("h3", "lesson-step-title"), "lesson-step-title");
+  stepTitle.tabIndex = -1; // focused after the learner moves to a step (bringToLearner), not a Tab stop
   const prose = withTestId(make("div", "lesson-prose"), "lesson-prose");
   const question = withTestId(make("div", "lesson-question"), "lesson-question");
   const reveal = withTestId(make("div", "lesson-reveal"), "lesson-reveal");
   reveal.setAttribute("aria-live", "polite");
+  const summary = withTestId(make("section", "lesson-summary"), "lesson-summary");
+  summary.setAttribute("aria-label", "your lesson, step by step");
   const status = withTestId(make("p", "lesson-status"), "lesson-status");
   status.setAttribute("role", "status");
   // A package launched by a course platform that records nothing: said where the learner answers, all along.
@@ -125,12 +130,19 @@ export function mountLessonPanel(host, { store, actions }) {
   const mineJson = makeButton("link-button", "(JSON)", "lesson-my-answers-json");
   const nav = make("div", "lesson-nav");
   nav.append(back, next, mine, mineJson);
-  host.append(heading, counter, unrecorded, leave, map, stepTitle, prose, question, reveal, status, nav);
+  host.append(heading, counter, unrecorded, leave, mapBar, stepTitle, prose, question, reveal, summary, status, nav);
   host.setAttribute("aria-labelledby", heading.id);
 
+  let learnerMoved = false; // the step on show changes because the learner asked: it is brought to them once drawn
+  /** Move to another step as the learner asked (the store draws the new step before the move resolves). */
+  const move = (going) => {
+    learnerMoved = true;
+    going().catch(() => {}).finally(() => { learnerMoved = false; });
+  };
+  const goTo = (index) => move(() => actions.lessonGoTo(index));
   leave.addEventListener("click", () => actions.closeLesson());
-  back.addEventListener("click", () => actions.lessonBack().catch(() => {}));
-  next.addEventListener("click", () => actions.lessonNext().catch(() => {}));
+  back.addEventListener("click", () => move(() => actions.lessonBack()));
+  next.addEventListener("click", () => move(() => actions.lessonNext()));
   mine.addEventListener("click", () => actions.downloadLessonAnswers("csv"));
   mineJson.addEventListener("click", () => actions.downloadLessonAnswers("json"));
 
@@ -148,14 +160,18 @@ export function mountLessonPanel(host, { store, actions }) {
     const content = lesson.content ?? { prose: [], ask: [], explain: [], hints: [] };
     heading.textContent = `Lesson: ${lesson.title}`;
     counter.textContent = `Step ${lesson.step + 1} of ${lesson.steps.length} · ${lesson.done.length} done`;
-    drawMap(map, lesson, actions);
+    drawMap(map, lesson, goTo);
     if (drawnStep?.step !== lesson.step || drawnStep?.asked !== lesson.asked || drawnStep?.hints !== lesson.hintsShown || drawnStep?.check !== lesson.check) {
+      const anotherStep = drawnStep !== null && drawnStep.step !== lesson.step;
       stepTitle.textContent = lesson.steps[lesson.step].title;
       prose.replaceChildren(drawProse(content.prose));
       drawQuestion(question, lesson, content, actions);
       drawnStep = { step: lesson.step, asked: lesson.asked, hints: lesson.hintsShown, check: lesson.check };
+      if (anotherStep && learnerMoved) bringToLearner(stepTitle);
     }
     drawReveal(reveal, lesson, content);
+    summary.hidden = lesson.step + 1 < lesson.steps.length;
+    if (!summary.hidden) drawSummary(summary, lesson, actions.downloadLessonAnswers);
     status.textContent = lesson.status === "loading" ? "Putting the step on the page…"
       : lesson.status === "judging" ? "Checking your answer against the live numbers…"
         : lesson.status === "training" ? "Training the pair to test the claim: this takes some seconds…"
