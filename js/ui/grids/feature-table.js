@@ -12,7 +12,7 @@ import { lexiconOf, wordsOf } from "../../scene/edits.js";
 import { createErrorLine, createInvalidMarks, errorTarget, inputsAt } from "./error-message.js";
 import { CellGrid, iconButton, markEdit, markNonZero } from "./grid-input.js";
 import { frameSideScroll } from "./side-scroll.js";
-import { make, setPropertyIfChanged } from "../shared/dom.js";
+import { make, setPropertyIfChanged, withTestId } from "../shared/dom.js";
 import { quoted } from "../shared/format.js";
 
 const MESSAGE_ID = "x-error";
@@ -58,9 +58,29 @@ function drawTable(table, draft, { cells, tokenNames, featureNames }) {
   table.replaceChildren(head, body);
 }
 
+/** Whether a row of X holds nothing but zeros (as typed: "0", "0.0", or nothing yet). */
+const allZero = (row) => row.every((text) => String(text).trim() === "" || Number(text) === 0);
+
+/**
+ * The words of the sentence last typed that the scene had no features for and that still have none, in the order
+ * typed; [] once the tokens are no longer that sentence (an example opened, a token renamed).
+ */
+function blankNewWords(typed, draft) {
+  if (!typed || draft.tokens.join(" ") !== typed.words.join(" ")) return [];
+  return typed.fresh.filter((word) => draft.tokens.every((token, i) => token !== word || allZero(draft.X[i] ?? [])));
+}
+
+/** What the sentence box says of `words`, new and still all zeros: which they are, and where to fill them in. */
+function newWordsNotice(words) {
+  const one = words.length === 1;
+  return `Still without features: ${words.map(quoted).join(", ")} (${one ? "its row is" : "their rows are"} marked in the ` +
+    `table below; at 0, every query scores ${one ? "it" : "them"} alike).`;
+}
+
 /**
  * The sentence box: typing a sentence replaces the tokens (each known word keeps its features, looked up in
- * the words on screen when the box got focus); leaving it writes the tokens back as a sentence.
+ * the words on screen when the box got focus); leaving it writes the tokens back as a sentence. Words the scene
+ * had no features for are named under the box, and their rows marked (`blankRows`), until they are given some.
  */
 function mountSentenceBox({ store, actions }) {
   const form = make("form", "sentence-form");
@@ -73,15 +93,23 @@ function mountSentenceBox({ store, actions }) {
   markEdit(sentence, "sentence");
   sentence.autocomplete = "off";
   sentence.spellcheck = false;
-  form.append(label, sentence, make("span", "hint", "known words keep their features; new words start at 0"));
+  const notice = withTestId(make("p", "new-words"), "new-words");
+  notice.id = "new-words";
+  notice.setAttribute("role", "status");
+  notice.hidden = true;
+  form.append(label, sentence, make("span", "hint", "known words keep their features; new words start at 0"), notice);
   form.addEventListener("submit", (event) => event.preventDefault());
   let lexicon = null;
+  let typed = null; // the sentence last typed, and its words the scene had no features for
   sentence.addEventListener("focus", () => {
     lexicon = lexiconOf(store.state.draft);
   });
   sentence.addEventListener("input", () => {
     const words = wordsOf(sentence.value);
-    if (words.length) actions.typeSentence(words, lexicon ?? lexiconOf(store.state.draft));
+    const known = lexicon ?? lexiconOf(store.state.draft);
+    if (!words.length) return;
+    typed = { words, fresh: [...new Set(words.filter((word) => !known.has(word)))] };
+    actions.typeSentence(words, known);
   });
   sentence.addEventListener("blur", () => {
     lexicon = null;
@@ -92,6 +120,14 @@ function mountSentenceBox({ store, actions }) {
     /** Show the tokens as a sentence, unless the learner is typing one. */
     show(tokens) {
       if (document.activeElement !== sentence) setPropertyIfChanged(sentence, "value", tokens.join(" "));
+    },
+    /** Name the typed words `draft` still has no features for; the rows of X that are theirs. */
+    blankRows(draft) {
+      const blank = blankNewWords(typed, draft);
+      if (!blank.length) typed = null;
+      notice.hidden = !blank.length;
+      setPropertyIfChanged(notice, "textContent", blank.length ? newWordsNotice(blank) : "");
+      return draft.tokens.flatMap((token, i) => (blank.includes(token) ? [i] : []));
     },
   };
 }
@@ -221,6 +257,16 @@ export function mountFeatureTable(host, { store, actions }) {
     for (const i of highlighted.hover) rows[i]?.classList.add("hovered");
   }
 
+  /** The rows of words typed with no features, marked (and named under the sentence box) until they get some. */
+  function markBlankRows(draft) {
+    const blank = new Set(sentence.blankRows(draft));
+    [...(table.tBodies[0]?.rows ?? [])].forEach((row, i) => {
+      row.classList.toggle("new-word", blank.has(i));
+      if (blank.has(i)) row.setAttribute("aria-describedby", "new-words");
+      else row.removeAttribute("aria-describedby");
+    });
+  }
+
   store.subscribe((state, changes) => {
     if (!state.draft) return;
     const shape = `${state.draft.tokens.length}x${state.draft.features.length}`;
@@ -230,9 +276,11 @@ export function mountFeatureTable(host, { store, actions }) {
       sentence.show(state.draft.tokens);
       showError(state);
       highlightRows(state);
+      markBlankRows(state.draft);
       return;
     }
     if (changes.has("scene") || changes.has("labels")) syncFromDraft(state.draft);
+    if (changes.has("scene") || changes.has("labels") || changes.has("values")) markBlankRows(state.draft); // a row filled in
     if (changes.has("error") || changes.has("scene")) showError(state);
     if (changes.has("focus") || changes.has("hover") || changes.has("scene")) highlightRows(state);
   });
