@@ -16,6 +16,7 @@ from attention_playground import load_preset
 from attention_playground.entry import handle
 from attention_playground.lessons import LessonInputError, answer, ask, check_build, expected, read_question
 from attention_playground.lessons.measures import SceneAtHand, final_loss, measure
+from attention_playground.lessons.words import counted
 from attention_playground.parts import kind_parts
 
 DOG_BITES_MAN = load_preset("dog-bites-man")
@@ -599,3 +600,18 @@ def test_a_good_question_with_any_one_value_changed_is_answered_or_refused_in_wo
                                   ("lesson_check", {"question": question, "scene": IT, "start": IT})):
         reply = json.loads(handle(json.dumps({"kind": request_kind, "payload": payload})))
         assert reply["ok"] or reply["error"]["type"] in ("RequestError", "SceneError"), reply["error"]
+
+
+def test_a_sketch_that_gives_weight_to_blocked_words_is_told_what_the_mask_does():
+    scene = load_preset("repeated-noun")
+    question = {"kind": "sketch", "row": "met"}
+    at = SceneAtHand(scene)
+    row = scene["tokens"].index("met")
+    blocked = [column for column in range(len(scene["tokens"])) if at.computed.scene.mask[row][column]]
+    assert blocked, "the row has words after it, behind the causal mask"
+    even = answer(question, scene, [1] * len(scene["tokens"]))
+    share = len(blocked) / len(scene["tokens"])
+    assert f"You gave {share * 100:.1f}% to {counted(len(blocked), 'word')} “met” may not read" in even["feedback"]
+    assert "the mask blocks them, so they get exactly 0." in even["feedback"]
+    allowed_only = [0 if column in blocked else 1 for column in range(len(scene["tokens"]))]
+    assert "may not read" not in answer(question, scene, allowed_only)["feedback"]

@@ -30,11 +30,15 @@ function zeroQueryNote(tokens, head) {
     `against such a query, so ${one ? "its row spreads" : "their rows spread"} evenly over the words ${one ? "it" : "they"} may read.`;
 }
 
-/** The hint under the heatmap: what the weights' problems are, or what a click does. */
+/**
+ * The hint under the heatmap: what the weights' problems are, or what a click does. A fact about the weights it
+ * states is marked (`states-answer`), so that it is hidden while a lesson asks about the weights (lessons.css).
+ * @returns {(string|HTMLElement)[]}
+ */
 function heatmapHint(problems, maskEditable) {
-  if (problems.length) return `${problems[0]} Click a row to see where that token looks.`;
-  if (maskEditable) return "Custom mask: click a cell to forbid that read (×), click again to allow it. Click a row label to focus that token.";
-  return "Each row adds up to 1. Click a row to see where that token looks; hover or tap a cell for its score.";
+  if (problems.length) return [`${problems[0]} Click a row to see where that token looks.`];
+  if (maskEditable) return ["Custom mask: click a cell to forbid that read (×), click again to allow it. Click a row label to focus that token."];
+  return [make("span", "states-answer", "Each row adds up to 1. "), "Click a row to see where that token looks; hover or tap a cell for its score."];
 }
 
 /** A note that says what the page is doing (a status for screen readers), hidden until there is something to say. */
@@ -82,7 +86,7 @@ function createLegendRow() {
   function update({ result }, maskEditable) {
     const problems = result.drawn_with_problems ?? [];
     hint.classList.toggle("problem", problems.length > 0);
-    hint.textContent = heatmapHint(problems, maskEditable);
+    hint.replaceChildren(...heatmapHint(problems, maskEditable));
   }
 
   function pending() {

@@ -58,6 +58,7 @@ from .mistakes import LessonInputError
 from .variants import EDIT_FIELDS, changed_cells
 from .words import (
     answered_column,
+    counted,
     describe_value,
     end_sentence,
     find_word,
@@ -597,6 +598,18 @@ def _answer_estimate(question, scene, value, evidence) -> dict[str, Any]:
             "feedback": feedback}
 
 
+def _on_blocked(at: SceneAtHand, row: int, drawn: np.ndarray) -> str:
+    """What a sketch gave the words its row may not read (the mask blocks them), if it gave them anything worth
+    saying: the gap that matters most in a masked row."""
+    blocked = np.flatnonzero(at.computed.scene.mask[row])
+    given = float(drawn[blocked].sum()) if blocked.size else 0.0
+    if given < 0.0005:
+        return ""
+    return (f" You gave {percent(given)} to {counted(int(blocked.size), 'word')} {name_word(at.tokens, row)} may not read "
+            f"({', '.join(name_word(at.tokens, column) for column in blocked)}): the mask blocks "
+            f"{'it' if blocked.size == 1 else 'them'}, so {'it gets' if blocked.size == 1 else 'they get'} exactly 0.")
+
+
 def _answer_sketch(question, scene, value, evidence) -> dict[str, Any]:
     at = _scene_at(scene)
     head, row, weights = _sketch_row(question, at)
@@ -614,7 +627,7 @@ def _answer_sketch(question, scene, value, evidence) -> dict[str, Any]:
     gap = (f" The widest gap: you gave {name_word(at.tokens, widest)} {percent(float(drawn[widest]))} where it gets "
            f"{percent(float(weights[widest]))}." if abs(gaps[widest]) >= 0.0005 else "")
     feedback = (f"Your row is {distance:.2f} away from the truth (the share of weight that would have to move), "
-                f"{'within' if correct else 'more than'} the {tolerance:.2f} this question allows.{gap} "
+                f"{'within' if correct else 'more than'} the {tolerance:.2f} this question allows.{_on_blocked(at, row, drawn)}{gap} "
                 f"{_row_sentence(at, row, weights)}.")
     return {"correct": correct, "score": round(max(0.0, 1 - distance), 6),
             "expected": {"weights": weights.tolist(), "row": row}, "answer": drawn.tolist(), "feedback": feedback}

@@ -101,6 +101,16 @@ def name_word(tokens: Sequence[str], index: int) -> str:
     return quote(tokens[index])
 
 
+#: Counts written out in prose ("six words"); larger ones as digits.
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def counted(count: int, noun: str) -> str:
+    """“one word”, “six words”, “14 words”: a count of `noun` as a sentence says it."""
+    amount = COUNT_WORDS[count] if 0 <= count < len(COUNT_WORDS) else str(count)
+    return f"{amount} {noun}{'' if count == 1 else 's'}"
+
+
 def percent(weight: float) -> str:
     """A weight as the page shows it: 92.0%."""
     if not math.isfinite(weight):
