@@ -52,3 +52,19 @@ def _texts(tree):
             yield from _texts([child])
         for item in node.get("items", []):
             yield from _texts(item)
+
+
+def test_on_a_phone_the_mask_cells_tooltip_stays_on_screen(live_page):
+    live_page.set_viewport_size({"width": 390, "height": 844})
+    step = next(step for step in lesson_steps("self-attention-lab") if step["question"] and "mask" in step["question"].get("fields", []))
+    open_step(live_page, "self-attention-lab", step["id"])
+    width = live_page.evaluate("document.documentElement.clientWidth")
+    tooltip = live_page.locator(f'{sel("heatmap-panel")} .heatmap-tooltip')
+    columns = len(live_page.evaluate("window.attentionPlayground.getScene().tokens"))
+    for column in range(columns):
+        live_page.locator(sel("heatmap-cell", row=0, column=column)).hover()
+        expect(tooltip).to_be_visible()
+        box = tooltip.bounding_box()
+        assert 0 <= box["x"] and box["x"] + box["width"] <= width, f"the tooltip of column {column} runs off the screen: {box}"
+        spill = tooltip.evaluate("(tip) => [...tip.children].map((line) => line.scrollWidth - tip.clientWidth)")
+        assert max(spill) <= 0, f"a line of the tooltip of column {column} runs past its edge: {spill}"

@@ -46,7 +46,8 @@ function placeTooltip(tooltip, wrapper, cellRect) {
   const firstCell = wrapper.querySelector("svg .cell");
   const gridLeft = Math.max(0, (firstCell?.getBoundingClientRect().left ?? box.left) - box.left);
   const room = box.width - gridLeft;
-  tooltip.style.maxWidth = room >= NARROWEST_BESIDE_LABELS ? `${Math.floor(room)}px` : "";
+  // Never wider than the heatmap (on a phone, a custom mask's hint is wider than the screen): longer lines wrap.
+  tooltip.style.maxWidth = `${Math.floor(room >= NARROWEST_BESIDE_LABELS ? room : box.width)}px`;
   const tipBox = tooltip.getBoundingClientRect();
   let x = cellBox.left - box.left + cellBox.width / 2 - tipBox.width / 2;
   x = Math.max(tipBox.width <= room ? gridLeft : 0, Math.min(x, box.width - tipBox.width));
