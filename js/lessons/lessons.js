@@ -177,7 +177,7 @@ export function createLessonController({ store, python, session, loader, presets
     const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
     shown = { lesson, step };
     if (mode === "page") showInAddress(store.state.lesson.id, step.id);
-    const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {} };
+    const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {}, holds: step.holds ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
     const { asking } = await showAsking(steps, python, step, opening);
     answers.stepShown();

@@ -153,10 +153,20 @@ function questionWaiting(lesson) {
 }
 
 /**
+ * The stages the step on show holds back: numbers a later question asks about on this scene, until it is answered
+ * (the compiled step's `holds`: py/attention_playground/lessons/holds.py).
+ * @returns {string[]}
+ */
+function heldStages(lesson) {
+  const holds = lesson?.content?.holds ?? [];
+  return [...new Set(holds.filter((hold) => !lesson.answers[hold.until]).map((hold) => hold.stage))];
+}
+
+/**
  * Lessons on the page: the list to start one from (once Python is live: its list and code are no part of the
  * first view), the player (its code loaded when a lesson first opens), and, while a step's question waits for its
- * answer, the weights hidden everywhere they show (`data-lesson-hides` on <body>: static/style.css hides them), so
- * the learner commits before the page reveals.
+ * answer, the weights hidden everywhere they show (`data-lesson-hides` on <body>: static/lessons.css hides them), so
+ * the learner commits before the page reveals; and what a later question asks about held back (`data-lesson-holds`).
  */
 function followLessons({ store, actions, onceLive }) {
   onceLive(() => loadPart(LATER_PARTS.lessonStart).then(({ mountLessonStart }) => mountLessonStart(host("lesson-start"), { actions })));
@@ -165,6 +175,8 @@ function followLessons({ store, actions, onceLive }) {
     if (!changes.has("lesson")) return;
     const hides = questionWaiting(state.lesson) ? "weights" : null;
     setBodyFlag("lessonHides", hides);
+    const held = heldStages(state.lesson);
+    setBodyFlag("lessonHolds", held.length ? held.join(" ") : null); // static/lessons.css hides what is held
     setBodyFlag("lessonOpen", state.lesson ? "true" : null);
     if (state.lesson) mountPlayer(); // it draws the lesson as it is by then
   });

@@ -27,7 +27,7 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     # The notebook widget (widget.py and its bundled view): the page never needs it.
     "notebook": ("widget.py", "notebook/"),
     # Writing and building lessons (the Markdown side, and the command line): the page never needs it.
-    "authoring": ("lessons/format.py", "lessons/checker.py", "lessons/compile.py", "lessons/sources.py",
+    "authoring": ("lessons/format.py", "lessons/checker.py", "lessons/compile.py", "lessons/holds.py", "lessons/sources.py",
                   "lessons/__main__.py"),
     # Judging a lesson's answers: fetched by the first lesson request.
     "lessons": ("lessons/",),

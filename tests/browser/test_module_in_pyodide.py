@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
 WORKER = "/tests/in_pyodide/worker.js"
 #: What the worker writes into Pyodide's file system besides the module: pytest's settings, the suite, the
-#: in-Pyodide helpers, and the model's page with the tool that writes its report (a test checks the page holds
-#: the tool's current output).
-SUITE_FILES = ["pyproject.toml", "docs/model.md", "tools/model_report.py", "tests/native/*.py", "tests/in_pyodide/*.py"]
+#: in-Pyodide helpers, the model's page with the tool that writes its report (a test checks the page holds
+#: the tool's current output), and the shipped lessons (a test checks what their steps hold back).
+SUITE_FILES = ["pyproject.toml", "docs/model.md", "tools/model_report.py", "lessons/*.md", "tests/native/*.py", "tests/in_pyodide/*.py"]
 #: Stops a hung runtime from hanging the test run; not a limit on speed.
 HANG_GUARD_MS = 20 * 60 * 1000
 

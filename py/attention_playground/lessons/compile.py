@@ -15,7 +15,9 @@ The lesson (generated/lessons/<id>.json):
                 "model": {words, head, knocked_out} | null, "experiment", "exercise", "claim": id | null,
                 "question": {the question as lesson_ask, lesson_answer and lesson_check take it} | null,
                 "ask": [prose] | null, "explain": [prose] | null, "hints": [[prose], ...],
-                "options": {option id: [inline prose]} | null (a choice's options, their Markdown as trees)}]}
+                "options": {option id: [inline prose]} | null (a choice's options, their Markdown as trees),
+                "holds": [{"stage", "until"}] (the numbers a later question asks about on this step's scene, hidden
+                         until that step is answered: holds.py)}]}
 
 No expected answer is in it (every one is computed when the page asks), and no build's solution.
 """
@@ -26,6 +28,7 @@ from typing import Any
 
 from .checker import CheckedLesson, check_lesson, describe
 from .format import prose
+from .holds import holds
 
 #: The version of the compiled lesson's shape, for the page to check.
 FORMAT = 1
@@ -56,7 +59,8 @@ def option_prose(question: dict[str, Any] | None) -> dict[str, list[dict[str, An
 def compiled(lesson: CheckedLesson) -> tuple[dict[str, Any], dict[str, Any]]:
     """The index entry and the lesson of a lesson checked without mistakes."""
     steps = []
-    for checked in lesson.steps:
+    held = holds([(checked.id, checked.scene, checked.question) for checked in lesson.steps])
+    for checked, holding in zip(lesson.steps, held, strict=True):
         question = checked.question
         settings = checked.settings
         steps.append({
@@ -77,6 +81,7 @@ def compiled(lesson: CheckedLesson) -> tuple[dict[str, Any], dict[str, Any]]:
             "explain": checked.presentation.get("explain"),
             "hints": checked.presentation.get("hints", []),
             "options": option_prose(question),
+            "holds": holding,
         })
     entry = {
         "id": lesson.id,
