@@ -67,3 +67,13 @@ def test_a_step_is_done_when_read_and_left_or_answered_right_and_the_map_says_wh
         f"{first_try} of {asked} questions right at the first try; {len(now['done'])} of {len(steps)} steps done.")
     expect(page.locator(sel("lesson-summary"))).to_contain_text(f"{step['title']} — right after 2 tries")
     expect(page.locator(sel("lesson-summary-download"))).to_be_visible()
+
+
+def test_a_lesson_opened_over_another_at_the_same_step_number_shows_its_own_step(live_page):
+    page = live_page
+    for lesson in ("self-attention-lab", LESSON):
+        page.evaluate("(lesson) => window.attentionPlayground.lessons.open(lesson, { step: 1 })", lesson)
+        wait_for_progress(page, lambda p, lesson=lesson: p["id"] == lesson and p["status"] == "ready", what=lesson)
+        first = lesson_steps(lesson)[0]
+        expect(page.locator(sel("lesson-step-title"))).to_have_text(first["title"])
+        expect(page.locator(sel("lesson-prose"))).to_contain_text(first["prose"][0]["children"][0]["text"][:30])

@@ -146,7 +146,7 @@ export function mountLessonPanel(host, { store, actions }) {
   mine.addEventListener("click", () => actions.downloadLessonAnswers("csv"));
   mineJson.addEventListener("click", () => actions.downloadLessonAnswers("json"));
 
-  let drawnStep = null; // the step (and its question as asked) the words and the form were drawn for
+  let drawnStep = null; // the lesson and step (and its question as asked) the words and the form were drawn for
   /** Draw what `changes` changed of the lesson (and of the course's record). */
   const draw = (state, changes) => {
     if (changes.has("course")) unrecorded.hidden = state.course?.recorded !== false;
@@ -161,12 +161,14 @@ export function mountLessonPanel(host, { store, actions }) {
     heading.textContent = `Lesson: ${lesson.title}`;
     counter.textContent = `Step ${lesson.step + 1} of ${lesson.steps.length} · ${lesson.done.length} done`;
     drawMap(map, lesson, goTo);
-    if (drawnStep?.step !== lesson.step || drawnStep?.asked !== lesson.asked || drawnStep?.hints !== lesson.hintsShown || drawnStep?.check !== lesson.check) {
-      const anotherStep = drawnStep !== null && drawnStep.step !== lesson.step;
+    const anotherStep = drawnStep !== null && (drawnStep.lesson !== lesson.id || drawnStep.step !== lesson.step);
+    const redraw = anotherStep || drawnStep?.content !== lesson.content || drawnStep?.asked !== lesson.asked
+      || drawnStep?.hints !== lesson.hintsShown || drawnStep?.check !== lesson.check;
+    if (redraw) {
       stepTitle.textContent = lesson.steps[lesson.step].title;
       prose.replaceChildren(drawProse(content.prose));
       drawQuestion(question, lesson, content, actions);
-      drawnStep = { step: lesson.step, asked: lesson.asked, hints: lesson.hintsShown, check: lesson.check };
+      drawnStep = { lesson: lesson.id, step: lesson.step, content: lesson.content, asked: lesson.asked, hints: lesson.hintsShown, check: lesson.check };
       if (anotherStep && learnerMoved) bringToLearner(stepTitle);
     }
     drawReveal(reveal, lesson, content);
