@@ -99,3 +99,27 @@ def test_in_both_lessons_no_stage_a_question_asks_is_shown_on_its_scene_before_i
                     shown = any(stage in stages_revealed(steps[k]["question"]) for k in range(before + 1) if scenes[k] == scenes[later])
                     held = any(hold["stage"] == stage for hold in steps[before]["holds"])
                     assert shown or held, f"{lesson_id}: step {before + 1} shows the {stage} that step {later + 1} asks about"
+
+
+def test_no_reveal_of_a_change_states_the_weight_a_later_step_asks_to_estimate():
+    """A choice about what a change does to one weight is revealed with the weight before and after it; a later
+    step that asks to estimate that same weight must not find it there (“Scaling every query” doubled Wq and so
+    showed the answer of “Twice as loud”, the design doubled, two steps before it was asked)."""
+    from attention_playground.lessons.checker import check_lesson
+    from attention_playground.lessons.questions import answer, expected
+    from attention_playground.lessons.words import percent
+
+    for lesson_id in ("attention-from-scratch", "self-attention-lab"):
+        steps = check_lesson((ROOT / "lessons" / f"{lesson_id}.md").read_text(encoding="utf-8"), lesson_id).steps
+        for i, step in enumerate(steps):
+            measure = (step.question or {}).get("measure", {})
+            if measure.get("of") != "change":
+                continue
+            right = expected(step.question, step.scene)["value"]
+            option = next(option["id"] for option in step.question["options"] if option["value"] == right)
+            said = answer(step.question, step.scene, option)["feedback"]
+            for later in steps[i + 1:]:
+                question = later.question or {}
+                if question.get("kind") == "estimate" and (question.get("row"), question.get("column")) == (measure["row"], measure["column"]):
+                    weight = percent(expected(question, later.scene)["value"])
+                    assert weight not in said, f"{lesson_id}: “{step.step.title}” says {weight}, the answer of “{later.step.title}”"
