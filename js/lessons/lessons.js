@@ -153,6 +153,7 @@ function showInAddress(lessonId, stepId) {
  */
 export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode, files, holdViews }) {
   let shown = null; // {lesson, step} on the page now
+  let openings = 0; // lessons opened so far: each opening's `arrival` is told apart by its count
   const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
   const steps = createStepShower({ session, loader, presets, setView, model, claims });
 
@@ -198,15 +199,18 @@ export function createLessonController({ store, python, session, loader, presets
     lessonsList: () => files.list(),
     /**
      * Open lesson `id` at `step` (its id or number; by default where the learner left it, else the first): resolves
-     * once the step is drawn, with the step and its question as asked (never its answer).
+     * once the step is drawn, with the step and its question as asked (never its answer). `by` says who asked: "link"
+     * (a link in the address), "learner" (the lesson list), else a script (the JS API, a resumed lesson); the player
+     * brings the step to the learner for the first two (`arrival`).
      */
-    async openLesson(id, { step = null } = {}) {
+    async openLesson(id, { step = null, by = "script" } = {}) {
       const listed = (await actions.lessonsList()).find((entry) => entry.id === id);
       if (!listed) throw new Error(`there is no lesson “${id}”; the lessons are ${(await actions.lessonsList()).map((entry) => `“${entry.id}”`).join(", ")}`);
       const lesson = await files.lesson(id);
       const kept = loadProgress(mode, id) ?? { step: null, done: [], answers: {}, edits: {} };
       store.update({ lesson: { id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: trulyDone(listed.steps, kept), answers: kept.answers,
-        edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0, answered: { count: 0, event: null }, unsaved: false } }, "lesson");
+        edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0, answered: { count: 0, event: null }, unsaved: false,
+        arrival: { by, count: ++openings } } }, "lesson");
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
       rememberLessonOpen(mode, id);
       try {

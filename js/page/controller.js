@@ -83,7 +83,7 @@ export function createController({ store, deferredViews, python, preview, locked
     // A link that chose a claim: its test comes into view when the link asks for its pair to start.
     openClaim: ({ id, start, steps, seed }) => panels.claims.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
     // A link to a lesson's step (#lesson=ID&step=STEP, or ?lesson=… in a course page's frame).
-    openLesson: ({ id, step }) => lessons.openLesson(id, { step }),
+    openLesson: ({ id, step }) => lessons.openLesson(id, { step, by: "link" }),
   });
 
   const actions = combineActions({

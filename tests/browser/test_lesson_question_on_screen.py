@@ -1,7 +1,8 @@
 """The question on screen, and focus on it, after the learner moves to another step: at 390 × 844 px in both themes
 (one lesson in each), after every Next of both lessons, with the page scrolled down to the weights before each, the
-new step's title and question start on screen and the focus is on the step's title; Back and a step picked from the
-map do the same, and at 1366 × 900 px too. The step map is one Tab stop that the arrow keys move in, and the first
+new step's title and question start on screen and the focus is on the step's title; Back, a step picked from the
+map, a link to a step and a lesson picked from the list do the same, and at 1366 × 900 px too; a lesson a script
+opens leaves the focus where it was. The step map is one Tab stop that the arrow keys move in, and the first
 answer is at most 12 Tabs from the top of the page."""
 
 import pytest
@@ -88,3 +89,21 @@ def test_the_map_is_one_tab_stop_and_the_first_answer_is_a_few_tabs_from_the_top
     expect(live_page.locator(f'{sel("lesson-map-step")}[tabindex="0"]')).to_have_count(1)
     live_page.keyboard.press("Enter")
     assert_the_step_is_brought_to_the_learner(live_page, asking + 2, "the map by keyboard")
+
+
+def test_a_lesson_opened_by_a_link_or_from_the_list_comes_to_the_learner_too(live_page):
+    live_page.set_viewport_size(PHONE)
+    steps = lesson_steps("self-attention-lab")
+    scroll_down_to_the_weights(live_page)
+    live_page.evaluate("(hash) => { location.hash = hash; }", f"#lesson=self-attention-lab&step={steps[4]['id']}")
+    assert_the_step_is_brought_to_the_learner(live_page, 5, "a link")
+    live_page.evaluate("window.attentionPlayground.lessons.close()")
+    scroll_down_to_the_weights(live_page)
+    live_page.locator(f'{sel("lesson-start-button")}[data-lesson="attention-from-scratch"]').click()
+    assert_the_step_is_brought_to_the_learner(live_page, 1, "the list of lessons")
+
+
+def test_a_lesson_a_script_opens_leaves_the_focus_where_it_was(live_page):
+    live_page.locator(".theme-toggle").focus()  # in the toolbar, which every step keeps
+    open_lesson(live_page, "self-attention-lab")
+    assert live_page.evaluate("document.activeElement.className") == "theme-toggle"

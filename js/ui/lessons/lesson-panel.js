@@ -134,6 +134,10 @@ export function mountLessonPanel(host, { store, actions }) {
   host.setAttribute("aria-labelledby", heading.id);
 
   let learnerMoved = false; // the step on show changes because the learner asked: it is brought to them once drawn
+  let arrivalBrought = 0; // the last lesson opening (`lesson.arrival.count`) the player has seen to
+  // A lesson opened by a link or from the lesson list comes to the learner too, but not in a course page's frame,
+  // whose page the learner is reading: the frame must not scroll it or take its focus.
+  const bringsArrivals = window.self === window.top;
   /** Move to another step as the learner asked (the store draws the new step before the move resolves). */
   const move = (going) => {
     learnerMoved = true;
@@ -170,6 +174,11 @@ export function mountLessonPanel(host, { store, actions }) {
       drawQuestion(question, lesson, content, actions);
       drawnStep = { lesson: lesson.id, step: lesson.step, content: lesson.content, asked: lesson.asked, hints: lesson.hintsShown, check: lesson.check };
       if (anotherStep && learnerMoved) bringToLearner(stepTitle);
+    }
+    const { arrival } = lesson;
+    if (arrival && arrival.count !== arrivalBrought && lesson.status === "ready") {
+      arrivalBrought = arrival.count;
+      if (bringsArrivals && (arrival.by === "link" || arrival.by === "learner")) bringToLearner(stepTitle);
     }
     drawReveal(reveal, lesson, content);
     summary.hidden = lesson.step + 1 < lesson.steps.length;

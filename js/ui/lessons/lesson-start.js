@@ -8,7 +8,7 @@ import { make, makeButton } from "../shared/dom.js";
 /**
  * Mount the list in `host` once the lessons are listed.
  * @param {HTMLElement} host
- * @param {{actions: {lessonsList: () => Promise<object[]>, openLesson: (id: string) => Promise<object>}}} context
+ * @param {{actions: {lessonsList: () => Promise<object[]>, openLesson: (id: string, options?: {by?: string}) => Promise<object>}}} context
  */
 export async function mountLessonStart(host, { actions }) {
   let lessons;
@@ -24,7 +24,7 @@ export async function mountLessonStart(host, { actions }) {
     const button = makeButton("lesson-start-button", `${lesson.title} (${lesson.steps.length} steps)`, "lesson-start-button");
     button.dataset.lesson = lesson.id;
     if (lesson.summary) button.title = lesson.summary;
-    button.addEventListener("click", () => actions.openLesson(lesson.id).catch(() => {}));
+    button.addEventListener("click", () => actions.openLesson(lesson.id, { by: "learner" }).catch(() => {}));
     const item = make("li");
     item.append(button);
     list.append(item);
