@@ -94,9 +94,12 @@ export function createExperiments({ store, python, showScene, openExample, settl
     await computedExample(id);
   }
 
-  /** Put the scene's words in `order` (a random one if none), show it, and measure each word's output in both. */
-  async function shuffleWords(order = null) {
-    const scene = startingScene("shuffle", "shuffle");
+  /**
+   * Put the scene's words in `order` (a random one if none), show it, and measure each word's output in both. The
+   * scene is the one on screen, or `from` (the scene on screen with a switch of the learner's put back).
+   */
+  async function shuffleWords(order = null, from = null) {
+    const scene = from ?? startingScene("shuffle", "shuffle");
     if (!scene) return;
     store.update({ experiments: { shuffle: { busy: true }, knockOut: null } }, "experiments"); // a new scene comes
     try {
@@ -145,9 +148,13 @@ export function createExperiments({ store, python, showScene, openExample, settl
 
     /** Part 8's point in one click: "dog bites man", then the same words the other way round, side by side. */
     async compareWordOrder() {
+      // The learner's positions switch stays as they set it: the pair is compared with it, not the example's own.
+      const positions = store.state.draft?.extra?.positions ?? "none";
       await openComputed(WORD_ORDER_EXAMPLE);
-      const tokens = store.state.draft?.tokens ?? [];
-      await shuffleWords(tokens.map((_, i) => tokens.length - 1 - i));
+      const scene = startingScene("shuffle", "shuffle");
+      if (!scene) return;
+      const reversed = scene.tokens.map((_, i) => scene.tokens.length - 1 - i);
+      await shuffleWords(reversed, positions === "none" ? scene : { ...scene, positions });
     },
 
     /** Open example `id` and knock out its word `column`: the experiment's point in one click. */

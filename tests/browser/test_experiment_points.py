@@ -92,6 +92,23 @@ def test_with_positions_each_word_says_how_far_its_output_moved(live_page):
         expect(rows.nth(was).locator(sel("order-verdict"))).to_have_text(f"changed by {four(native.differences[was])}, {where}")
 
 
+def test_the_pair_keeps_the_positions_the_learner_ticked(live_page):
+    page = live_page
+    page.set_viewport_size(WIDE)
+    page.locator(sel("experiment-tab-order")).click()
+    page.locator(sel("positions-toggle")).check()
+    page.wait_for_function("() => window.attentionPlayground.result().positions === 'sinusoidal'")
+    page.locator(sel("order-compare")).click()
+    expect(page.locator(sel("scene-title"))).to_have_text("man bites dog")
+    expect(page.locator(sel("shuffle-check"))).to_contain_text("Now: “man bites dog”.")
+    expect(page.locator(sel("positions-toggle"))).to_be_checked()
+    scene = {**load_preset("dog-bites-man"), "positions": "sinusoidal"}
+    native = shuffle_scene(scene, [2, 1, 0])
+    assert native.reason == "positions"
+    expect(page.locator(sel("shuffle-check"))).to_contain_text(f"{four(native.largest_difference)}. The outputs changed: the positions")
+    expect(page.locator(sel("positions-note"))).to_contain_text("Positions are on")
+
+
 def test_weights_are_not_explanations_a_tiny_weight_a_large_change_in_one_click(live_page, artifacts):
     """The causal exercise with t1 knocked out: t3 gave t1 almost no weight, yet its output moved the most."""
     page = live_page
