@@ -51,9 +51,14 @@ function modelHead(label) {
   return [Number(layer), Number(head)];
 }
 
-/** The view a step asks for: its panels (all, when it names none) and the tab it opens below the playground. */
+/**
+ * The view a step asks for: its panels (all, when it names none), the worked steps open where it shows them, and the
+ * tab it opens below the playground.
+ */
 function viewOf(step) {
   const view = { panels: step.panels ? PANEL_NAMES.filter((name) => step.panels.includes(name)) : [...PANEL_NAMES] };
+  // A step that shows the worked steps has them open ("show every step" ticked): its words point at what they show.
+  if (step.panels) view.steps = step.panels.includes("steps");
   if (step.experiment) view.experiment = step.experiment;
   if (step.exercise) Object.assign(view, { exercises: true, exercise: step.exercise });
   return view;

@@ -1,7 +1,8 @@
 """A lesson's instructions name what the learner sees and work as written: the lab's step on building the causal
 mask by hand opens with the mask on "custom", so the first click on a cell of the heatmap blocks it, as the step
-says; and the heatmap's caption, which states that every row adds up to 1, is hidden while a question about the
-weights is open (it would give "Why every row adds up to one" away) and back once it is answered."""
+says; the heatmap's caption, which states that every row adds up to 1, is hidden while a question about the
+weights is open (it would give "Why every row adds up to one" away) and back once it is answered; on a phone the
+mask cells' tooltip stays on screen; and a step whose words point at the worked steps has them open."""
 
 import re
 
@@ -68,3 +69,14 @@ def test_on_a_phone_the_mask_cells_tooltip_stays_on_screen(live_page):
         assert 0 <= box["x"] and box["x"] + box["width"] <= width, f"the tooltip of column {column} runs off the screen: {box}"
         spill = tooltip.evaluate("(tip) => [...tip.children].map((line) => line.scrollWidth - tip.clientWidth)")
         assert max(spill) <= 0, f"a line of the tooltip of column {column} runs past its edge: {spill}"
+
+
+def test_a_step_that_shows_the_worked_steps_opens_them(live_page):
+    steps = lesson_steps("attention-from-scratch")
+    step = next(step for step in steps if step["panels"] and "steps" in step["panels"])
+    open_step(live_page, "attention-from-scratch", step["id"])
+    expect(live_page.locator(sel("step-toggle"))).to_be_checked()
+    expect(live_page.locator(f'{sel("step-view")} .labelled-matrix[data-stage="Q"] table')).to_be_visible()  # the vectors its words name
+    later = next(step for step in steps if step["panels"] and "steps" not in step["panels"])
+    open_step(live_page, "attention-from-scratch", later["id"])
+    expect(live_page.locator(sel("step-toggle"))).not_to_be_checked()
