@@ -124,6 +124,16 @@ function trulyDone(steps, kept) {
 }
 
 /**
+ * A lesson's state as it opens: its steps (`listed`, from the list of lessons), the progress `kept`, nothing asked
+ * yet; `arrival` says who opened it ({by, count}: lesson-panel.js brings the step to the learner for some).
+ */
+function openingState(lesson, listed, kept, arrival) {
+  return { id: listed.id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: trulyDone(listed.steps, kept),
+    answers: kept.answers, edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0,
+    answered: { count: 0, event: null }, unsaved: false, arrival };
+}
+
+/**
  * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
  * bookmarked or shared as it is; with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
  * as before, and no `hashchange` opens the step a second time.
@@ -208,9 +218,7 @@ export function createLessonController({ store, python, session, loader, presets
       if (!listed) throw new Error(`there is no lesson “${id}”; the lessons are ${(await actions.lessonsList()).map((entry) => `“${entry.id}”`).join(", ")}`);
       const lesson = await files.lesson(id);
       const kept = loadProgress(mode, id) ?? { step: null, done: [], answers: {}, edits: {} };
-      store.update({ lesson: { id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: trulyDone(listed.steps, kept), answers: kept.answers,
-        edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0, answered: { count: 0, event: null }, unsaved: false,
-        arrival: { by, count: ++openings } } }, "lesson");
+      store.update({ lesson: openingState(lesson, listed, kept, { by, count: ++openings }) }, "lesson");
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
       rememberLessonOpen(mode, id);
       try {

@@ -177,7 +177,7 @@ def test_every_choice_in_the_shipped_lessons_is_drawn_from_its_markdown_with_no_
 
 #: How a lesson names a control for the learner to use: "Open **show every step**", "tick *add sinusoidal
 #: positions to X*", "press **Train both** in *Test a claim*", "The **Word order** experiment".
-CONTROL_NAMED = re.compile(r"(?:tick|[Oo]pen|[Pp]ress|[Cc]hoose|[Cc]lick)(?: the experiment| the)?\s+(\*{1,2})([^*]+?)\1"
+CONTROL_NAMED = re.compile(r"(?:tick(?:s|ed)?|[Oo]pen(?:s|ed)?|[Pp]ress|[Cc]hoose|[Cc]lick)(?: the experiment| the)?\s+(\*{1,2})([^*]+?)\1"
                            r"|(?:experiment|in) (\*{1,2})([^*]+?)\3|(\*{1,2})([^*]+?)\5 experiment")
 
 
