@@ -70,10 +70,12 @@ function viewOf(step) {
  * @param {ReturnType<import("../loading/scene-loader.js").createSceneLoader>} options.loader
  * @param {ReturnType<import("../loading/presets.js").createPresetLibrary>} options.presets
  * @param {(patch: object) => void} options.setView
+ * @param {() => {steps?: boolean}} options.view the page's view as it is now
  * @param {{restore: (kept: object) => Promise<void>}} options.model the model panel's controller (model.js)
  * @param {{actions: {openClaim: Function}}} options.claims "Test a claim" (claims.js)
  */
-export function createStepShower({ session, loader, presets: library, setView, model, claims }) {
+export function createStepShower({ session, loader, presets: library, setView, view, model, claims }) {
+  let before = null; // the learner's own "show every step", as it was before the lesson's steps set it
   const presets = createExampleCache(library);
   return {
     /** Fetch the examples `lesson`'s steps name, ahead of the steps (once each). */
@@ -100,7 +102,13 @@ export function createStepShower({ session, loader, presets: library, setView, m
         if (focus !== null) session.focus(focus);
         if (step.head !== null) session.selectHead(head);
       }
+      before ??= { steps: Boolean(view().steps) };
       setView(viewOf(step));
+    },
+    /** The lesson is left: every panel shows again, and "show every step" is as the learner had it. */
+    leave() {
+      setView({ panels: [...PANEL_NAMES], ...before });
+      before = null;
     },
     /**
      * What `step` opens below the playground: the trained model on its sentence, a claim to test. Called once the

@@ -9,7 +9,6 @@
  */
 
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
-import { PANEL_NAMES } from "../layout/panels.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
 
@@ -165,7 +164,7 @@ export function createLessonController({ store, python, session, loader, presets
   let shown = null; // {lesson, step} on the page now
   let openings = 0; // lessons opened so far: each opening's `arrival` is told apart by its count
   const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
-  const steps = createStepShower({ session, loader, presets, setView, model, claims });
+  const steps = createStepShower({ session, loader, presets, setView, view: () => store.state.view, model, claims });
 
   /** The progress worth keeping: where the learner is, what is done and answered, and the current step's edits. */
   function save() {
@@ -265,7 +264,7 @@ export function createLessonController({ store, python, session, loader, presets
       shown = null;
       if (mode === "page") showInAddress(null);
       store.update({ lesson: null }, "lesson");
-      setView({ panels: [...PANEL_NAMES] });
+      steps.leave();
     },
     /** "My answers": every answer of the open lesson as a file, CSV or JSON. */
     downloadLessonAnswers: (format = "csv") => downloadAnswers(store.state.lesson, actions.lessonProgress(), format),

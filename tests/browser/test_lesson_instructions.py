@@ -80,3 +80,15 @@ def test_a_step_that_shows_the_worked_steps_opens_them(live_page):
     later = next(step for step in steps if step["panels"] and "steps" not in step["panels"])
     open_step(live_page, "attention-from-scratch", later["id"])
     expect(live_page.locator(sel("step-toggle"))).not_to_be_checked()
+    # Left, the lesson gives the learner's own setting back: unticked, as they had it.
+    live_page.evaluate("window.attentionPlayground.lessons.close()")
+    expect(live_page.locator(sel("step-toggle"))).not_to_be_checked()
+
+
+def test_leaving_a_lesson_gives_back_the_learners_own_show_every_step(live_page):
+    live_page.locator(sel("step-toggle")).check()
+    step = next(step for step in lesson_steps("attention-from-scratch") if step["panels"] and "steps" not in step["panels"])
+    open_step(live_page, "attention-from-scratch", step["id"])
+    expect(live_page.locator(sel("step-toggle"))).not_to_be_checked()
+    live_page.evaluate("window.attentionPlayground.lessons.close()")
+    expect(live_page.locator(sel("step-toggle"))).to_be_checked()

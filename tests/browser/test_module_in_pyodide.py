@@ -85,16 +85,32 @@ def suite_files():
 LEFT_OUT_MARKER = "trains_long"
 
 
-def collect_natively(marker_expression=None):
-    """The node ids `pytest --collect-only tests/native` gives (with `-m marker_expression`, if given), run as a
-    separate process."""
-    chosen = ["-m", marker_expression] if marker_expression else []
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *chosen, "tests/native"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )
+#: One native collection, in a process of its own: every node id of tests/native and whether it is marked
+#: (the marker's name is the argument), as JSON on stdout (pytest's own reporting is off).
+COLLECT_NATIVELY = """
+import json, sys
+import pytest
+
+class Collected:
+    items = []
+
+    def pytest_collection_finish(self, session):
+        self.items = [[item.nodeid, item.get_closest_marker(sys.argv[1]) is not None] for item in session.items]
+
+collected = Collected()
+code = pytest.main(["--collect-only", "-p", "no:cacheprovider", "-p", "no:terminal", "tests/native"], plugins=[collected])
+print(json.dumps({"exit_code": int(code), "items": collected.items}))
+"""
+
+
+def collect_natively(marker):
+    """The node ids `pytest --collect-only tests/native` gives, and those of them marked `marker`: one collection,
+    run as a separate process."""
+    completed = subprocess.run([sys.executable, "-c", COLLECT_NATIVELY, marker], cwd=ROOT, capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    return [line for line in completed.stdout.splitlines() if "::" in line]
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report["exit_code"] == 0, completed.stdout + completed.stderr
+    return [node_id for node_id, _ in report["items"]], [node_id for node_id, marked in report["items"] if marked]
 
 
 def pinned_runtime():
@@ -107,8 +123,7 @@ def describe_failures(report):
 
 
 def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, artifacts, capsys):
-    native = collect_natively()
-    left_out = collect_natively(LEFT_OUT_MARKER)
+    native, left_out = collect_natively(LEFT_OUT_MARKER)
     assert 0 < len(left_out) <= 10, left_out  # a few long runs, not a way to leave any test out
     expected = [node_id for node_id in native if node_id not in left_out]
     manifests = ["/" + (wheels.TEST_WHEELS_DIR / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()]
