@@ -95,7 +95,8 @@ def write_deployables(runtime_files, zip_site=False, cdn_site=False, scorm_lesso
         variants.write_zip(DIST_DIR, ZIP_PATH)
         notes.append(f"{ZIP_PATH.relative_to(ROOT)} ({ZIP_PATH.stat().st_size / 1e6:.1f} MB)")
     if cdn_site:
-        policy = csp.content_security_policy([variants.cdn_origin(runtime.CDN_URL)])  # the worker's, as a header
+        # The page's policy with the CDN in it, as a header for every path (the worker reads it from there).
+        policy = csp.content_security_policy([variants.cdn_origin(runtime.CDN_URL)], connect_sources=csp.LESSON_SOURCES)
         variants.write_cdn_site(DIST_DIR, CDN_DIR, runtime.CDN_URL, runtime.PYODIDE_VERSION, runtime_files, header_policy=policy)
         notes.append(f"{CDN_DIR.name}/ (runtime from {runtime.CDN_URL})")
     if scorm_lessons is not None:

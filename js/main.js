@@ -42,11 +42,13 @@ const start = (connected = null) => startPlayground({
   panelsOnPage: embed.embedded ? embed.panels : null,
   // A course page's frame of a lesson's step (`?embed&lesson=ID&step=STEP`), or a lesson's package, opens there.
   lesson: lessonToOpen(connected),
+  // A course's own lesson file (`lesson-src=`) may come from these sites besides the page's own.
+  lessonOrigins: embed.embedded ? embed.origins : null,
   // "Copy embed code", under "Share and download" with the other sharing controls (a frame has none).
   embedCode: embed.embedded ? null : { panels: Object.keys(PANELS), defaultPanels: [...DEFAULT_PANELS], lockable: [...LOCKABLE_FIELDS] },
 });
 const playground = Promise.resolve(lms ? lms.then(start) : start());
-lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson ? [embed.lesson.id] : null))).catch(() => {});
+lms?.then((connected) => connected && playground.then((page) => connected.track(page, embed.lesson?.id ? [embed.lesson.id] : null))).catch(() => {});
 if (embed.embedded) playground.then(({ theme }) => followHostTheme(theme, embed.theme));
 const api = installApi({ python, playground });
 // The API by postMessage: the messages that come before its code has loaded are kept, and answered once it has. A

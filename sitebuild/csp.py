@@ -28,6 +28,13 @@ CSP_DIRECTIVES = {
     "form-action": ["'none'"],
 }
 
+#: Where the page itself may fetch a course's own lesson file from, besides its site (js/lessons/lesson-sources.js):
+#: any https site, and a course previewed on this machine. The policy cannot know a frame's `origins=`, so the page
+#: checks the address against them (and against its own origin) before it fetches; the other site must allow the
+#: read (CORS) too. Only the page's own policy (its <meta>, and dist/_headers) has these: the workers, which run
+#: Python and a learner's code, are served the policy that fetches from the site alone.
+LESSON_SOURCES = ("https:", "http://localhost:*", "http://127.0.0.1:*")
+
 META_PATTERN = re.compile(
     r'(<meta\s+http-equiv=["\']Content-Security-Policy["\']\s+content=")([^"]*)(")', re.IGNORECASE)
 
@@ -43,6 +50,11 @@ def content_security_policy(runtime_hosts=(), connect_sources=()):
         directives["connect-src"].append(host)
     directives["connect-src"].extend(connect_sources)
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
+
+
+def page_policy():
+    """The page's own policy: the site's, and the sites a course's lesson file may come from (LESSON_SOURCES)."""
+    return content_security_policy(connect_sources=LESSON_SOURCES)
 
 
 def in_pyodide_tests_policy():

@@ -133,6 +133,7 @@ def write_module_zip():
             if path.suffix == ".py":
                 data = code_only(data.decode("utf-8")).encode("utf-8")
             zips[part][str(path.relative_to(PY_DIR))] = data
+    zips.update(wheel_parts(parts.WHEEL_PARTS))
     for part, files in zips.items():
         if not files:
             raise BuildError(f"the module's part {part!r} holds no file: check attention_playground/parts.py")
@@ -143,3 +144,23 @@ def write_module_zip():
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, data)
         write_atomically(GENERATED_DIR / parts.zip_name(part), buffer.getvalue())
+
+
+def wheel_parts(wheel_parts_by_name):
+    """{part: {path: bytes}} for the parts made of other projects' wheels: each wheel requirements/pyodide-page.txt
+    pins (checked against its sha256: wheels.py) unpacked whole, its licence (in .dist-info) included. Their Python
+    is kept as it is: it is not ours to strip."""
+    from .wheels import REQUIREMENTS_DIR, checked_wheels
+
+    wheels = {pin.name: data for pin, _path, data in checked_wheels(REQUIREMENTS_DIR / "pyodide-page.txt")}
+    parts = {}
+    for part, names in wheel_parts_by_name.items():
+        files = parts[part] = {}
+        for name in names:
+            if name not in wheels:
+                raise BuildError(f"the part {part!r} needs {name}, which requirements/pyodide-page.txt does not pin")
+            with zipfile.ZipFile(io.BytesIO(wheels[name])) as wheel:
+                for member in wheel.namelist():
+                    if not member.endswith("/"):
+                        files[member] = wheel.read(member)
+    return parts

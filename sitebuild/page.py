@@ -67,7 +67,7 @@ def render_index(html, policy=None, modules=None):
     for marker in (POLICY_MARKER, PRELOADS_MARKER):
         if marker not in html:
             raise ValueError(f"index.html has no {marker}")
-    policy = csp.content_security_policy() if policy is None else policy
+    policy = csp.page_policy() if policy is None else policy
     modules = first_view_modules() if modules is None else modules
     preloads = "\n  ".join(f'<link rel="modulepreload" href="{path}">' for path in modules if path not in ENTRY_SCRIPTS)
     return html.replace(POLICY_MARKER, csp.meta_tag(policy)).replace(PRELOADS_MARKER, preloads)

@@ -14,7 +14,9 @@ from . import bundler, cached_trees, csp, editor, page, runtime, variants
 from .downloads import BuildError
 from .paths import DIST_DIR, ROOT, SITE_ENTRIES
 
-COPIED_WITH_THE_SITE = [*SITE_ENTRIES, "generated", editor.VENDOR_DIR.relative_to(ROOT).as_posix()]
+#: lessons/: the shipped lessons' Markdown too, so that `lesson-src=lessons/<id>.md` plays them as a course's own file
+#: is played (the page opens the compiled ones in generated/lessons/).
+COPIED_WITH_THE_SITE = [*SITE_ENTRIES, "generated", "lessons", editor.VENDOR_DIR.relative_to(ROOT).as_posix()]
 
 
 def write_dist(runtime_files, report=print):
@@ -44,7 +46,8 @@ def write_dist(runtime_files, report=print):
 
 
 def headers_file():
-    """Every path: cross-origin isolated, and under the page's policy (a worker reads it from here)."""
+    """Every path: cross-origin isolated, and under the page's policy (a worker reads it from here: a static host
+    gives the workers the page's policy, lesson sources included)."""
     lines = [f"  {name}: {value}" for name, value in csp.ISOLATION_HEADERS.items()]
-    lines.append(f"  Content-Security-Policy: {csp.content_security_policy()}")
+    lines.append(f"  Content-Security-Policy: {csp.page_policy()}")
     return "/*\n" + "\n".join(lines) + "\n"

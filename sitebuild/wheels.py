@@ -101,12 +101,14 @@ def vendor_wheels(requirements_file, target_dir, report=print):
         return _vendor_wheels(requirements_file, target_dir, report)
 
 
-def _vendor_wheels(requirements_file, target_dir, report):
+def checked_wheels(requirements_file, report=print):
+    """[(pin, path, bytes)]: every wheel `requirements_file` pins, from the download cache (fetched into it with
+    pip first where missing or damaged), each checked against its sha256."""
     pins = read_pins(requirements_file)
     cache = wheel_cache_dir()
     missing = [pin for pin in pins if _cached(cache, pin) is None]
     if missing:
-        with tempfile.TemporaryDirectory() as downloads:
+        with exclusive(cache), tempfile.TemporaryDirectory() as downloads:
             pip_download(requirements_file, downloads)
             for pin in missing:
                 path = _wheel_in(Path(downloads), pin)
@@ -116,14 +118,21 @@ def _vendor_wheels(requirements_file, target_dir, report):
                 check_sha256(path.name, data, pin.sha256, "PyPI")
                 write_atomically(cache / path.name, data)
                 report(f"{path.name}: {len(data) / 1e3:.0f} KB, cached in {cache}")
-    shutil.rmtree(target_dir, ignore_errors=True)
-    target_dir.mkdir(parents=True)
     wheels = []
     for pin in pins:
         cached = _cached(cache, pin)
         if cached is None:
             raise BuildError(f"{pin.name} {pin.version} is missing from the cache ({cache})")
-        path, data = cached
+        wheels.append((pin, *cached))
+    return wheels
+
+
+def _vendor_wheels(requirements_file, target_dir, report):
+    checked = checked_wheels(requirements_file, report)
+    shutil.rmtree(target_dir, ignore_errors=True)
+    target_dir.mkdir(parents=True)
+    wheels = []
+    for pin, path, data in checked:
         (target_dir / path.name).write_bytes(data)
         wheels.append({"name": pin.name, "version": pin.version, "file": path.name, "sha256": pin.sha256, "size": len(data)})
     manifest = {"requirements": requirements_file.relative_to(ROOT).as_posix(), "wheels": wheels}

@@ -9,7 +9,11 @@
  *                                          panel says what is locked in it, and a locked control's name
  *                                          ends in "locked by this page"
  *   origins=https://a.example,...          which pages may drive the playground by postMessage (see
- *                                          post-message-api.js); default: any
+ *                                          post-message-api.js); default: any. Also the sites besides the
+ *                                          playground's own that a lesson file may come from (below)
+ *   lesson=ID&step=STEP                    open a lesson the playground ships, at a step
+ *   lesson-src=URL&step=STEP               open a course's own lesson file (lessons/lesson-sources.js), its
+ *                                          address relative to the playground's page
  *   theme=light|dark                       the frame's theme from the start (default: the host page's, see below)
  *   theme-toggle                           show the frame's own "Dark mode" button (default: hidden; the frame
  *                                          follows its host page)
@@ -78,12 +82,18 @@ export function readEmbedOptions(location) {
   };
 }
 
-/** The lesson a frame opens (`lesson=ID&step=STEP`: the step's id or number), or null; a malformed one is none. */
+/**
+ * The lesson a frame opens (`lesson=ID&step=STEP`: the step's id or number; or `lesson-src=URL&step=STEP`, a course's
+ * own lesson file, its address relative to the page), or null; a malformed one is none.
+ */
 function lessonOption(params) {
   const id = params.get("lesson");
-  if (!id || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) return null;
+  const src = params.get("lesson-src");
   const step = params.get("step");
-  return { id, step: step && /^([1-9][0-9]{0,3}|[a-z0-9][a-z0-9-]{0,99})$/.test(step) ? step : null };
+  const at = step && /^([1-9][0-9]{0,3}|[a-z0-9][a-z0-9-]{0,99})$/.test(step) ? step : null;
+  if (src && src.length <= 2000) return { src, step: at };
+  if (!id || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) return null;
+  return { id, step: at };
 }
 
 /** An origin as the browser writes it in `event.origin` ("https://a.example", no path, no slash), or "". */

@@ -21,6 +21,8 @@
  *     "modelOpenClaim" params {claim}    → the claim, chosen and brought into view without training (model.openClaim)
  *     "lessonsList"  params ignored      → the lessons (lessons.list)
  *     "lessonsOpen"  params {lesson, step?} → the step, once drawn, and its question (lessons.open)
+ *     "lessonsLoad"  params {markdown, name?, base?, step?} or {url, step?} → a course's own lesson file, checked and
+ *                                          opened: the step, or {problems} (its mistakes, line by line) (lessons.load)
  *     "lessonsAnswer" params {answer}    → the verdict {correct, score, expected, feedback} (lessons.answer)
  *     "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"  params ignored → as lessons.check, .next,
  *                                          .back and .progress
@@ -76,7 +78,7 @@ export const MESSAGE_TYPES = Object.freeze({
 
 /** The methods a request may call. */
 const METHODS = Object.freeze(["getScene", "setScene", "result", "getWork", "course", "modelRun", "modelTrain", "modelStop", "modelCompare", "modelOpenClaim",
-  "lessonsList", "lessonsOpen", "lessonsAnswer", "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"]);
+  "lessonsList", "lessonsOpen", "lessonsLoad", "lessonsAnswer", "lessonsCheck", "lessonsNext", "lessonsBack", "lessonsProgress"]);
 
 /**
  * The largest request accepted, in characters of JSON: a scene at the module's limits (64 tokens,
@@ -132,6 +134,9 @@ function parseRequest(data) {
   }
   if (method === "lessonsOpen" && typeof params.lesson !== "string") {
     return { id, method, params, problem: "lessonsOpen needs params {lesson: \"attention-from-scratch\", step?: 3}" };
+  }
+  if (method === "lessonsLoad" && typeof params.markdown !== "string" && typeof params.url !== "string") {
+    return { id, method, params, problem: "lessonsLoad needs params {markdown: \"# My lesson …\", name?: \"my-lesson.md\", step?: 1} or {url, step?}" };
   }
   if (method === "lessonsAnswer" && !("answer" in params)) {
     return { id, method, params, problem: "lessonsAnswer needs params {answer}: a word or a column, a number, a list of numbers, an option's id" };
@@ -190,6 +195,7 @@ export function installPostMessageApi({ api, playground, origins = null, earlyMe
       modelOpenClaim: () => api.model.openClaim(request.params.claim),
       lessonsList: () => api.lessons.list(),
       lessonsOpen: () => api.lessons.open(request.params.lesson, { step: request.params.step ?? null }),
+      lessonsLoad: () => api.lessons.load(request.params, { step: request.params.step ?? null }),
       lessonsAnswer: () => api.lessons.answer(request.params.answer),
       lessonsCheck: () => api.lessons.check(),
       lessonsNext: () => api.lessons.next(),

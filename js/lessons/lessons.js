@@ -11,6 +11,7 @@
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
+import { UNNAMED_LESSON, compileLesson, fetchText, lessonFileName, lessonUrlProblem } from "./lesson-sources.js";
 
 /** How long the panels a step changed wait for its question at most (while Python runs the model, say). */
 const PANELS_WAIT_AT_MOST_MS = 500;
@@ -134,15 +135,73 @@ function openingState(lesson, listed, kept, arrival) {
 
 /**
  * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
- * bookmarked or shared as it is; with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
+ * bookmarked or shared as it is (`#lesson-src=URL&step=STEP-ID` for a course's own file, `src`); with no lesson open,
+ * no lesson's hash. Replaced, not pushed: Back leaves the page,
  * as before, and no `hashchange` opens the step a second time.
  * @param {string|null} lessonId
  * @param {string} [stepId]
  */
-function showInAddress(lessonId, stepId) {
-  const hash = lessonId ? `#lesson=${encodeURIComponent(lessonId)}&step=${encodeURIComponent(stepId ?? "")}` : "";
-  if (!lessonId && !location.hash.startsWith("#lesson=")) return; // another link's hash is not ours to clear
+function showInAddress(lessonId, stepId, src = null) {
+  const lesson = src ? `lesson-src=${encodeURIComponent(src)}` : `lesson=${encodeURIComponent(lessonId ?? "")}`;
+  const hash = lessonId ? `#${lesson}&step=${encodeURIComponent(stepId ?? "")}` : "";
+  if (!lessonId && !/^#lesson(-src)?=/.test(location.hash)) return; // another link's hash is not ours to clear
   history.replaceState(history.state, "", `${location.pathname}${location.search}${hash}`);
+}
+
+/**
+ * A course's own lesson file, as `loadLesson` is given it: {url} (relative to the page) or {markdown, name?, base?};
+ * resolves with {markdown, name, base} to compile, or rejects with a sentence for the learner and the author.
+ * @param {{url?: string, markdown?: string, name?: string, base?: string}} source
+ * @param {{pageOrigin: string, origins: string[]|null}} allowed
+ */
+async function lessonText(source, allowed) {
+  const address = (text, what) => {
+    try {
+      return new URL(text, location.href);
+    } catch {
+      throw new Error(`${what} ${JSON.stringify(String(text).slice(0, 80))} is not an address`);
+    }
+  };
+  if (typeof source?.markdown === "string") {
+    const base = typeof source.base === "string" ? address(source.base, "base") : null;
+    const problem = base && lessonUrlProblem(base, allowed);
+    if (problem) throw new Error(problem);
+    return { markdown: source.markdown, name: typeof source.name === "string" && source.name ? source.name : UNNAMED_LESSON, base };
+  }
+  if (typeof source?.url !== "string") throw new Error("a lesson is loaded from {url} or {markdown}");
+  const url = address(source.url, "the lesson's address");
+  const problem = lessonUrlProblem(url, allowed);
+  if (problem) throw new Error(problem);
+  const { text, error } = await fetchText(url);
+  if (text === undefined) throw new Error(error);
+  return { markdown: text, name: lessonFileName(url), base: url };
+}
+
+/**
+ * Load a course's own lesson file (`source`: lessonText) into `files`, checked and compiled by Python: resolves with
+ * its index entry, or with null after putting the file's mistakes (or why it could not be had) in the store's
+ * `lessonFile`, where the player shows them in place of a step.
+ */
+async function loadLessonFile(source, { store, python, files, allowed }) {
+  const said = (lessonFile) => store.update({ lessonFile }, "lesson");
+  let name = typeof source?.name === "string" ? source.name : typeof source?.url === "string" ? source.url : UNNAMED_LESSON;
+  said({ name, status: "loading", problems: [], message: "" });
+  let compiled;
+  try {
+    const text = await lessonText(source, allowed);
+    name = text.name;
+    compiled = await compileLesson(text, { compile: (request) => python.lessonCompile(request), allowed });
+  } catch (error) {
+    said({ name, status: "failed", problems: [], message: `This lesson cannot be loaded: ${error.message}` });
+    return null;
+  }
+  if (compiled.problems) {
+    said({ name, status: "problems", problems: compiled.problems, message: "" });
+    return null;
+  }
+  files.add(compiled.entry, compiled.lesson);
+  said(null);
+  return compiled.entry;
 }
 
 /**
@@ -159,8 +218,36 @@ function showInAddress(lessonId, stepId) {
  * @param {ReturnType<import("./lesson-files.js").createLessonFiles>} options.files the lesson files, fetched once
  * @param {() => () => Promise<void>} options.holdViews holds the page's deferred views (deferred-views.js) until the
  *   release it returns is called
+ * @param {{pageOrigin: string, origins: string[]|null}} [options.allowed] where a course's own lesson file may come
+ *   from (lesson-sources.js): the page's origin, and a frame's `origins=`; by default the page's origin alone
  */
-export function createLessonController({ store, python, session, loader, presets, setView, model, claims, mode, files, holdViews }) {
+export function createLessonController({ allowed = null, ...options }) {
+  const fetchedFrom = new Map(); // the address of each lesson loaded from a course's own file, by the lesson's id
+  const { actions } = createLessonPlayer({ ...options, fetchedFrom });
+  const { store, python, files } = options;
+  /**
+   * Load a course's own lesson file and open it at `step` as `openLesson` does: `source` is {url} (`lesson-src=`)
+   * or {markdown, name?, base?} (lessonsLoad). Resolves with the step, or with {problems} (the file's mistakes,
+   * shown in the player in place of a step) or {problem} (why it could not be had); a learner never sees half a lesson.
+   */
+  async function loadLesson(source, { step = null, by = "script" } = {}) {
+    actions.closeLesson(); // the lesson on show (its progress kept) gives way to the file, or to its mistakes
+    const entry = await loadLessonFile(source, { store, python, files, allowed: allowed ?? { pageOrigin: location.origin, origins: null } });
+    if (entry && typeof source.url === "string") fetchedFrom.set(entry.id, source.url);
+    if (!entry) {
+      const { problems, message } = store.state.lessonFile;
+      return problems.length ? { problems: structuredClone(problems) } : { problem: message };
+    }
+    return actions.openLesson(entry.id, { step, by });
+  }
+  return { actions: { ...actions, loadLesson } };
+}
+
+/**
+ * The player's side of the controller: lessons opened by id, their steps, answers and progress (createLessonController's
+ * options, and `fetchedFrom`: the address each lesson loaded from a course's own file came from, by id).
+ */
+function createLessonPlayer({ store, python, session, loader, presets, setView, model, claims, mode, files, holdViews, fetchedFrom }) {
   let shown = null; // {lesson, step} on the page now
   let openings = 0; // lessons opened so far: each opening's `arrival` is told apart by its count
   const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
@@ -186,7 +273,7 @@ export function createLessonController({ store, python, session, loader, presets
     const leaving = shown && lesson.steps.includes(shown.step) && shown.step !== step ? shown.step : null;
     const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
     shown = { lesson, step };
-    if (mode === "page") showInAddress(store.state.lesson.id, step.id);
+    if (mode === "page") showInAddress(store.state.lesson.id, step.id, fetchedFrom.get(store.state.lesson.id));
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {}, holds: step.holds ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
     const { asking } = await showAsking(steps, python, step, opening);
@@ -258,6 +345,7 @@ export function createLessonController({ store, python, session, loader, presets
     lessonsWork: async () => ({ ...(await keptWork(files, mode)), ...openWork(store.state, shown) }),
     /** Leave the lesson: the playground whole again (the progress stays kept). */
     closeLesson() {
+      if (store.state.lessonFile) store.update({ lessonFile: null }, "lesson");
       if (!store.state.lesson) return;
       save();
       rememberLessonOpen(mode, null);

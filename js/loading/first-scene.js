@@ -11,10 +11,14 @@ import { OPEN_AT_PANELS, PANEL_NAMES } from "../layout/panels.js";
 
 const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
 
-/** A link to a lesson's step: the lesson opens there, over the scene its step shows; {opened, problem}. */
-async function openLessonLink({ id, step }, openLesson) {
+/**
+ * A link to a lesson's step: the lesson opens there, over the scene its step shows; {opened, problem}.
+ * @param {{id?: string, src?: string, step: string|null}} link
+ * @param {(lesson: {id?: string, src?: string, step: string|null}) => Promise<object>} openLesson
+ */
+async function openLessonLink({ id, src, step }, openLesson) {
   try {
-    await openLesson({ id, step });
+    await openLesson({ id, src, step });
     return { opened: true, problem: null };
   } catch (error) {
     return { opened: false, problem: `This link names a lesson that cannot be opened: ${error.message}.` };
@@ -60,7 +64,8 @@ function followPastedLinks(openLink, notify) {
  * @param {() => void} options.showAllPanels show every panel (a link showed only some), and close the notice
  * @param {(claim: {id: string, steps: number|null, seed: number|null, start: boolean}) => void} options.openClaim
  *   a link chose a claim to test (and may ask for its pair to start): claims.js takes it from there
- * @param {(lesson: {id: string, step: string|null}) => Promise<object>} options.openLesson a link to a lesson's step
+ * @param {(lesson: {id?: string, src?: string, step: string|null}) => Promise<object>} options.openLesson a link to a
+ *   lesson's step (a built lesson's id, or a course's own lesson file's address)
  */
 export function createFirstScene({ session, loader, savedWork, preview, notify, reveal, showAllPanels, openClaim, openLesson }) {
   /** Show what a link holds; resolves to {opened, problem}. A link in the page's own address is the author's. */

@@ -102,6 +102,19 @@ export function installApi({ python, playground }) {
         if (typeof id !== "string") return Promise.reject(new TypeError("lessons.open needs a lesson's id, e.g. lessons.open(\"attention-from-scratch\")"));
         return playground.then(({ controller }) => controller.actions.openLesson(id, { step })).then(copyPlainData);
       },
+      /**
+       * Load a course's own lesson file and open it at `step`: `source` is {url} (relative to the page; another
+       * site only where the frame's origins= names it) or {markdown, name?, base?} (the file's text, its name, and
+       * the address its scene files are found beside). Resolves with the step, or with {problems} (the file's
+       * mistakes, each {line, step, step_id, field, message, text}; the player lists them) or {problem}.
+       */
+      load(source, { step = null } = {}) {
+        if (source === null || typeof source !== "object" || (typeof source.url !== "string" && typeof source.markdown !== "string")) {
+          return Promise.reject(new TypeError("lessons.load needs {url: \"my-lesson.md\"} or {markdown: \"# My lesson …\", name?: \"my-lesson.md\"}"));
+        }
+        const { url, markdown, name, base } = source;
+        return playground.then(({ controller }) => controller.actions.loadLesson(structuredClone({ url, markdown, name, base }), { step })).then(copyPlainData);
+      },
       /** Answer the step's question (a word or a column, a number, a list of numbers, an option's id). */
       answer: (value) => playground.then(({ controller }) => controller.actions.lessonAnswer(structuredClone(value))).then(copyPlainData),
       /** Check a build step's target on the scene as it is now. */

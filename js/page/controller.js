@@ -39,8 +39,11 @@ import { createSceneSession } from "../state/session.js";
  *   scene `after` instead of `before` would change (embed/locks.js)
  * @param {string} [options.storageMode] where the learner's work is saved: "page", or "embed" in a frame
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps, or null for all
+ * @param {string[]|null} [options.lessonOrigins] the other sites a course's own lesson file may come from (a frame's
+ *   `origins=`), or null for none: the page's own site always may
  */
-export function createController({ store, deferredViews, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null }) {
+export function createController({ store, deferredViews, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null,
+  lessonOrigins = null }) {
   /** Panel `name` is on the page: shown by the view (a link may hide some) and kept by a course page's frame. */
   const panelShown = (name) => store.state.view.panels.includes(name) && (!panelsOnPage || panelsOnPage.includes(name));
   /** Take the learner to `place` ("playground", "top" or a panel name): playground.js scrolls there. */
@@ -76,14 +79,26 @@ export function createController({ store, deferredViews, python, preview, locked
   });
   const lessonFiles = createLessonFiles();
   const lessons = lazyLessons({ files: lessonFiles, panels },
-    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles, holdViews: deferredViews.hold }));
+    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles, holdViews: deferredViews.hold,
+      allowed: { pageOrigin: location.origin, origins: lessonOrigins } }));
+  /**
+   * Open a lesson: a built one by `id`, or a course's own file at `src`; resolves with the step, or rejects.
+   * @param {{id?: string, src?: string|null, step: string|null}} lesson
+   * @param {string} by who asked (lessons.js: openLesson)
+   */
+  const openLessonAt = ({ id, src = null, step }, by) => (src
+    ? lessons.loadLesson({ url: src }, { step, by }).then((opened) => {
+      if (opened.problems || opened.problem) throw new Error(opened.problem ?? `${src} has ${opened.problems.length} mistake${opened.problems.length === 1 ? "" : "s"}`);
+      return opened;
+    })
+    : lessons.openLesson(id, { step, by }));
   const firstScene = createFirstScene({
     session, loader, savedWork, preview, notify, reveal,
     showAllPanels: () => store.update({ view: { ...store.state.view, panels: [...PANEL_NAMES] }, notice: null }, "view", "notice"),
     // A link that chose a claim: its test comes into view when the link asks for its pair to start.
     openClaim: ({ id, start, steps, seed }) => panels.claims.openClaim(id, { start, steps, seed, show: start }).catch(() => {}),
-    // A link to a lesson's step (#lesson=ID&step=STEP, or ?lesson=… in a course page's frame).
-    openLesson: ({ id, step }) => lessons.openLesson(id, { step, by: "link" }),
+    // A link to a lesson's step (#lesson=ID&step=STEP or #lesson-src=URL&step=STEP, or ?lesson=… in a course page's frame).
+    openLesson: (lesson) => openLessonAt(lesson, "link"),
   });
 
   const actions = combineActions({
@@ -121,7 +136,7 @@ export function createController({ store, deferredViews, python, preview, locked
     start: ({ lesson = null } = {}) => {
       // The lesson a course page's frame asks for; else one left open here, unless a link names what to open.
       const reopen = lesson ?? (location.hash.length > 1 ? null : lessonLeftOpen(storageMode) && { id: lessonLeftOpen(storageMode), step: null });
-      const opening = reopen ? lessons.openLesson(reopen.id, { step: reopen.step }).catch(() => firstScene.openFirstScene()) : firstScene.openFirstScene();
+      const opening = reopen ? openLessonAt(reopen, "script").catch(() => firstScene.openFirstScene()) : firstScene.openFirstScene();
       return opening.catch(() => {});
     },
     /** A course page's setScene: checked first, shown if the module accepts it (locks do not hold it back). */

@@ -36,7 +36,10 @@ const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
  * @param {string[]|null} [options.panelsOnPage] the panels a course page's frame keeps (embed mode), or null for all
- * @param {{id: string, step: string|null}|null} [options.lesson] the lesson's step a course page's frame opens at
+ * @param {{id?: string, src?: string, step: string|null}|null} [options.lesson] the lesson's step a course page's frame
+ *   opens at: a built lesson's `id`, or the address of a course's own lesson file (`src`)
+ * @param {string[]|null} [options.lessonOrigins] the other sites a course's own lesson file may come from (a frame's
+ *   `origins=`), or null
  * @param {{panels: string[], defaultPanels: string[], lockable: string[]}|null} [options.embedCode] the choices
  *   "Copy embed code" offers under "Share and download" (embed/embed-mode.js knows them), or null for none
  * @returns {{store: object, controller: ReturnType<typeof createController>, theme: ReturnType<typeof createTheme>,
@@ -44,11 +47,12 @@ const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL
  */
 /** @typedef {ReturnType<typeof startPlayground>} Playground the running page: its store, controller, theme, first scene */
 
-export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, embedCode = null }) {
+export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, lessonOrigins = null,
+  embedCode = null }) {
   const store = createStore();
   const deferredViews = createDeferredViews();
   const controller = createController({
-    store, deferredViews, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage,
+    store, deferredViews, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage, lessonOrigins,
   });
   const { actions } = controller;
   const theme = createTheme({
@@ -177,8 +181,8 @@ function followLessons({ store, actions, onceLive }) {
     setBodyFlag("lessonHides", hides);
     const held = heldStages(state.lesson);
     setBodyFlag("lessonHolds", held.length ? held.join(" ") : null); // static/lessons.css hides what is held
-    setBodyFlag("lessonOpen", state.lesson ? "true" : null);
-    if (state.lesson) mountPlayer(); // it draws the lesson as it is by then
+    setBodyFlag("lessonOpen", state.lesson || state.lessonFile ? "true" : null);
+    if (state.lesson || state.lessonFile) mountPlayer(); // it draws the lesson (or its file's mistakes) as it is by then
   });
 }
 

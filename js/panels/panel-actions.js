@@ -5,7 +5,7 @@
  */
 
 /** The lesson controller's actions (lessons.js), each an async call. */
-export const LESSON_ACTIONS = Object.freeze(["lessonsList", "openLesson", "lessonNext", "lessonBack", "lessonGoTo", "lessonAnswer",
+export const LESSON_ACTIONS = Object.freeze(["lessonsList", "openLesson", "loadLesson", "lessonNext", "lessonBack", "lessonGoTo", "lessonAnswer",
   "lessonCheck", "lessonHint", "lessonProgress", "lessonsWork", "closeLesson", "restartLesson", "downloadLessonAnswers"]);
 
 /** The trained model's panel (model.js). */

@@ -113,6 +113,11 @@ export function createPythonService({
       page.request(REQUEST_KINDS.LESSON_ANSWER, { question, answer, ...(scene ? { scene } : {}), ...(evidence ? { evidence } : {}) }),
     /** A build step's target checked on the learner's `scene` (`start`: the step's scene as it opened). */
     lessonCheck: ({ question, scene, start }) => page.request(REQUEST_KINDS.LESSON_CHECK, { question, scene, start }),
+    /**
+     * A lesson file's Markdown checked and compiled (lessons/authoring.py): {lesson, entry}, {problems}, or {needs}
+     * (the scene files it names; asked again with `files`, {path: text or {error}}).
+     */
+    lessonCompile: ({ markdown, name, files }) => page.request(REQUEST_KINDS.LESSON_COMPILE, { markdown, name, files }),
 
     /** The exercises (text, starter code, hints, solution, checks), as a RunOutcome. */
     exercises: async () => (await learner()).request(REQUEST_KINDS.EXERCISES, {}),

@@ -4,6 +4,7 @@
  * Three forms:
  *   #preset=<id>          one of the shipped examples, by id (what a course author writes by hand)
  *   #lesson=<id>&step=<s> a lesson, at a step (its id, or its number from 1; without it, where the learner was)
+ *   #lesson-src=<url>&step=<s>  a course's own lesson file (its address relative to the page; same site only)
  *   #s=<version>.<data>   a scene and its view; <data> is the JSON below, compressed with the
  *                         browser's own deflate (CompressionStream "deflate-raw") and written in
  *                         base64url, so the link holds only the characters A–Z a–z 0–9 - _
@@ -210,32 +211,38 @@ export function presetHash(id) {
 
 /**
  * A link to a lesson's step, `lesson=<id>&step=<step>` (the step is its id or its number from 1, and may be left
- * out): {kind: "lesson", id, step}, step null for the lesson's own first (or the learner's last).
+ * out), or `lesson-src=<url>&step=<step>` (a course's own lesson file): {kind: "lesson", id, step} or {kind: "lesson",
+ * src, step}, step null for the lesson's own first (or the learner's last).
  * @param {string} text
- * @returns {{kind: "lesson", id: string, step: string|null}}
+ * @returns {{kind: "lesson", id?: string, src?: string, step: string|null}}
  */
 function lessonLink(text) {
   const fields = new URLSearchParams(text);
-  const id = fields.get("lesson") ?? "";
   const step = fields.get("step");
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new PermalinkError(`This link names a lesson, “${id.slice(0, 64)}”, that is not a valid lesson id.`);
   if (step !== null && !/^([1-9][0-9]{0,3}|[a-z0-9][a-z0-9-]{0,99})$/.test(step)) {
     throw new PermalinkError(`This link names a step, “${step.slice(0, 64)}”, that is not a step's id or number.`);
   }
+  if (fields.has("lesson-src")) {
+    const src = fields.get("lesson-src") ?? "";
+    if (!src || src.length > 2000) throw new PermalinkError("This link names a lesson file without an address it can fetch.");
+    return { kind: "lesson", src, step };
+  }
+  const id = fields.get("lesson") ?? "";
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new PermalinkError(`This link names a lesson, “${id.slice(0, 64)}”, that is not a valid lesson id.`);
   return { kind: "lesson", id, step };
 }
 
 /**
  * Read a URL hash.
  * @param {string} hash location.hash (with or without "#")
- * @returns {Promise<null | {kind: "preset", id: string} | {kind: "lesson", id: string, step: string|null}
+ * @returns {Promise<null | {kind: "preset", id: string} | {kind: "lesson", id?: string, src?: string, step: string|null}
  *   | {kind: "scene", version: number, payload: object}>} null for an empty hash or one that is not ours; rejects
  *   with PermalinkError for a broken link
  */
 export async function decodePermalinkHash(hash) {
   const text = hash.startsWith("#") ? hash.slice(1) : hash;
   if (text.length > MAX_HASH_LENGTH) throw new PermalinkError("This link is too large to open.");
-  if (text.startsWith("lesson=")) return lessonLink(text);
+  if (text.startsWith("lesson=") || text.startsWith("lesson-src=")) return lessonLink(text);
   if (text.startsWith("preset=")) {
     let id;
     try {

@@ -210,6 +210,9 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *                    done: [step ids], answers: {[step id]: {kind, answer, expected, correct, score, feedback,
  *                    attempts, first: {correct, score}}}, status: "loading" | "ready" | "judging" | "failed",
  *                    message}; `first` is the first answer's verdict (what a course's score counts)
+ *   lessonFile      a course's own lesson file being loaded, or the mistakes that keep it from opening
+ *                   (lessons/lessons.js), or null: {name, status: "loading" | "problems" | "failed", problems:
+ *                   [{line, step, step_id, field, message, text}], message}; the player shows it in place of a step
  *   course          in a SCORM package's launch, {recorded, version}: whether the course platform records the
  *                   learner (lms/tracking.js); null otherwise
  */
@@ -229,6 +232,7 @@ export function initialState() {
     experiments: NO_EXPERIMENTS,
     exercises: {},
     lesson: null,
+    lessonFile: null,
     course: null,
   };
 }

@@ -141,3 +141,9 @@ def _lessons(function: str) -> Callable[..., Any]:
 lesson_ask = _lessons("lesson_ask")
 lesson_answer = _lessons("lesson_answer")
 lesson_check = _lessons("lesson_check")
+
+
+def lesson_compile(**payload: Any) -> Any:
+    """Check and compile a lesson file (lessons/authoring.py), imported on the first such request (from the
+    "authoring" part, with markdown-it beside it)."""
+    return importlib.import_module(".lessons.authoring", __package__).lesson_compile(**payload)

@@ -85,4 +85,9 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
                 "{correct, score, expected, feedback}: the learner's answer judged against the truth computed now"),
     RequestKind("lesson_check", handlers.lesson_check, ("question", "scene", "start"), (), "lessons",
                 "{correct, score, feedback, conditions, edits}: the learner's scene against a build's target"),
+    # A lesson file the page compiles itself (lessons/authoring.py): the Markdown side and markdown-it, fetched then;
+    # the examples, the exercises and the model too, whose ids a step may name.
+    RequestKind("lesson_compile", handlers.lesson_compile, ("markdown", "name"), ("files",), "authoring",
+                "{lesson, entry}, {problems} or {needs}: a lesson file checked and compiled as the build does it",
+                also_needs=("lessons", "presets", "exercises", "model", "markdown")),
 )}

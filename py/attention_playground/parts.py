@@ -26,11 +26,19 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     "presets": ("presets/",),
     # The notebook widget (widget.py and its bundled view): the page never needs it.
     "notebook": ("widget.py", "notebook/"),
-    # Writing and building lessons (the Markdown side, and the command line): the page never needs it.
+    # Writing and building lessons (the Markdown side, and the command line): fetched by the first lesson the page
+    # compiles itself (a course's own lesson file: lessons/authoring.py).
     "authoring": ("lessons/format.py", "lessons/checker.py", "lessons/compile.py", "lessons/holds.py", "lessons/sources.py",
-                  "lessons/__main__.py"),
+                  "lessons/authoring.py", "lessons/__main__.py"),
     # Judging a lesson's answers: fetched by the first lesson request.
     "lessons": ("lessons/",),
+}
+
+#: Parts made of other projects' code: the pure-Python wheels each holds, by the names requirements/pyodide-page.txt
+#: pins them under (with each wheel's sha256). The build unpacks the checked wheels into the part's zip.
+WHEEL_PARTS: dict[str, tuple[str, ...]] = {
+    # markdown-it-py and mdurl: the authoring side reads a lesson's Markdown with them.
+    "markdown": ("markdown-it-py", "mdurl"),
 }
 
 #: Files that stay in the core although a part's folder holds them: the example the page opens with, which the
@@ -63,6 +71,6 @@ def facts() -> dict:
     """What the worker needs to know: the zips' names, and which kinds need which parts."""
     return {
         "core": zip_name(None),
-        "zips": {part: zip_name(part) for part in PART_FILES},
+        "zips": {part: zip_name(part) for part in [*PART_FILES, *WHEEL_PARTS]},
         "kindParts": kind_parts(),
     }

@@ -15,9 +15,14 @@ def send(handler, body, kind):
         return
     handler.send_response(200)
     handler.send_header("Content-Type", kind)
+    # A course's site lets the playground read its files (a lesson and its scenes), as GitHub Pages does.
+    handler.send_header("Access-Control-Allow-Origin", "*")
     handler.send_header("Content-Length", str(len(body)))
     handler.end_headers()
     handler.wfile.write(body)
+
+
+MIME_TYPES = {"js": "text/javascript", "md": "text/markdown; charset=utf-8", "json": "application/json"}
 
 
 @contextlib.contextmanager
@@ -28,7 +33,7 @@ def course_page(files):
 
     class CoursePageHandler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
-            send(self, bodies.get(self.path), "text/javascript" if self.path.endswith(".js") else "text/html")
+            send(self, bodies.get(self.path), MIME_TYPES.get(self.path.rsplit(".", 1)[-1], "text/html"))
 
         def log_message(self, *args):
             pass

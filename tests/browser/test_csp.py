@@ -33,7 +33,7 @@ def test_the_meta_policy_is_the_one_the_server_sends(site_url):
         served = response.read().decode("utf-8")
     built = (paths.DIST_DIR / "index.html").read_text(encoding="utf-8")
     for html in (served, built):
-        assert meta_policy(html) == csp.content_security_policy()
+        assert meta_policy(html) == csp.page_policy()
         assert "'unsafe-inline'" not in meta_policy(html) and "'unsafe-eval'" not in meta_policy(html)
     # The page's source names the policy nowhere: it is written in, never typed.
     assert "Content-Security-Policy\" content" not in (ROOT / "index.html").read_text(encoding="utf-8")

@@ -215,8 +215,9 @@ def test_every_planted_mistake_is_named_by_file_line_step_and_key():
         # An animal query of 5 and no noun query: e^(5/√2) / (e^(5/√2) + 9) for "cat".
         "lessons/planted.md:63: step 6 (six): question.solution: the solution does not reach the target: “it” puts "
         "79.2% on “cat” (the target: at least 90.0%)",
-        "lessons/planted.md:69: step 7 (seven): scene: “no-such-example” is not an example or a link; the examples "
-        f"are {', '.join(preset['id'] for preset in list_presets())}, and a link starts with #preset= or #s=",
+        "lessons/planted.md:69: step 7 (seven): scene: “no-such-example” is not an example, a link or a scene file; the "
+        f"examples are {', '.join(preset['id'] for preset in list_presets())}, a link starts with #preset= or #s=, and a "
+        "scene file's path ends in .json",
         "lessons/planted.md:74: step 8 (one): two steps have the id “one”: give this one its own (id = \"…\")",
         "lessons/planted.md:76: step 8 (one): panels: panels lists the panels to show, each once, among presets, "
         "controls, notes, heatmap, bars, features, weights, steps, heads, experiments, model, exercise; got a list "

@@ -182,8 +182,14 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     from attention_playground.entry import KINDS
 
     assert set(parts.kind_parts()) <= set(KINDS)
-    assert {part for needed in parts.kind_parts().values() for part in needed} <= set(parts.PART_FILES)
+    assert {part for needed in parts.kind_parts().values() for part in needed} <= {*parts.PART_FILES, *parts.WHEEL_PARTS}
     assert parts.kind_parts()["model_run"] == ["model"] and "compute" not in parts.kind_parts()
+    # A part made of other projects' wheels holds each wheel whole (its licence too), and only a request that
+    # compiles a lesson in the page needs it.
+    markdown = zipfile.ZipFile(tmp_path / parts.zip_name("markdown")).namelist()
+    assert {"markdown_it/__init__.py", "mdurl/__init__.py"} <= set(markdown)
+    assert any(name.startswith("markdown_it_py-") and name.endswith("LICENSE") for name in markdown)
+    assert [kind for kind, needed in parts.kind_parts().items() if "markdown" in needed] == ["lesson_compile"]
 
 
 def test_the_page_preloads_every_module_of_its_first_view_and_no_other(built_site):

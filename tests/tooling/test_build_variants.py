@@ -217,7 +217,7 @@ def test_cdn_build_allows_the_cdn_in_its_content_security_policy(built_variants)
     # The worker's policy, as a header file for static hosts, is the same policy.
     headers = (built_variants.cdn / variants.HEADERS_FILE).read_text()
     assert headers.splitlines()[0] == "/*"
-    assert f"Content-Security-Policy: {csp.content_security_policy([CDN_ORIGIN])}" in headers
+    assert f"Content-Security-Policy: {csp.content_security_policy([CDN_ORIGIN], connect_sources=csp.LESSON_SOURCES)}" in headers
 
 
 @pytest.mark.parametrize(

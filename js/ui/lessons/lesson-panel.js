@@ -2,12 +2,14 @@
  * The lesson player: step n of N, the map of the steps (done ones marked), the step's words, its question (asked
  * before anything it asks about is shown: the page hides the weights until the learner commits), the reveal (their
  * answer beside the live numbers, and what the gap means, said by the module), hints, back and next, and "My
- * answers" to download. It draws `state.lesson` and acts through the lesson actions (lessons/lessons.js).
+ * answers" to download. It draws `state.lesson` and acts through the lesson actions (lessons/lessons.js); while a
+ * course's own lesson file loads, or when it cannot open, `state.lessonFile` in place of a step.
  *
  * The reveal is a live region: a screen reader hears the verdict as it comes.
  */
 
 import { make, makeButton, withTestId } from "../shared/dom.js";
+import { drawFileProblems } from "./lesson-file-problems.js";
 import { drawSummary } from "./lesson-summary.js";
 import { drawProse } from "./prose.js";
 import { answerInWords, expectedInWords, optionWords, questionForm } from "./question-forms.js";
@@ -121,6 +123,7 @@ export function mountLessonPanel(host, { store, actions }) {
   summary.setAttribute("aria-label", "your lesson, step by step");
   const status = withTestId(make("p", "lesson-status"), "lesson-status");
   status.setAttribute("role", "status");
+  const fileProblems = withTestId(make("div", "lesson-file"), "lesson-file");
   // A package launched by a course platform that records nothing: said where the learner answers, all along.
   const unrecorded = withTestId(make("p", "lesson-unrecorded", UNRECORDED), "lesson-unrecorded");
   unrecorded.hidden = store.state.course?.recorded !== false;
@@ -130,7 +133,8 @@ export function mountLessonPanel(host, { store, actions }) {
   const mineJson = makeButton("link-button", "(JSON)", "lesson-my-answers-json");
   const nav = make("div", "lesson-nav");
   nav.append(back, next, mine, mineJson);
-  host.append(heading, counter, unrecorded, leave, mapBar, stepTitle, prose, question, reveal, summary, status, nav);
+  host.append(heading, counter, unrecorded, leave, fileProblems, mapBar, stepTitle, prose, question, reveal, summary, status, nav);
+  const stepParts = [counter, mapBar, stepTitle, prose, question, reveal, summary, status, nav];
   host.setAttribute("aria-labelledby", heading.id);
 
   let learnerMoved = false; // the step on show changes because the learner asked: it is brought to them once drawn
@@ -155,8 +159,14 @@ export function mountLessonPanel(host, { store, actions }) {
   const draw = (state, changes) => {
     if (changes.has("course")) unrecorded.hidden = state.course?.recorded !== false;
     if (!changes.has("lesson")) return;
-    const { lesson } = state;
-    host.hidden = !lesson;
+    const { lesson, lessonFile } = state;
+    host.hidden = !lesson && !lessonFile;
+    fileProblems.hidden = !lessonFile;
+    for (const part of stepParts) part.hidden = !lesson;
+    if (lessonFile) {
+      heading.textContent = `Lesson: ${lessonFile.name}`;
+      drawFileProblems(fileProblems, lessonFile);
+    }
     if (!lesson) {
       drawnStep = null;
       return;

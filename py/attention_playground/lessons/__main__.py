@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .checker import check_lesson, describe
+from .sources import files_beside
 
 
 def check(paths: list[str], out=sys.stdout) -> int:
@@ -22,7 +23,7 @@ def check(paths: list[str], out=sys.stdout) -> int:
         except (OSError, UnicodeDecodeError) as error:
             mistakes.append(f"{path}:1: the file cannot be read: {error}")
             continue
-        lesson = check_lesson(text, path)
+        lesson = check_lesson(text, path, files_beside(path))
         mistakes += [describe(problem, path) for problem in sorted(lesson.problems)]
         steps += len(lesson.steps)
         questions += sum(step.question is not None for step in lesson.steps)

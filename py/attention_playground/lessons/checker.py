@@ -27,7 +27,7 @@ from .format import Block, LessonFile, Problem, Step, prose, read_lesson
 from .measures import NEEDS_EVIDENCE, SceneAtHand
 from .mistakes import LessonInputError
 from .questions import expected, read_question
-from .sources import Source, resolve_scene
+from .sources import SceneFiles, Source, resolve_scene
 from .variants import apply_edits, changed_cells
 from .words import describe_value, find_word, quote, whole_number
 
@@ -85,8 +85,8 @@ def slug(title: str) -> str:
 class _StepChecker:
     """Checks one step; its problems carry the step's number and id and the line of the key at fault."""
 
-    def __init__(self, lesson: CheckedLesson, step: Step, previous: CheckedStep | None):
-        self.lesson, self.step, self.previous = lesson, step, previous
+    def __init__(self, lesson: CheckedLesson, step: Step, previous: CheckedStep | None, files: SceneFiles | None):
+        self.lesson, self.step, self.previous, self.files = lesson, step, previous, files
         self.block: Block = step.block
         self.data: dict[str, Any] = step.block.data or {}
         self.id = step.title and slug(step.title)
@@ -124,7 +124,7 @@ class _StepChecker:
                 return None, None
             return self.previous.scene, None
         try:
-            source: Source = resolve_scene(self.data["scene"])
+            source: Source = resolve_scene(self.data["scene"], self.files)
         except LessonInputError as error:
             self.problem(error.field or "scene", error.message)
             return None, None
@@ -346,8 +346,9 @@ def _check_meta(lesson: CheckedLesson) -> None:
             setattr(lesson, key, value.strip())
 
 
-def check_lesson(text: str, name: str) -> CheckedLesson:
-    """Read and check a lesson file's text; `name` is its file name (its stem is the lesson's id)."""
+def check_lesson(text: str, name: str, files: SceneFiles | None = None) -> CheckedLesson:
+    """Read and check a lesson file's text; `name` is its file name (its stem is the lesson's id), `files` the scene
+    files beside it (sources.py; without them a step that names one is a mistake)."""
     stem = re.sub(r"\.md$", "", name.replace("\\", "/").rsplit("/", 1)[-1])
     file = read_lesson(text, name)
     lesson = CheckedLesson(stem, file, problems=list(file.problems))
@@ -359,7 +360,7 @@ def check_lesson(text: str, name: str) -> CheckedLesson:
     for step in file.steps:
         if step.block is None or step.block.data is None:
             continue  # its problem is already noted (no block, or TOML that could not be read)
-        checked = _StepChecker(lesson, step, previous).run()
+        checked = _StepChecker(lesson, step, previous, files).run()
         if checked is not None:
             lesson.steps.append(checked)
             previous = checked

@@ -1,6 +1,6 @@
 """A checked lesson as the page loads it: plain data, prose as trees, questions as the module reads them back.
 
-    compile_lesson(text, name)  ->  (index entry, lesson)      LessonProblems if the checker found any mistake
+    compile_lesson(text, name, files)  ->  (index entry, lesson)      LessonProblems if the checker found any mistake
 
 The index entry (generated/lessons/index.json lists one per lesson): {id, title, source, summary, steps: [{id,
 title, kind}]}, `kind` being the question's kind or null for a step that only shows.
@@ -9,8 +9,8 @@ The lesson (generated/lessons/<id>.json):
 
     {"format": 1, "id", "title", "source", "summary", "intro": [prose],
      "steps": [{"id", "number", "title", "prose": [prose],
-                "scene": {"preset": id} | {"link": "#s=…"} | {"scene": {...}, "from"?: id or link} | null (keep the
-                         scene on show: the step before it, with the learner's edits),
+                "scene": {"preset": id} | {"link": "#s=…"} | {"scene": {...}, "from"?: id or link, "file"?: its path}
+                         | null (keep the scene on show: the step before it, with the learner's edits),
                 "panels": [...] | null, "focus": {"word", "index"} | null, "head": n | null,
                 "model": {words, head, knocked_out} | null, "experiment", "exercise", "claim": id | null,
                 "question": {the question as lesson_ask, lesson_answer and lesson_check take it} | null,
@@ -29,6 +29,7 @@ from typing import Any
 from .checker import CheckedLesson, check_lesson, describe
 from .format import prose
 from .holds import holds
+from .sources import SceneFiles
 
 #: The version of the compiled lesson's shape, for the page to check.
 FORMAT = 1
@@ -96,9 +97,10 @@ def compiled(lesson: CheckedLesson) -> tuple[dict[str, Any], dict[str, Any]]:
     return entry, body
 
 
-def compile_lesson(text: str, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Check a lesson file's text and compile it; LessonProblems listing every mistake if it has any."""
-    lesson = check_lesson(text, name)
+def compile_lesson(text: str, name: str, files: SceneFiles | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Check a lesson file's text and compile it, its scene files read through `files` (sources.py); LessonProblems
+    listing every mistake if it has any."""
+    lesson = check_lesson(text, name, files)
     if lesson.problems:
         raise LessonProblems([describe(problem, name) for problem in sorted(lesson.problems)])
     return compiled(lesson)
