@@ -106,17 +106,18 @@ def write_deployables(runtime_files, zip_site=False, cdn_site=False, scorm_lesso
     return "".join(f", {note}" for note in notes)
 
 
-def build(report=print, zip_site=False, cdn_site=False, scorm_packages=False):
-    """Every step (and the variants asked for). Returns a one-line summary."""
+def build(report=print, zip_site=False, cdn_site=False, scorm_packages=False, own_lessons=None):
+    """Every step (and the variants asked for; `own_lessons`, a lesson file or a folder of them, packaged in place of
+    the shipped lessons with `scorm_packages`). Returns a one-line summary."""
     started = time.perf_counter()
     ensure_numpy()
     # One build at a time writes vendor/, generated/ and dist/ (`build.py serve` beside ./test.sh, two test
     # workers): another waits, then finds the downloads in place and writes the same files again.
     with cached_trees.exclusive(VENDOR_DIR):
-        return build_now(started, report, zip_site, cdn_site, scorm_packages)
+        return build_now(started, report, zip_site, cdn_site, scorm_packages, own_lessons)
 
 
-def build_now(started, report, zip_site, cdn_site, scorm_packages):
+def build_now(started, report, zip_site, cdn_site, scorm_packages, own_lessons=None):
     """The build's steps, run while its lock is held (`build`)."""
     vendored = runtime.vendor_runtime(report, packages=runtime.INSTALLER_PACKAGES)  # micropip: for the tests only
     runtime.compile_runtime(report)
@@ -129,7 +130,10 @@ def build_now(started, report, zip_site, cdn_site, scorm_packages):
     variants.write_runtime_config(ROOT, variants.VENDORED_INDEX_URL, service_worker=False,
                                   numpy_wheel=runtime.vendored_numpy_wheel())
     site.write_dist(vendored, report)
-    extras = write_deployables(vendored, zip_site, cdn_site, taught if scorm_packages else None)
+    extras = write_deployables(vendored, zip_site, cdn_site, taught if scorm_packages and not own_lessons else None)
+    if scorm_packages and own_lessons:
+        packages = scorm.write_own_lesson_packages(DIST_DIR, SCORM_DIR, lessons.compile_own(Path(own_lessons)))
+        extras += f", {SCORM_DIR.name}/ ({len(packages)} SCORM packages of {own_lessons})"
     seconds = time.perf_counter() - started
     runtime_mb = sum((runtime.VENDOR_DIR / name).stat().st_size for name in vendored) / 1e6
     return f"built in {seconds:.2f} s: runtime {runtime_mb:.1f} MB ({len(vendored)} files), {len(presets)} presets, {len(taught)} lessons, dist/ ready{extras}"
@@ -146,18 +150,29 @@ def parse_arguments(argv):
                         help=f"also write {CDN_DIR.name}/: the site without the runtime, which it loads from {runtime.CDN_URL}")
     parser.add_argument("--scorm", action="store_true",
                         help=f"also write {SCORM_DIR.name}/: SCORM 1.2 and 2004 packages of the site, one per lesson and one for the whole playground")
-    return parser.parse_args(argv)
+    parser.add_argument("--lesson", metavar="FILE.md",
+                        help="a lesson of your own (or a folder of them): with serve, preview it (the page reloads it at every "
+                             f"save); with --scorm, package it (and not this project's lessons) into {SCORM_DIR.name}/")
+    arguments = parser.parse_args(argv)
+    if arguments.lesson and not (arguments.command == "serve" or arguments.scorm):
+        parser.error("--lesson goes with serve (to preview it) or --scorm (to package it)")
+    if arguments.lesson and not Path(arguments.lesson).exists():
+        parser.error(f"--lesson: {arguments.lesson} does not exist")
+    if arguments.command == "serve" and arguments.lesson and not Path(arguments.lesson).is_file():
+        parser.error("--lesson: serve previews one lesson file")
+    return arguments
 
 
 def main(argv=None):
     arguments = parse_arguments(argv)
+    own_lessons = arguments.lesson if arguments.scorm else None
     try:
-        print(build(zip_site=arguments.zip, cdn_site=arguments.cdn, scorm_packages=arguments.scorm))
+        print(build(zip_site=arguments.zip, cdn_site=arguments.cdn, scorm_packages=arguments.scorm, own_lessons=own_lessons))
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1
     if arguments.command == "serve":
-        server.serve(arguments.port)
+        server.serve(arguments.port, lesson_file=arguments.lesson)
     return 0
 
 

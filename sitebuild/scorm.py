@@ -11,10 +11,18 @@ SCORM block all do). The resource lists every file of the package.
 The site is compressed once, into a base zip; each package is a copy of it with its manifest appended.
 
     write_packages(dist_dir, out_dir, lessons)   -> [Package]
+
+A course's own lessons (`build.py --scorm --lesson FILE.md`, or a folder of them) are packaged the same way, from a
+copy of the site whose lessons list theirs beside the shipped ones, one package per lesson of theirs (and none of
+the shipped ones, nor the whole playground):
+
+    write_own_lesson_packages(dist_dir, out_dir, compiled)   -> [Package]
 """
 
+import json
 import os
 import shutil
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,8 +120,9 @@ def write_base(dist_dir, files, base_path):
             archive.writestr(info, (dist_dir / name).read_bytes())
 
 
-def write_packages(dist_dir, out_dir, lessons, left_out=()):
-    """Write every package into `out_dir` (afresh): `lessons` is [(id, title)] of the shipped lessons. Files of
+def write_packages(dist_dir, out_dir, lessons, left_out=(), whole=True):
+    """Write every package into `out_dir` (afresh): `lessons` is [(id, title)] of the lessons, and with `whole` the
+    whole playground's too. Files of
     `dist_dir` under the top-level names in `left_out`, and any zip at its root (the offline zip), are not packed.
     Returns the packages written."""
     dist_dir, out_dir = Path(dist_dir), Path(out_dir)
@@ -124,7 +133,7 @@ def write_packages(dist_dir, out_dir, lessons, left_out=()):
     write_base(dist_dir, files, base)
     packages = []
     for version, spec in VERSIONS.items():
-        for lesson, title in [(None, WHOLE[1]), *lessons]:
+        for lesson, title in [*([(None, WHOLE[1])] if whole else []), *lessons]:
             name = f"{lesson or WHOLE[0]}-{spec['suffix']}"
             path = out_dir / f"{name}.zip"
             shutil.copyfile(base, path)
@@ -136,3 +145,18 @@ def write_packages(dist_dir, out_dir, lessons, left_out=()):
             packages.append(Package(path, version, lesson, launch_address(version, lesson)))
     os.remove(base)
     return packages
+
+
+def write_own_lesson_packages(dist_dir, out_dir, compiled):
+    """Write the packages of a course's own lessons into `out_dir` (afresh): `compiled` is [(index entry, lesson)]
+    (lessons.compile_own). The site is copied with hard links (its files are not changed: the lessons' are written
+    anew, as new files) and its lesson list gets theirs."""
+    from .lessons import write_compiled
+
+    dist_dir = Path(dist_dir)
+    with tempfile.TemporaryDirectory(dir=Path(out_dir).parent) as staging:
+        site = Path(staging) / "site"
+        shutil.copytree(dist_dir, site, copy_function=os.link)
+        lessons_dir = site / "generated" / "lessons"
+        write_compiled(lessons_dir, compiled, index=json.loads((lessons_dir / "index.json").read_text(encoding="utf-8")))
+        return write_packages(site, out_dir, [(entry["id"], entry["title"]) for entry, _ in compiled], whole=False)

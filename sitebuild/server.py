@@ -16,6 +16,8 @@ import contextlib
 import http.server
 import sys
 import threading
+import urllib.parse
+from pathlib import Path
 
 from . import csp, page
 from .paths import ROOT
@@ -24,6 +26,8 @@ from .paths import ROOT
 PAGE_PATHS = {"/", "/index.html"}
 #: Where the in-Pyodide test run's scripts are served from (never part of dist/).
 IN_PYODIDE_TESTS_PATH = "/tests/in_pyodide/"
+#: Where `serve --lesson FILE.md` serves the lesson's folder: the lesson file and the scene files beside it.
+LESSON_PREVIEW_PATH = "/lesson-preview/"
 
 
 class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
@@ -45,6 +49,7 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
         ".html": "text/html",
         ".zip": "application/zip",
         ".whl": "application/zip",
+        ".md": "text/markdown; charset=utf-8",
     }
 
     #: The folder served; a subclass may serve another (a built site).
@@ -97,6 +102,28 @@ class SiteRequestHandler(http.server.SimpleHTTPRequestHandler):
             super().log_error(format, *args)
 
 
+def previewing(lesson_file):
+    """A handler that also serves the folder of `lesson_file` under LESSON_PREVIEW_PATH (nothing outside it), as it
+    is on disk at every request: the page previewing the lesson reads it again after each save."""
+    folder = Path(lesson_file).resolve().parent
+
+    class LessonPreviewHandler(SiteRequestHandler):
+        def translate_path(self, path):
+            clean = path.split("?", 1)[0].split("#", 1)[0]
+            if not clean.startswith(LESSON_PREVIEW_PATH):
+                return super().translate_path(path)
+            target = (folder / urllib.parse.unquote(clean[len(LESSON_PREVIEW_PATH):])).resolve()
+            return str(target if target.is_relative_to(folder) else folder / ".not-beside-the-lesson")  # answered 404
+
+    return LessonPreviewHandler
+
+
+def preview_address(base_url, lesson_file):
+    """The page previewing `lesson_file`: its step reloads whenever the file (or a scene file beside it) is saved."""
+    name = urllib.parse.quote(Path(lesson_file).name)
+    return f"{base_url}/index.html#lesson-src={urllib.parse.quote(LESSON_PREVIEW_PATH[1:], safe='')}{name}&preview"
+
+
 class SiteServer(http.server.ThreadingHTTPServer):
     """One thread per request. A browser that hangs up mid-download (a closed tab, a stopped worker) is
     normal, not an error worth a traceback."""
@@ -134,12 +161,16 @@ def serving(handler=SiteRequestHandler):
         server.server_close()
 
 
-def serve(port):
-    server = make_server(port)
+def serve(port, lesson_file=None):
+    """Serve the project until Ctrl+C; with `lesson_file`, preview it too (previewing, preview_address)."""
+    server = make_server(port, previewing(lesson_file) if lesson_file else SiteRequestHandler)
     host, actual_port = server.server_address[:2]
     if actual_port != port:
         print(f"port {port} is busy, using {actual_port}")
     print(f"serving the playground at http://{host}:{actual_port}/  (Ctrl+C stops)", flush=True)
+    if lesson_file:
+        print(f"previewing {lesson_file}: open {preview_address(f'http://{host}:{actual_port}', lesson_file)}\n"
+              "  each save shows at once, at the step on show, with the checker's mistakes in the page", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

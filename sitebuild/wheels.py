@@ -1,15 +1,17 @@
-"""Pure-Python wheels for Pyodide, pinned by hash: fetched with pip, verified, and listed for micropip.
+"""Pure-Python wheels for Pyodide, pinned by hash: fetched with pip, verified, and listed for micropip or unpacked.
 
-Only the in-Pyodide test run installs any (tests/browser/test_module_in_pyodide.py calls vendor_wheels): the
-page needs nothing beyond the runtime, NumPy and the module, so this is no step of the build. What the run
-needs is pinned, with each wheel's sha256, in requirements/pyodide-tests.txt (pytest, hypothesis and their
-dependencies), and goes into tests/.cache/pyodide-wheels/, never into dist/ or the zip.
+Two uses. The page's Python compiles a course's own lesson file with markdown-it-py and mdurl: the build unpacks
+their wheels, pinned in requirements/pyodide-page.txt, into a part of the module of their own
+(generated/attention_playground-markdown.zip: sitebuild/generated.py, `wheel_parts`), fetched only by a page that
+compiles a lesson. The in-Pyodide test run installs what it needs (tests/browser/test_module_in_pyodide.py calls
+vendor_wheels): pinned, with each wheel's sha256, in requirements/pyodide-tests.txt (pytest, hypothesis and their
+dependencies), into tests/.cache/pyodide-wheels/, never into dist/ or the zip.
 
-The folder gets the wheels and a manifest, wheels.json, naming every wheel with its version, size and sha256.
+The test folder gets the wheels and a manifest, wheels.json, naming every wheel with its version, size and sha256.
 The test worker reads the manifest and installs the wheels with micropip through an index whose links carry
 those hashes, so micropip checks every wheel it installs (tests/in_pyodide/wheels.js). Files are kept in the
 download cache between runs and checked on every use: a cached one whose hash is wrong is fetched again, and a
-downloaded one whose hash is wrong stops the run with its name. One process at a time fills the folder.
+downloaded one whose hash is wrong stops the run with its name. One process at a time fills a folder, and the cache.
 """
 
 import json

@@ -38,15 +38,16 @@ export function lessonFileName(url) {
 }
 
 /**
- * The text at `url`, fetched afresh (a lesson being written changes between two loads): {text} or {error}, the
- * error a sentence that names the address.
+ * The text at `url`, fetched whole every time (a lesson being written changes between two loads, and a server's
+ * Last-Modified counts whole seconds: a revalidation could keep a file saved twice in one second): {text} or
+ * {error}, the error a sentence that names the address.
  * @param {URL} url
  * @param {typeof fetch} fetching
  */
 export async function fetchText(url, fetching = fetch) {
   let response;
   try {
-    response = await fetching(url, { cache: "no-cache", credentials: "omit", mode: url.origin === location.origin ? "same-origin" : "cors" });
+    response = await fetching(url, { cache: "no-store", credentials: "omit", mode: url.origin === location.origin ? "same-origin" : "cors" });
   } catch {
     return { error: `${url.href} could not be fetched (the site is not reachable, or does not let this page read it: CORS)` };
   }
@@ -77,6 +78,12 @@ export async function compileLesson({ markdown, name, base }, { compile, allowed
   }
 }
 
+/** The scene files a compiled lesson read beside it, as addresses (what a preview watches besides the lesson). */
+function sceneFileUrls(lesson, base) {
+  const paths = new Set(lesson.steps.map((step) => step.scene?.file).filter(Boolean));
+  return base ? [...paths].map((path) => new URL(path, base)) : [];
+}
+
 /** A scene file's text, or {error} saying why it cannot be had. */
 async function sceneFileText(path, base, allowed, fetching) {
   if (!base) return { error: "a lesson sent without its address (lessonsLoad without `base`) has no folder to find it in" };
@@ -85,4 +92,61 @@ async function sceneFileText(path, base, allowed, fetching) {
   if (problem) return { error: problem };
   const { text, error } = await fetchText(url, fetching);
   return text === undefined ? { error } : text;
+}
+
+/**
+ * A course's own lesson file, as `loadLesson` is given it: {url} (relative to the page) or {markdown, name?, base?};
+ * resolves with {markdown, name, base} to compile, or rejects with a sentence for the learner and the author.
+ * @param {{url?: string, markdown?: string, name?: string, base?: string}} source
+ * @param {{pageOrigin: string, origins: string[]|null}} allowed
+ */
+export async function lessonText(source, allowed) {
+  const address = (text, what) => {
+    try {
+      return new URL(text, location.href);
+    } catch {
+      throw new Error(`${what} ${JSON.stringify(String(text).slice(0, 80))} is not an address`);
+    }
+  };
+  if (typeof source?.markdown === "string") {
+    const base = typeof source.base === "string" ? address(source.base, "base") : null;
+    const problem = base && lessonUrlProblem(base, allowed);
+    if (problem) throw new Error(problem);
+    return { markdown: source.markdown, name: typeof source.name === "string" && source.name ? source.name : UNNAMED_LESSON, base };
+  }
+  if (typeof source?.url !== "string") throw new Error("a lesson is loaded from {url} or {markdown}");
+  const url = address(source.url, "the lesson's address");
+  const problem = lessonUrlProblem(url, allowed);
+  if (problem) throw new Error(problem);
+  const { text, error } = await fetchText(url);
+  if (text === undefined) throw new Error(error);
+  return { markdown: text, name: lessonFileName(url), base: url };
+}
+
+/** The name a source is shown by while it loads: its file's name, or its address. */
+export function sourceName(source) {
+  if (typeof source?.name === "string" && source.name) return source.name;
+  return typeof source?.url === "string" ? source.url : UNNAMED_LESSON;
+}
+
+/**
+ * A course's own lesson file (`source`: lessonText), checked and compiled: {entry, lesson, watched} or {file, watched},
+ * `file` what the player shows in place of a step ({name, status: "problems" | "failed", problems, message}) and
+ * `watched` the addresses a preview follows (the lesson's, and its scene files').
+ * @param {{url?: string, markdown?: string, name?: string, base?: string}} source
+ * @param {{compile: (request: object) => Promise<object>, allowed: {pageOrigin: string, origins: string[]|null}}} with
+ */
+export async function compileLessonFile(source, { compile, allowed }) {
+  let name = sourceName(source);
+  let watched = [];
+  try {
+    const text = await lessonText(source, allowed);
+    name = text.name;
+    watched = text.base ? [text.base] : [];
+    const compiled = await compileLesson(text, { compile, allowed });
+    if (compiled.problems) return { file: { name, status: "problems", problems: compiled.problems, message: "" }, watched };
+    return { entry: compiled.entry, lesson: compiled.lesson, watched: [...watched, ...sceneFileUrls(compiled.lesson, text.base)] };
+  } catch (error) {
+    return { file: { name, status: "failed", problems: [], message: `This lesson cannot be loaded: ${error.message}` }, watched };
+  }
 }

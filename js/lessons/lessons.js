@@ -11,13 +11,15 @@
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
-import { UNNAMED_LESSON, compileLesson, fetchText, lessonFileName, lessonUrlProblem } from "./lesson-sources.js";
+import { compileLessonFile, sourceName } from "./lesson-sources.js";
+import { watchFiles } from "./lesson-preview.js";
 
 /** How long the panels a step changed wait for its question at most (while Python runs the model, say). */
 const PANELS_WAIT_AT_MOST_MS = 500;
 
-/** The index of the step `wanted` names (its id, or its number from 1), or null. */
+/** The index of the step `wanted` names (its id, or its number from 1; or the first of a list that names one), or null. */
 function stepIndex(lesson, wanted) {
+  if (Array.isArray(wanted)) return wanted.map((each) => stepIndex(lesson, each)).find((index) => index !== null) ?? null;
   if (wanted === null || wanted === undefined || wanted === "") return null;
   const byId = lesson.steps.findIndex((step) => step.id === String(wanted));
   if (byId >= 0) return byId;
@@ -135,73 +137,18 @@ function openingState(lesson, listed, kept, arrival) {
 
 /**
  * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
- * bookmarked or shared as it is (`#lesson-src=URL&step=STEP-ID` for a course's own file, `src`); with no lesson open,
- * no lesson's hash. Replaced, not pushed: Back leaves the page,
+ * bookmarked or shared as it is (`#lesson-src=URL&step=STEP-ID` for a course's own `file`, {url, preview}, with
+ * `&preview` while it is previewed); with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
  * as before, and no `hashchange` opens the step a second time.
  * @param {string|null} lessonId
  * @param {string} [stepId]
+ * @param {{url: string, preview: boolean}|null} [file]
  */
-function showInAddress(lessonId, stepId, src = null) {
-  const lesson = src ? `lesson-src=${encodeURIComponent(src)}` : `lesson=${encodeURIComponent(lessonId ?? "")}`;
-  const hash = lessonId ? `#${lesson}&step=${encodeURIComponent(stepId ?? "")}` : "";
+function showInAddress(lessonId, stepId, file = null) {
+  const lesson = file ? `lesson-src=${encodeURIComponent(file.url)}` : `lesson=${encodeURIComponent(lessonId ?? "")}`;
+  const hash = lessonId ? `#${lesson}&step=${encodeURIComponent(stepId ?? "")}${file?.preview ? "&preview" : ""}` : "";
   if (!lessonId && !/^#lesson(-src)?=/.test(location.hash)) return; // another link's hash is not ours to clear
   history.replaceState(history.state, "", `${location.pathname}${location.search}${hash}`);
-}
-
-/**
- * A course's own lesson file, as `loadLesson` is given it: {url} (relative to the page) or {markdown, name?, base?};
- * resolves with {markdown, name, base} to compile, or rejects with a sentence for the learner and the author.
- * @param {{url?: string, markdown?: string, name?: string, base?: string}} source
- * @param {{pageOrigin: string, origins: string[]|null}} allowed
- */
-async function lessonText(source, allowed) {
-  const address = (text, what) => {
-    try {
-      return new URL(text, location.href);
-    } catch {
-      throw new Error(`${what} ${JSON.stringify(String(text).slice(0, 80))} is not an address`);
-    }
-  };
-  if (typeof source?.markdown === "string") {
-    const base = typeof source.base === "string" ? address(source.base, "base") : null;
-    const problem = base && lessonUrlProblem(base, allowed);
-    if (problem) throw new Error(problem);
-    return { markdown: source.markdown, name: typeof source.name === "string" && source.name ? source.name : UNNAMED_LESSON, base };
-  }
-  if (typeof source?.url !== "string") throw new Error("a lesson is loaded from {url} or {markdown}");
-  const url = address(source.url, "the lesson's address");
-  const problem = lessonUrlProblem(url, allowed);
-  if (problem) throw new Error(problem);
-  const { text, error } = await fetchText(url);
-  if (text === undefined) throw new Error(error);
-  return { markdown: text, name: lessonFileName(url), base: url };
-}
-
-/**
- * Load a course's own lesson file (`source`: lessonText) into `files`, checked and compiled by Python: resolves with
- * its index entry, or with null after putting the file's mistakes (or why it could not be had) in the store's
- * `lessonFile`, where the player shows them in place of a step.
- */
-async function loadLessonFile(source, { store, python, files, allowed }) {
-  const said = (lessonFile) => store.update({ lessonFile }, "lesson");
-  let name = typeof source?.name === "string" ? source.name : typeof source?.url === "string" ? source.url : UNNAMED_LESSON;
-  said({ name, status: "loading", problems: [], message: "" });
-  let compiled;
-  try {
-    const text = await lessonText(source, allowed);
-    name = text.name;
-    compiled = await compileLesson(text, { compile: (request) => python.lessonCompile(request), allowed });
-  } catch (error) {
-    said({ name, status: "failed", problems: [], message: `This lesson cannot be loaded: ${error.message}` });
-    return null;
-  }
-  if (compiled.problems) {
-    said({ name, status: "problems", problems: compiled.problems, message: "" });
-    return null;
-  }
-  files.add(compiled.entry, compiled.lesson);
-  said(null);
-  return compiled.entry;
 }
 
 /**
@@ -222,25 +169,60 @@ async function loadLessonFile(source, { store, python, files, allowed }) {
  *   from (lesson-sources.js): the page's origin, and a frame's `origins=`; by default the page's origin alone
  */
 export function createLessonController({ allowed = null, ...options }) {
-  const fetchedFrom = new Map(); // the address of each lesson loaded from a course's own file, by the lesson's id
+  // The address each lesson loaded from a course's own file came from, by the lesson's id: {url, preview}.
+  const fetchedFrom = new Map();
   const { actions } = createLessonPlayer({ ...options, fetchedFrom });
   const { store, python, files } = options;
+  let watching = null; // the file being previewed: {url, files: the URLs watched, step: the step to reopen at, watcher}
+
+  /** While an author previews a file (`preview`), watch it and the scene files it named; a save reloads it. */
+  function follow(source, watched) {
+    if (watching?.url !== source.url) {
+      watching?.watcher.stop();
+      const followed = { url: source.url, files: [], step: null, watcher: null };
+      followed.watcher = watchFiles(() => followed.files, { changed: () => reload(source, followed) });
+      watching = followed;
+    }
+    watching.files = watched;
+  }
   /**
-   * Load a course's own lesson file and open it at `step` as `openLesson` does: `source` is {url} (`lesson-src=`)
-   * or {markdown, name?, base?} (lessonsLoad). Resolves with the step, or with {problems} (the file's mistakes,
-   * shown in the player in place of a step) or {problem} (why it could not be had); a learner never sees half a lesson.
+   * The file changed: load it again at the step on show (or the one shown before its mistakes), found by its id, or
+   * by its number where the author renamed it (a step's id is its title's, unless it has one of its own).
+   */
+  function reload(source, followed) {
+    const { lesson } = store.state;
+    if (lesson) followed.step = [lesson.steps[lesson.step].id, lesson.step + 1];
+    return loadLesson(source, { step: followed.step }).catch(() => {});
+  }
+
+  /**
+   * Load a course's own lesson file and open it at `step` as `openLesson` does: `source` is {url, preview?}
+   * (`lesson-src=`; `preview` reloads it at every save) or {markdown, name?, base?} (lessonsLoad). Resolves with the
+   * step, or with {problems} (the file's mistakes, shown in the player in place of a step) or {problem} (why it could
+   * not be had); a learner never sees half a lesson. A lesson on show stays until the file has compiled.
    */
   async function loadLesson(source, { step = null, by = "script" } = {}) {
-    actions.closeLesson(); // the lesson on show (its progress kept) gives way to the file, or to its mistakes
-    const entry = await loadLessonFile(source, { store, python, files, allowed: allowed ?? { pageOrigin: location.origin, origins: null } });
-    if (entry && typeof source.url === "string") fetchedFrom.set(entry.id, source.url);
-    if (!entry) {
-      const { problems, message } = store.state.lessonFile;
-      return problems.length ? { problems: structuredClone(problems) } : { problem: message };
+    if (!store.state.lesson) store.update({ lessonFile: { name: sourceName(source), status: "loading", problems: [], message: "" } }, "lesson");
+    const compile = (request) => python.lessonCompile(request);
+    const outcome = await compileLessonFile(source, { compile, allowed: allowed ?? { pageOrigin: location.origin, origins: null } });
+    if (source.preview && typeof source.url === "string") follow(source, outcome.watched);
+    if (outcome.file) {
+      actions.closeLesson(); // the lesson on show (its progress kept) gives way to the file's mistakes
+      store.update({ lessonFile: outcome.file }, "lesson");
+      return outcome.file.problems.length ? { problems: structuredClone(outcome.file.problems) } : { problem: outcome.file.message };
     }
-    return actions.openLesson(entry.id, { step, by });
+    files.add(outcome.entry, outcome.lesson);
+    if (typeof source.url === "string") fetchedFrom.set(outcome.entry.id, { url: source.url, preview: Boolean(source.preview) });
+    if (store.state.lessonFile) store.update({ lessonFile: null }, "lesson");
+    return actions.openLesson(outcome.entry.id, { step, by });
   }
-  return { actions: { ...actions, loadLesson } };
+  /** Leave the lesson, or the file's mistakes: a file previewed is no longer watched. */
+  function closeLesson() {
+    watching?.watcher.stop();
+    watching = null;
+    actions.closeLesson();
+  }
+  return { actions: { ...actions, loadLesson, closeLesson } };
 }
 
 /**

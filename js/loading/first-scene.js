@@ -13,12 +13,12 @@ const DEFAULT_PRESET = MODULE_FACTS.defaultPresetId;
 
 /**
  * A link to a lesson's step: the lesson opens there, over the scene its step shows; {opened, problem}.
- * @param {{id?: string, src?: string, step: string|null}} link
- * @param {(lesson: {id?: string, src?: string, step: string|null}) => Promise<object>} openLesson
+ * @param {{id?: string, src?: string, step: string|null, preview?: boolean}} link
+ * @param {(lesson: {id?: string, src?: string, step: string|null, preview?: boolean}) => Promise<object>} openLesson
  */
-async function openLessonLink({ id, src, step }, openLesson) {
+async function openLessonLink({ id, src, step, preview }, openLesson) {
   try {
-    await openLesson({ id, src, step });
+    await openLesson({ id, src, step, preview });
     return { opened: true, problem: null };
   } catch (error) {
     return { opened: false, problem: `This link names a lesson that cannot be opened: ${error.message}.` };
@@ -64,7 +64,7 @@ function followPastedLinks(openLink, notify) {
  * @param {() => void} options.showAllPanels show every panel (a link showed only some), and close the notice
  * @param {(claim: {id: string, steps: number|null, seed: number|null, start: boolean}) => void} options.openClaim
  *   a link chose a claim to test (and may ask for its pair to start): claims.js takes it from there
- * @param {(lesson: {id?: string, src?: string, step: string|null}) => Promise<object>} options.openLesson a link to a
+ * @param {(lesson: {id?: string, src?: string, step: string|null, preview?: boolean}) => Promise<object>} options.openLesson a link to a
  *   lesson's step (a built lesson's id, or a course's own lesson file's address)
  */
 export function createFirstScene({ session, loader, savedWork, preview, notify, reveal, showAllPanels, openClaim, openLesson }) {

@@ -83,11 +83,11 @@ export function createController({ store, deferredViews, python, preview, locked
       allowed: { pageOrigin: location.origin, origins: lessonOrigins } }));
   /**
    * Open a lesson: a built one by `id`, or a course's own file at `src`; resolves with the step, or rejects.
-   * @param {{id?: string, src?: string|null, step: string|null}} lesson
+   * @param {{id?: string, src?: string|null, step: string|null, preview?: boolean}} lesson `preview`: reloaded at every save
    * @param {string} by who asked (lessons.js: openLesson)
    */
-  const openLessonAt = ({ id, src = null, step }, by) => (src
-    ? lessons.loadLesson({ url: src }, { step, by }).then((opened) => {
+  const openLessonAt = ({ id, src = null, step, preview = false }, by) => (src
+    ? lessons.loadLesson({ url: src, preview }, { step, by }).then((opened) => {
       if (opened.problems || opened.problem) throw new Error(opened.problem ?? `${src} has ${opened.problems.length} mistake${opened.problems.length === 1 ? "" : "s"}`);
       return opened;
     })

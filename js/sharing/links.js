@@ -42,7 +42,7 @@ export function lessonLink(lesson, { fullPage = false } = {}) {
 
 /**
  * What a playground link holds (permalink.js decodePermalinkHash).
- * @typedef {{kind: "preset", id: string} | {kind: "lesson", id?: string, src?: string, step: string|null} | {kind: "scene", payload: object}} Link
+ * @typedef {{kind: "preset", id: string} | {kind: "lesson", id?: string, src?: string, step: string|null, preview?: boolean} | {kind: "scene", payload: object}} Link
  */
 
 /**

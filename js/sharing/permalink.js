@@ -4,7 +4,8 @@
  * Three forms:
  *   #preset=<id>          one of the shipped examples, by id (what a course author writes by hand)
  *   #lesson=<id>&step=<s> a lesson, at a step (its id, or its number from 1; without it, where the learner was)
- *   #lesson-src=<url>&step=<s>  a course's own lesson file (its address relative to the page; same site only)
+ *   #lesson-src=<url>&step=<s>  a course's own lesson file (its address relative to the page; same site only);
+ *                         `&preview` reloads it whenever it is saved (lessons/lesson-preview.js)
  *   #s=<version>.<data>   a scene and its view; <data> is the JSON below, compressed with the
  *                         browser's own deflate (CompressionStream "deflate-raw") and written in
  *                         base64url, so the link holds only the characters A–Z a–z 0–9 - _
@@ -214,7 +215,7 @@ export function presetHash(id) {
  * out), or `lesson-src=<url>&step=<step>` (a course's own lesson file): {kind: "lesson", id, step} or {kind: "lesson",
  * src, step}, step null for the lesson's own first (or the learner's last).
  * @param {string} text
- * @returns {{kind: "lesson", id?: string, src?: string, step: string|null}}
+ * @returns {{kind: "lesson", id?: string, src?: string, step: string|null, preview?: boolean}}
  */
 function lessonLink(text) {
   const fields = new URLSearchParams(text);
@@ -225,7 +226,7 @@ function lessonLink(text) {
   if (fields.has("lesson-src")) {
     const src = fields.get("lesson-src") ?? "";
     if (!src || src.length > 2000) throw new PermalinkError("This link names a lesson file without an address it can fetch.");
-    return { kind: "lesson", src, step };
+    return { kind: "lesson", src, step, preview: fields.has("preview") };
   }
   const id = fields.get("lesson") ?? "";
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new PermalinkError(`This link names a lesson, “${id.slice(0, 64)}”, that is not a valid lesson id.`);
@@ -235,7 +236,7 @@ function lessonLink(text) {
 /**
  * Read a URL hash.
  * @param {string} hash location.hash (with or without "#")
- * @returns {Promise<null | {kind: "preset", id: string} | {kind: "lesson", id?: string, src?: string, step: string|null}
+ * @returns {Promise<null | {kind: "preset", id: string} | {kind: "lesson", id?: string, src?: string, step: string|null, preview?: boolean}
  *   | {kind: "scene", version: number, payload: object}>} null for an empty hash or one that is not ours; rejects
  *   with PermalinkError for a broken link
  */

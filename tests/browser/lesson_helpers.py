@@ -13,10 +13,24 @@ from page_helpers import sel
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "generated" / "lessons"
+#: A course's own site, as the tests play it: a lesson file of its own, with a scene file beside it.
+COURSE_SITE = ROOT / "tests" / "data" / "course-site"
+COURSE_LESSON = COURSE_SITE / "lessons" / "our-lesson.md"
+
+
+def course_lesson():
+    """The course's own lesson, compiled natively as the page compiles it: (index entry, lesson)."""
+    from attention_playground.lessons.compile import compile_lesson
+    from attention_playground.lessons.sources import files_beside
+
+    return compile_lesson(COURSE_LESSON.read_text(encoding="utf-8"), COURSE_LESSON.name, files_beside(COURSE_LESSON))
 
 
 def lesson_steps(lesson_id):
-    """The compiled lesson's steps (generated/lessons/<id>.json, as the page fetches it)."""
+    """The compiled lesson's steps (generated/lessons/<id>.json, as the page fetches it; the course's own lesson,
+    compiled, by its id)."""
+    if lesson_id == COURSE_LESSON.stem:
+        return course_lesson()[1]["steps"]
     return json.loads((LESSONS / f"{lesson_id}.json").read_text())["steps"]
 
 

@@ -11,7 +11,8 @@ stand-in (STAND_IN_BUILD) that makes a new dist/ on each run from the real one, 
 number: the site must serve the second build, with no copy of the playground inside another (`playground/dist/`).
 
 In the browser, the script the recipe names is found (no 404), the frame is sized to its content (not the snippet's
-640 px, with nothing to scroll inside it), and the frame is dark because the site is.
+640 px, with nothing to scroll inside it), the frame is dark because the site is, and a frame that plays the
+course's own lesson file (`lesson-src=`, the file kept in the course's folder) shows its first step.
 
 Marked `sites`: the generators come from PyPI into virtualenvs of their own under tests/.cache/sites-venv/, one per
 section of requirements/sites.txt (pinned with hashes, wheels only), made on the first run and again when their
@@ -111,14 +112,15 @@ def guide_blocks():
     blocks, heading, fence = {}, None, None
     for line in GUIDE.read_text(encoding="utf-8").splitlines(keepends=True):
         if fence is not None:
-            if line.rstrip() == "```":
+            if line.rstrip() == fence[2]:  # a fence closes with as many backticks as opened it
                 if heading:
                     blocks[heading].append((fence[0], "".join(fence[1])))
                 fence = None
             else:
                 fence[1].append(line)
         elif line.startswith("```"):
-            fence = (line[3:].strip(), [])
+            ticks = len(line) - len(line.lstrip("`"))
+            fence = (line[ticks:].strip(), [], "`" * ticks)
         elif HEADING.match(line):
             if heading and re.match(r"#{1,2} ", line):
                 break
@@ -278,6 +280,8 @@ def test_a_recipe_followed_from_an_empty_folder_serves_the_last_build_sized_and_
             frame_element = page.locator("iframe[data-attention-playground]")
             frame = expect_sized_and_dark(page, frame_element, recipe)
             assert_one_playground_of_the_last_build(tmp_path, recipe, frame.url, context.request)
+            if "lesson-src=" in frame.url:  # the course's own lesson, kept beside its pages, plays in the frame
+                expect(frame.locator('[data-testid="lesson-step-title"]')).to_have_text("Who does “man” read?", timeout=60_000)
             assert [address for address in missing if "embed-host.js" in address] == []
     finally:
         context.close()

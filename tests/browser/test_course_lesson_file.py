@@ -1,5 +1,5 @@
 """A lesson a course keeps in its own site (`?embed&lesson-src=URL`): a course page on one origin with a lesson file
-of its own (a pick, an estimate on a scene file beside the lesson, a build), the playground on another origin that
+of its own (tests/data/course-site/: a pick, an estimate and a pick on a scene file beside the lesson, a build), the playground on another origin that
 allows it with origins=. The learner answers all three, the course page hears each answer, a reload resumes. The
 same file with a mistake opens as that mistake (its line, its field, what was expected), never as steps; sent by
 postMessage (lessonsLoad), the reply lists it too; a frame that does not allow the course's origin refuses the URL,
@@ -10,65 +10,15 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from attention_playground.lessons.compile import compile_lesson
-from attention_playground.lessons.sources import SceneFiles
 from attention_playground.presets import load_preset
 from course_pages import COURSE_SCRIPT, course_page
-from lesson_helpers import LESSONS, answer_in_the_player, lesson_steps, native_verdict, right_answer, wait_for_progress
+from lesson_helpers import COURSE_LESSON, LESSONS, answer_in_the_player, lesson_steps, native_verdict, right_answer, wait_for_progress
 from page_helpers import sel
 
 pytestmark = pytest.mark.browser
 
-LESSON = """# Our own lesson
-
-```lesson
-source = "A course's notes"
-summary = "Three steps kept beside the course's pages."
-```
-
-## Who does “man” read?
-
-```step
-scene = "dog-bites-man"
-panels = ["heatmap"]
-[question]
-kind = "pick"
-row = "man"
-ask = "Which word does “man” read most?"
-```
-
-## Our own scene
-
-```step
-scene = "scenes/our-scene.json"
-panels = ["heatmap"]
-[question]
-kind = "estimate"
-row = "cat"
-column = "sat"
-ask = "How much weight does “cat” give “sat”?"
-```
-
-## Block the future
-
-```step
-panels = ["controls", "heatmap"]
-[scene]
-from = "dog-bites-man"
-change = {edits = [{field = "mask", row = "dog", column = "dog", value = false}]}
-[question]
-kind = "build"
-conditions = [{mask = "blocks-future"}]
-fields = ["mask"]
-max_edits = 3
-ask = "Block the cells where a word would read a later one."
-solution = [
-  {field = "mask", row = "dog", column = "bites", value = true},
-  {field = "mask", row = "dog", column = "man", value = true},
-  {field = "mask", row = "bites", column = "man", value = true},
-]
-```
-"""
+LESSON = COURSE_LESSON.read_text(encoding="utf-8")
+SCENE = (COURSE_LESSON.parent / "scenes" / "the-cat-sat.json").read_text(encoding="utf-8")
 
 #: The same file with one mistake: a row that is not a word of the scene.
 BROKEN = LESSON.replace('row = "man"\nask = "Which', 'row = "cat"\nask = "Which')
@@ -86,22 +36,12 @@ REFUSING = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <script src="course.js"></script></body></html>"""
 
 
-def our_scene():
-    """The scene file beside the lesson: the cat sat, with the features of “dog bites man”."""
-    return load_preset("dog-bites-man") | {"tokens": ["the", "cat", "sat"]}
-
-
 def course_files(site, page):
     def files(me):
         return {"/": page.format(site=site, me=me, file="lessons/our-lesson.md"), "/course.js": COURSE_SCRIPT,
-                "/lessons/our-lesson.md": LESSON, "/lessons/scenes/our-scene.json": json.dumps(our_scene()),
-                "/lessons/broken/our-lesson.md": BROKEN, "/lessons/broken/scenes/our-scene.json": json.dumps(our_scene())}
+                "/lessons/our-lesson.md": LESSON, "/lessons/scenes/the-cat-sat.json": SCENE,
+                "/lessons/broken/our-lesson.md": BROKEN, "/lessons/broken/scenes/the-cat-sat.json": SCENE}
     return files
-
-
-def compiled_steps():
-    _, lesson = compile_lesson(LESSON, "our-lesson.md", SceneFiles({"scenes/our-scene.json": json.dumps(our_scene())}))
-    return lesson["steps"]
 
 
 def answers_heard(page):
@@ -109,7 +49,7 @@ def answers_heard(page):
 
 
 def test_a_course_lesson_file_is_played_heard_and_resumed_from_another_origin(page, site_url):
-    steps = compiled_steps()
+    steps = lesson_steps(COURSE_LESSON.stem)
     with course_page(course_files(site_url, PAGE)) as course:
         page.goto(f"{course}/")
         frame = page.frame_locator("#lesson")
@@ -124,18 +64,23 @@ def test_a_course_lesson_file_is_played_heard_and_resumed_from_another_origin(pa
         frame.locator(sel("lesson-next")).click()
         # 2: an estimate on the scene file beside the lesson.
         expect(title).to_have_text(steps[1]["title"])
-        estimate = right_answer(steps[1]["question"], our_scene())
+        ours = json.loads(SCENE)
         expect(frame.locator(sel("lesson-number"))).to_be_visible()
-        answer_in_the_player(frame, {"kind": "estimate"}, estimate)
+        answer_in_the_player(frame, {"kind": "estimate"}, right_answer(steps[1]["question"], ours))
         page.wait_for_function("window.heard.filter((e) => e.data.type === 'attention-playground:answer').length === 2")
         frame.locator(sel("lesson-next")).click()
-        # 3: the causal mask, built by hand.
+        # 3: a pick on the same scene, kept from the step before.
         expect(title).to_have_text(steps[2]["title"])
+        answer_in_the_player(frame, {"kind": "pick"}, right_answer(steps[2]["question"], ours))
+        page.wait_for_function("window.heard.filter((e) => e.data.type === 'attention-playground:answer').length === 3")
+        frame.locator(sel("lesson-next")).click()
+        # 4: the causal mask, built by hand.
+        expect(title).to_have_text(steps[3]["title"])
         expect(frame.locator(sel("mask-custom"))).to_be_checked()
         tokens = ["dog", "bites", "man"]
         for row, column in (("dog", "bites"), ("dog", "man"), ("bites", "man")):
             frame.locator(sel("heatmap-cell", row=tokens.index(row), column=tokens.index(column))).click()
-        page.wait_for_function("window.heard.filter((e) => e.data.type === 'attention-playground:answer' && e.data.correct).length === 3",
+        page.wait_for_function("window.heard.filter((e) => e.data.type === 'attention-playground:answer' && e.data.correct).length === 4",
                                timeout=30_000)
         heard = answers_heard(page)
         assert [(event["lesson"], event["step"], event["kind"]) for event in heard] == [
@@ -145,10 +90,10 @@ def test_a_course_lesson_file_is_played_heard_and_resumed_from_another_origin(pa
         assert first["correct"] and heard[0]["score"] == pytest.approx(first["score"])
         # A reload opens the file again, where the learner left it, with every step done.
         page.reload()
-        expect(title).to_have_text(steps[2]["title"], timeout=120_000)
-        expect(frame.locator(sel("lesson-counter"))).to_have_text("Step 3 of 3 · 3 done")
+        expect(title).to_have_text(steps[3]["title"], timeout=120_000)
+        expect(frame.locator(sel("lesson-counter"))).to_have_text("Step 4 of 4 · 4 done")
         reply = page.evaluate("window.ask('lesson', 'lessonsProgress', {})")
-        assert reply["ok"] and reply["result"]["id"] == "our-lesson" and len(reply["result"]["done"]) == 3
+        assert reply["ok"] and reply["result"]["id"] == "our-lesson" and len(reply["result"]["done"]) == 4
 
 
 def test_a_file_with_a_mistake_opens_as_the_mistake_and_a_frame_that_does_not_allow_the_origin_refuses_it(page, site_url):
@@ -164,6 +109,7 @@ def test_a_file_with_a_mistake_opens_as_the_mistake_and_a_frame_that_does_not_al
         expect(item).to_contain_text("“cat”")
         expect(broken.locator(sel("lesson-step-title"))).to_be_hidden()
         expect(broken.locator(sel("lesson-pick-word"))).to_have_count(0)
+        expect(broken.locator(sel("lesson-next"))).to_be_hidden()  # nothing of a step: no way to one
         # Sent by the course page instead, the same mistake comes back in the reply, and is what the player shows.
         sent = {"markdown": BROKEN, "name": "our-lesson.md", "base": f"{course}/lessons/broken/our-lesson.md"}
         reply = page.evaluate("(params) => window.ask('broken', 'lessonsLoad', params)", sent)

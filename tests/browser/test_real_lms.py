@@ -30,7 +30,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from lesson_helpers import answer_in_the_player, lesson_steps, page_scene, progress, right_answer, wait_for_progress, wait_for_verdict
+from lesson_helpers import (COURSE_LESSON, answer_in_the_player, course_lesson, lesson_steps, page_scene, progress, right_answer,
+                            wait_for_progress, wait_for_verdict)
 from lms_pages import pack, unpack
 from page_helpers import sel
 from real_lms import openedx, scormhost, wagtail
@@ -55,6 +56,8 @@ def packages(built_site, tmp_path_factory):
     index = json.loads((paths.GENERATED_DIR / "lessons" / "index.json").read_text())
     written = scorm.write_packages(paths.DIST_DIR, tmp_path_factory.mktemp("real-lms-packages"),
                                    [(lesson["id"], lesson["title"]) for lesson in index])
+    # A course's own lesson, packaged on its own (`build.py --scorm --lesson`): tests/data/course-site/'s.
+    written += scorm.write_own_lesson_packages(paths.DIST_DIR, tmp_path_factory.mktemp("own-lesson-packages") / "out", [course_lesson()])
     return {package.path.stem: package for package in written}
 
 
@@ -201,7 +204,7 @@ def check_the_page_behaved(launch):
     assert launch.folder_requests() == [], launch.folder_requests()
 
 
-@pytest.mark.parametrize("lesson", ["attention-from-scratch", "self-attention-lab", None])
+@pytest.mark.parametrize("lesson", ["attention-from-scratch", "self-attention-lab", None, COURSE_LESSON.stem])
 def test_a_learner_who_answers_two_questions_leaves_and_comes_back_is_recorded_and_resumed(platform, learner, uploaded, packages, lesson):
     for version in VERSIONS[platform.name]:
         name = f"{lesson or scorm.WHOLE[0]}-{SUFFIX[version]}"

@@ -15,7 +15,7 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from lesson_helpers import answer_in_the_player, lesson_steps, page_scene, progress, right_answer, wait_for_progress, wait_for_verdict
+from lesson_helpers import COURSE_LESSON, answer_in_the_player, course_lesson, lesson_steps, page_scene, progress, right_answer, wait_for_progress, wait_for_verdict
 from conftest import launch_warm_context
 from lms_pages import lms_server, pack, unpack
 from page_helpers import sel, type_into
@@ -62,8 +62,15 @@ def packages(built_site, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def lms(packages):
-    with lms_server({name: package.path for name, package in packages.items()}) as server:
+def own_packages(built_site, tmp_path_factory):
+    """The packages of a course's own lesson (`build.py --scorm --lesson`): tests/data/course-site/'s."""
+    written = scorm.write_own_lesson_packages(paths.DIST_DIR, tmp_path_factory.mktemp("own-scorm") / "out", [course_lesson()])
+    return {package.path.stem: package for package in written}
+
+
+@pytest.fixture(scope="module")
+def lms(packages, own_packages):
+    with lms_server({name: package.path for name, package in {**packages, **own_packages}.items()}) as server:
         yield server
 
 
@@ -285,4 +292,25 @@ def test_a_launch_that_finds_no_course_platform_tells_the_learner_their_progress
     expect(page.locator(sel("lesson-unrecorded"))).to_contain_text("not recording your progress")
     expect(page.locator(sel("lesson-counter"))).to_contain_text("Step 1 of")
     assert page.evaluate("window.attentionPlayground.course()") == {"recorded": False, "version": None}
+    page.close()
+
+
+def test_a_course_lesson_packaged_on_its_own_is_launched_and_recorded(own_packages, lms, browser):
+    """`build.py --scorm --lesson FILE.md`: one package per version, of that lesson alone, launched as its href says;
+    the learner's answer on the scene file beside the lesson reaches the LMS's record."""
+    lesson = COURSE_LESSON.stem
+    assert sorted(own_packages) == [f"{lesson}-{SUFFIX[version]}" for version in SUFFIX]
+    package = own_packages[f"{lesson}-scorm12"]
+    with zipfile.ZipFile(package.path) as archive:
+        listed = [entry["id"] for entry in json.loads(archive.read("generated/lessons/index.json"))]
+        assert listed[-1] == lesson and json.loads(archive.read(f"generated/lessons/{lesson}.json"))["id"] == lesson
+    assert package.launch == f"index.html?lms=1.2&lesson={lesson}"
+    steps = lesson_steps(lesson)
+    page, player, sco = launch(browser, lms, package, [])
+    sco.locator(sel("lesson-next")).click()
+    now = wait_for_progress(sco, lambda p: p["number"] == 2 and p["status"] == "ready", what="step 2")
+    answer_in_the_player(sco, now["question"], right_answer(steps[1]["question"], page_scene(sco)))
+    right, _ = expected_score("1.2", 1, sum(1 for step in steps if step["question"]))
+    record = wait_for_record(player, lambda r: field(r, "1.2", "raw") == right, "the score of the course's own lesson")
+    assert field(record, "1.2", "location") == f"{lesson}/{steps[1]['id']}"
     page.close()

@@ -248,6 +248,20 @@ def test_toml_that_cannot_be_read_is_named_at_its_line_in_the_file():
     assert line.startswith("lessons/planted.md:7: step 1 (s): the ```step block is not valid TOML: ")
 
 
+def test_html_comments_before_the_title_are_left_out_and_lines_keep_their_numbers():
+    """A course's tools may put a comment first (the file's name, a licence): the lesson reads as without it."""
+    commented = "<!-- docs/lessons/small.md -->\n<!--\n  CC BY 4.0\n-->\n" + GOOD
+    plain = check_lesson(GOOD, "small.md")
+    read = check_lesson(commented, "small.md")
+    assert read.problems == [] and read.file.title == plain.file.title == "A small lesson"
+    assert [step.step.line for step in read.steps] == [step.step.line + 4 for step in plain.steps]
+    broken = commented.replace('"it-animal-noun"', '"no-such-example"', 1)
+    [problem] = check_lesson(broken, "small.md").problems
+    assert problem.line == broken.splitlines().index('scene = "no-such-example"') + 1
+    # A comment after the title is the lesson's text, as any raw HTML is: shown as it is, never run.
+    assert check_lesson(GOOD.replace("Some *introduction*.", "<!-- a note -->"), "small.md").file.intro[0]["children"][0]["text"] == "<!-- a note -->"
+
+
 def test_the_form_of_the_file_is_checked():
     assert planted("Intro first.\n\n# Title\n\n## S\n\n```step\nscene = \"dog-bites-man\"\n```\n") == [
         "lessons/planted.md:1: a lesson starts with its title, a line \"# Title\"",

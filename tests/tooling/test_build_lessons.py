@@ -6,6 +6,7 @@ The names the lessons share with the page's JavaScript (its panels, the experime
 version) are tied to the JavaScript here.
 """
 
+import io
 import json
 import re
 import subprocess
@@ -202,3 +203,21 @@ def test_no_step_heading_repeats_its_question_word_for_word():
             ask = " ".join(node.get("text", "") for block in step["ask"] or [] for node in block.get("children", []))
             first_sentence = re.split(r"(?<=[.?!])\s", ask.strip(), maxsplit=1)[0]
             assert words(step["title"]) != words(first_sentence), (path.name, step["number"], step["title"])
+
+
+def test_the_tutorial_lesson_in_the_guide_checks_and_its_mistake_reads_as_the_guide_shows(tmp_path):
+    """docs/lessons.md's first lesson checks clean, and the mistake its third part makes shows as the guide prints it."""
+    from attention_playground.lessons.__main__ import check
+
+    guide = (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8")
+    lesson = re.search(r"````markdown\n(# My first lesson.*?)````", guide, re.S).group(1)
+    shown = re.search(r"```\n(line \d+ · step 1 .*)\n```", guide).group(1)
+    path = tmp_path / "first-lesson.md"
+    path.write_text(lesson, encoding="utf-8")
+    out = io.StringIO()
+    assert check([str(path)], out) == 0, out.getvalue()
+    path.write_text(lesson.replace('row = "man"\nask', 'row = "men"\nask'), encoding="utf-8")
+    out = io.StringIO()
+    assert check([str(path)], out) == 1
+    line, step, field, message = re.match(r"^line (\d+) · (step 1 \([a-z-]+\)) · ([a-z.]+): (.*)$", shown).groups()
+    assert out.getvalue().splitlines()[0] == f"{path}:{line}: {step}: {field}: {message}"

@@ -251,11 +251,21 @@ def _read_block(node: SyntaxTreeNode, problems: list[Problem], where: dict[str, 
     return block
 
 
+#: HTML comments before the title (a file's name, a licence), which a course's tools may need there: never shown.
+_LEADING_COMMENTS = re.compile(r"\A(?:\s*<!--.*?-->)+", re.S)
+
+
+def without_leading_comments(text: str) -> str:
+    """`text` with the HTML comments before its first line of Markdown blanked out, its lines kept where they were."""
+    return _LEADING_COMMENTS.sub(lambda comments: "\n" * comments.group(0).count("\n"), text, count=1)
+
+
 def read_lesson(text: str, name: str) -> LessonFile:
-    """Read a lesson file's text: its parts with their lines, and every mistake of form (see the module docstring)."""
+    """Read a lesson file's text: its parts with their lines, and every mistake of form (see the module docstring).
+    HTML comments before the title are left out (without_leading_comments)."""
     lesson = LessonFile(name)
     problems = lesson.problems
-    nodes = SyntaxTreeNode(_MARKDOWN.parse(text)).children
+    nodes = SyntaxTreeNode(_MARKDOWN.parse(without_leading_comments(text))).children
     step: Step | None = None
     after_block = False
     for node in nodes:
