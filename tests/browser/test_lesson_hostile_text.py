@@ -83,3 +83,23 @@ def test_a_hostile_lesson_shows_its_text_and_runs_nothing(page, site_url):
     wait_for_verdict(page, lesson["steps"][0]["id"], 1)
     assert page.evaluate("window.ran ?? null") is None
     assert json.dumps(page.evaluate("window.attentionPlayground.getScene()")["tokens"]) == json.dumps(["dog", "bites", "man"])
+
+
+def test_a_hostile_lesson_file_fetched_and_compiled_in_the_page_stays_inert(page, site_url):
+    """The same file kept in a course's site (`#lesson-src=`), compiled by the page's own Python; then sent with a
+    mistake that quotes its HTML (lessonsLoad's way): the mistake's words show as letters too."""
+    page.route("**/course/hostile.md", lambda route: route.fulfill(body=LESSON, content_type="text/markdown; charset=utf-8"))
+    page.goto(f"{site_url}/#lesson-src=course%2Fhostile.md")
+    wait_live(page)
+    player = page.locator(sel("lesson-panel"))
+    expect(page.locator(sel("lesson-step-title"))).to_have_text(f"A step with {IMAGE}", timeout=60_000)
+    expect(player).to_contain_text("raw block")
+    broken = LESSON.replace('row = "man"', f"row = {json.dumps(IMAGE)}")  # a TOML string, as JSON writes it
+    reply = page.evaluate("(markdown) => window.attentionPlayground.lessons.load({markdown, name: 'hostile.md'})", broken)
+    assert [problem["field"] for problem in reply["problems"]] == ["question.row"]
+    expect(page.locator(sel("lesson-file-problems"))).to_contain_text(IMAGE[:30])  # the word quoted, cut short
+    found = page.evaluate("""() => {
+        const player = document.querySelector('[data-testid="lesson-panel"]');
+        return {ran: window.ran ?? null, elements: player.querySelectorAll("script, img, iframe, object, embed, div[onclick]").length};
+    }""")
+    assert found == {"ran": None, "elements": 0}
