@@ -127,10 +127,11 @@ function trulyDone(steps, kept) {
 
 /**
  * A lesson's state as it opens: its steps (`listed`, from the list of lessons), the progress `kept`, nothing asked
- * yet; `arrival` says who opened it ({by, count}: lesson-panel.js brings the step to the learner for some).
+ * yet; `arrival` says who opened it ({by, count}: lesson-panel.js brings the step to the learner for some); `src` the
+ * address of a course's own lesson file it was loaded from (null for a built lesson).
  */
-function openingState(lesson, listed, kept, arrival) {
-  return { id: listed.id, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: trulyDone(listed.steps, kept),
+function openingState(lesson, listed, kept, arrival, src) {
+  return { id: listed.id, src, title: lesson.title, source: lesson.source, steps: listed.steps, step: 0, done: trulyDone(listed.steps, kept),
     answers: kept.answers, edits: kept.edits, status: "loading", message: "", asked: null, check: null, hintsShown: 0,
     answered: { count: 0, event: null }, unsaved: false, arrival };
 }
@@ -286,7 +287,7 @@ function createLessonPlayer({ store, python, session, loader, presets, setView, 
       if (!listed) throw new Error(`there is no lesson “${id}”; the lessons are ${(await actions.lessonsList()).map((entry) => `“${entry.id}”`).join(", ")}`);
       const lesson = await files.lesson(id);
       const kept = loadProgress(mode, id) ?? { step: null, done: [], answers: {}, edits: {} };
-      store.update({ lesson: openingState(lesson, listed, kept, { by, count: ++openings }) }, "lesson");
+      store.update({ lesson: openingState(lesson, listed, kept, { by, count: ++openings }, fetchedFrom.get(id)?.url ?? null) }, "lesson");
       const at = stepIndex(lesson, step) ?? stepIndex(lesson, kept.step) ?? 0;
       rememberLessonOpen(mode, id);
       try {

@@ -6,6 +6,7 @@
  */
 
 import { sceneFromDraft } from "../scene/draft.js";
+import { lessonFields } from "./links.js";
 
 /** The height a frame starts at, before it reports its own (embed-host.js then sizes it to fit). */
 const INITIAL_HEIGHT = 640;
@@ -81,7 +82,7 @@ export async function embedCodeFor(state, options) {
   if (lesson) {
     // A lesson's step: the frame opens the lesson there; the panels are each step's own unless the author chose.
     const step = lesson.steps[lesson.step];
-    const query = `&lesson=${encodeURIComponent(lesson.id)}&step=${encodeURIComponent(step.id)}${embedQuery(options)}`;
+    const query = `&${lessonFields(lesson)}${embedQuery(options)}`;
     return embedSnippet({ pageUrl, hash: "", title: `${lesson.title}: ${step.title}`, query });
   }
   return embedSnippet({ pageUrl, hash: await sceneHash(state), title: state.draft.title ?? state.result?.title ?? "", query: embedQuery(options) });

@@ -32,12 +32,21 @@ export async function linkTo(state, { at = null, startClaim = false, fullPage = 
 }
 
 /**
- * The link to the lesson's step on show: `#lesson=<id>&step=<step id>` (permalink.js reads it); `fullPage` as for
- * linkTo.
+ * How a link or a frame names the open lesson: `lesson=<id>`, or `lesson-src=<address>` for a course's own lesson
+ * file (`lesson.src`, its address as it was given: relative to the page), and its step on show.
+ * @param {{id: string, src?: string|null, steps: Array<{id: string}>, step: number}} lesson
+ */
+export function lessonFields(lesson) {
+  const named = lesson.src ? `lesson-src=${encodeURIComponent(lesson.src)}` : `lesson=${encodeURIComponent(lesson.id)}`;
+  return `${named}&step=${encodeURIComponent(lesson.steps[lesson.step].id)}`;
+}
+
+/**
+ * The link to the lesson's step on show: `#lesson=<id>&step=<step id>` or `#lesson-src=…` (permalink.js reads it);
+ * `fullPage` as for linkTo.
  */
 export function lessonLink(lesson, { fullPage = false } = {}) {
-  const step = lesson.steps[lesson.step];
-  return `${location.origin}${location.pathname}${fullPage ? "" : location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${encodeURIComponent(step.id)}`;
+  return `${location.origin}${location.pathname}${fullPage ? "" : location.search}#${lessonFields(lesson)}`;
 }
 
 /**

@@ -206,7 +206,8 @@ export const SCENE_SLICES = Object.freeze(Object.keys(SCENE_STATE));
  *   exercises       each exercise's last run of its checks, by the exercise's id (panels/exercise-work.js):
  *                   {exercise, passed, checks: [{name, passed, message}], attempts}; attempts counts the runs
  *   lesson          the lesson being followed (lessons/lessons.js), or null:
- *                   {id, title, source, steps: [{id, title, kind}], step (the index of the step on show),
+ *                   {id, src (a course's own lesson file's address, or null), title, source, steps: [{id, title, kind}],
+ *                    step (the index of the step on show),
  *                    done: [step ids], answers: {[step id]: {kind, answer, expected, correct, score, feedback,
  *                    attempts, first: {correct, score}}}, status: "loading" | "ready" | "judging" | "failed",
  *                    message}; `first` is the first answer's verdict (what a course's score counts)

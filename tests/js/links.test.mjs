@@ -405,6 +405,17 @@ test("lessonLink names the lesson and the step on show, keeping the page's addre
   assert.deepEqual((await readLink(link.slice(link.indexOf("#")))).link, { kind: "lesson", id: "attention-basics", step: "the-scores" });
 });
 
+test("a course's own lesson file is linked by its address, and the link reads back as that file's step", async () => {
+  const lesson = { id: "ours", src: "../course/lessons/ours.md", step: 1, steps: [{ id: "intro" }, { id: "our-scene" }] };
+  const link = lessonLink(lesson, { fullPage: true });
+  assert.equal(link, "https://example.org/playground/#lesson-src=..%2Fcourse%2Flessons%2Fours.md&step=our-scene");
+  assert.deepEqual((await readLink(link.slice(link.indexOf("#")))).link,
+    { kind: "lesson", src: "../course/lessons/ours.md", step: "our-scene", preview: false });
+  const previewed = await readLink("#lesson-src=lesson-preview%2Fours.md&step=2&preview");
+  assert.deepEqual(previewed.link, { kind: "lesson", src: "lesson-preview/ours.md", step: "2", preview: true });
+  assert.match((await readLink("#lesson-src=&step=2")).problem, /without an address/);
+});
+
 test("linkTo on a lesson links to its step, not to the scene", async () => {
   const lesson = { id: "basics", step: 0, steps: [{ id: "intro" }] };
   assert.equal(await linkTo(pageState({ lesson }), { fullPage: true }), "https://example.org/playground/#lesson=basics&step=intro");
