@@ -89,9 +89,12 @@ export function createStepShower({ session, loader, presets: library, setView, v
      * @param {object} step a compiled step
      * @param {{edited?: object|null, sceneStep?: object}} [opening]
      * @param {(scene: object) => void} [sceneKnown]
+     * @param {() => boolean} [wanted] whether the step is still the one to show once its scene has been fetched: a
+     *   learner who left the lesson (or went on) meanwhile must not get its scene and panels after all
      */
-    async show(step, { edited = null, sceneStep = step } = {}, sceneKnown = () => {}) {
+    async show(step, { edited = null, sceneStep = step } = {}, sceneKnown = () => {}, wanted = () => true) {
       const named = edited ? null : await sceneOf(sceneStep.scene, presets);
+      if (!wanted()) return;
       const focus = step.focus?.index ?? null;
       const head = step.head ?? 0;
       const draft = edited ?? (named && draftFromScene(named.scene));

@@ -75,15 +75,16 @@ async function questionFirst(live, holdViews, open) {
 
 /**
  * Show `step` (lesson-steps.js) and ask Python its question as soon as the step's scene is known, ahead of the
- * scene's own computation: {asking}, the question as asked (null for a step that asks none), once the scene is shown.
+ * scene's own computation: {asking}, the question as asked (null for a step that asks none), once the scene is shown;
+ * nothing is shown once `wanted()` is false (the learner left the lesson, or went to another step, meanwhile).
  */
-async function showAsking(steps, python, step, opening) {
+async function showAsking(steps, python, step, opening, wanted) {
   let asking = Promise.resolve(null);
   await steps.show(step, opening, (scene) => {
     if (!step.question) return;
     asking = python.lessonAsk({ question: step.question, scene });
     asking.catch(() => {}); // a failure is met by the caller, or not at all when showing the scene failed first
-  });
+  }, wanted);
   return { asking };
 }
 
@@ -259,7 +260,7 @@ function createLessonPlayer({ store, python, session, loader, presets, setView, 
     if (mode === "page") showInAddress(store.state.lesson.id, step.id, fetchedFrom.get(store.state.lesson.id));
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {}, holds: step.holds ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
-    const { asking } = await showAsking(steps, python, step, opening);
+    const { asking } = await showAsking(steps, python, step, opening, () => shown?.step === step);
     answers.stepShown();
     const asked = await asking;
     if (shown?.step !== step) return publicStep(step, at, lesson.steps.length, asked);

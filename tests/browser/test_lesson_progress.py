@@ -4,6 +4,7 @@ from a right one, and says so in the step's label; the last step ends with a sum
 computed from the learner's answers."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -77,3 +78,25 @@ def test_a_lesson_opened_over_another_at_the_same_step_number_shows_its_own_step
         first = lesson_steps(lesson)[0]
         expect(page.locator(sel("lesson-step-title"))).to_have_text(first["title"])
         expect(page.locator(sel("lesson-prose"))).to_contain_text(first["prose"][0]["children"][0]["text"][:30])
+
+
+def test_a_lesson_left_while_its_step_loads_leaves_the_playground_as_it_was(page, site_url):
+    """The step's scene arrives after the learner has left the lesson: the page does not show it, nor the step's
+    panels, after all."""
+    page.goto(f"{site_url}/")
+    expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live", timeout=120_000)
+    before = page_scene(page)
+    held = []
+    page.route("**/generated/presets/repeated-noun.json", lambda route: held.append(route))
+    page.evaluate("() => { window.attentionPlayground.lessons.open('self-attention-lab', {step: 1}).catch(() => {}); }")  # not awaited
+    wait_for_progress(page, lambda p: p["status"] == "loading", what="the step loading")
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the step's scene was asked for"
+    page.evaluate("window.attentionPlayground.lessons.close()")
+    held[0].continue_()
+    page.wait_for_timeout(1500)  # the scene has come and been turned away
+    assert page_scene(page)["tokens"] == before["tokens"]
+    assert progress(page) is None
+    expect(page.locator('[data-panel="controls"]')).to_be_visible()  # every panel back, not the step's few
