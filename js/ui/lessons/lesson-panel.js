@@ -124,7 +124,7 @@ export function mountLessonPanel(host, { store, actions }) {
   const status = withTestId(make("p", "lesson-status"), "lesson-status");
   status.setAttribute("role", "status");
   const fileProblems = withTestId(make("div", "lesson-file"), "lesson-file");
-  fileProblems.setAttribute("aria-live", "polite"); // a file's mistakes appear as it is saved, in a preview
+  fileProblems.setAttribute("role", "status"); // a file's mistakes appear as it is saved, in a preview: said when they do
   // A package launched by a course platform that records nothing: said where the learner answers, all along.
   const unrecorded = withTestId(make("p", "lesson-unrecorded", UNRECORDED), "lesson-unrecorded");
   unrecorded.hidden = store.state.course?.recorded !== false;
