@@ -221,3 +221,21 @@ def test_the_tutorial_lesson_in_the_guide_checks_and_its_mistake_reads_as_the_gu
     assert check([str(path)], out) == 1
     line, step, field, message = re.match(r"^line (\d+) · (step 1 \([a-z-]+\)) · ([a-z.]+): (.*)$", shown).groups()
     assert out.getvalue().splitlines()[0] == f"{path}:{line}: {step}: {field}: {message}"
+
+
+def test_lesson_goes_with_serve_or_scorm_and_names_a_file_that_is_there(capsys):
+    for argv, expected in ((["--lesson", "lessons/self-attention-lab.md"], "goes with serve"),
+                           (["serve", "--lesson", "no/such/lesson.md"], "does not exist"),
+                           (["serve", "--lesson", "lessons"], "serve previews one lesson file")):
+        with pytest.raises(SystemExit):
+            build.parse_arguments(argv)
+        assert expected in capsys.readouterr().err
+    assert build.parse_arguments(["--scorm", "--lesson", "lessons"]).lesson == "lessons"  # a folder of lessons
+
+
+def test_the_preview_command_names_a_lesson_file_that_is_not_there():
+    from attention_playground.lessons.__main__ import preview
+
+    out = io.StringIO()
+    assert preview("no/such/lesson.md", 8000, out) == 2
+    assert out.getvalue() == "no/such/lesson.md: no such lesson file\n"
