@@ -31,8 +31,9 @@ CSP_DIRECTIVES = {
 #: Where the page itself may fetch a course's own lesson file from, besides its site (js/lessons/lesson-sources.js):
 #: any https site, and a course previewed on this machine. The policy cannot know a frame's `origins=`, so the page
 #: checks the address against them (and against its own origin) before it fetches; the other site must allow the
-#: read (CORS) too. Only the page's own policy (its <meta>, and dist/_headers) has these: the workers, which run
-#: Python and a learner's code, are served the policy that fetches from the site alone.
+#: read (CORS) too. The page's own policy (its <meta>, and dist/_headers) has these. The development server serves
+#: the workers, which run Python and a learner's code, the policy that fetches from the site alone; a static host
+#: that reads dist/_headers gives every path, the workers' scripts too, the page's.
 LESSON_SOURCES = ("https:", "http://localhost:*", "http://127.0.0.1:*")
 
 META_PATTERN = re.compile(

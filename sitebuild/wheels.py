@@ -108,10 +108,12 @@ def checked_wheels(requirements_file, report=print):
     pip first where missing or damaged), each checked against its sha256."""
     pins = read_pins(requirements_file)
     cache = wheel_cache_dir()
-    missing = [pin for pin in pins if _cached(cache, pin) is None]
-    if missing:
+    if any(_cached(cache, pin) is None for pin in pins):
         with exclusive(cache), tempfile.TemporaryDirectory() as downloads:
-            pip_download(requirements_file, downloads)
+            # Looked at again under the lock: another process may have filled the cache while this one waited.
+            missing = [pin for pin in pins if _cached(cache, pin) is None]
+            if missing:
+                pip_download(requirements_file, downloads)
             for pin in missing:
                 path = _wheel_in(Path(downloads), pin)
                 if path is None:

@@ -11,6 +11,7 @@
 import { forgetProgress, loadProgress, rememberLessonOpen, saveProgress } from "../sharing/lesson-progress.js";
 import { createLessonAnswers } from "./lesson-answers.js";
 import { createStepShower } from "./lesson-steps.js";
+import { lessonFields } from "../sharing/links.js";
 import { compileLessonFile, sourceName } from "./lesson-sources.js";
 import { watchFiles } from "./lesson-preview.js";
 
@@ -138,18 +139,17 @@ function openingState(lesson, listed, kept, arrival, src) {
 }
 
 /**
- * The address names the step on show (`#lesson=ID&step=STEP-ID`, the link format that opens it), so a step can be
- * bookmarked or shared as it is (`#lesson-src=URL&step=STEP-ID` for a course's own `file`, {url, preview}, with
- * `&preview` while it is previewed); with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page,
- * as before, and no `hashchange` opens the step a second time.
- * @param {string|null} lessonId
+ * The address names the step on show (`#lesson=ID&step=STEP-ID`, or `#lesson-src=URL&step=STEP-ID` for a course's
+ * own file, with `&preview` while it is previewed: links.js lessonFields), so a step can be bookmarked or shared as it
+ * is; with no lesson open, no lesson's hash. Replaced, not pushed: Back leaves the page, as before, and no
+ * `hashchange` opens the step a second time.
+ * @param {object|null} lesson state.lesson, or null once it is left
  * @param {string} [stepId]
- * @param {{url: string, preview: boolean}|null} [file]
+ * @param {boolean} [preview]
  */
-function showInAddress(lessonId, stepId, file = null) {
-  const lesson = file ? `lesson-src=${encodeURIComponent(file.url)}` : `lesson=${encodeURIComponent(lessonId ?? "")}`;
-  const hash = lessonId ? `#${lesson}&step=${encodeURIComponent(stepId ?? "")}${file?.preview ? "&preview" : ""}` : "";
-  if (!lessonId && !/^#lesson(-src)?=/.test(location.hash)) return; // another link's hash is not ours to clear
+function showInAddress(lesson, stepId, preview = false) {
+  const hash = lesson ? `#${lessonFields(lesson, stepId)}${preview ? "&preview" : ""}` : "";
+  if (!lesson && !/^#lesson(-src)?=/.test(location.hash)) return; // another link's hash is not ours to clear
   history.replaceState(history.state, "", `${location.pathname}${location.search}${hash}`);
 }
 
@@ -257,7 +257,7 @@ function createLessonPlayer({ store, python, session, loader, presets, setView, 
     const leaving = shown && lesson.steps.includes(shown.step) && shown.step !== step ? shown.step : null;
     const opening = sceneFor(lesson, at, store.state.lesson.edits, Boolean(shown && lesson.steps.indexOf(shown.step) === at - 1 && store.state.draft));
     shown = { lesson, step };
-    if (mode === "page") showInAddress(store.state.lesson.id, step.id, fetchedFrom.get(store.state.lesson.id));
+    if (mode === "page") showInAddress(store.state.lesson, step.id, fetchedFrom.get(store.state.lesson.id)?.preview);
     const content = { prose: step.prose, ask: step.ask ?? [], explain: step.explain ?? [], hints: step.hints ?? [], options: step.options ?? {}, holds: step.holds ?? [] };
     update({ step: at, status: "loading", message: "", asked: null, check: null, hintsShown: 0, content });
     const { asking } = await showAsking(steps, python, step, opening, () => shown?.step === step);

@@ -32,13 +32,15 @@ export async function linkTo(state, { at = null, startClaim = false, fullPage = 
 }
 
 /**
- * How a link or a frame names the open lesson: `lesson=<id>`, or `lesson-src=<address>` for a course's own lesson
- * file (`lesson.src`, its address as it was given: relative to the page), and its step on show.
+ * How a link, a frame or the page's own address names a lesson's step: `lesson=<id>`, or `lesson-src=<address>` for
+ * a course's own lesson file (`src`, its address as it was given: relative to the page), then `step=<step id>`
+ * (the step on show unless `stepId` names another).
  * @param {{id: string, src?: string|null, steps: Array<{id: string}>, step: number}} lesson
+ * @param {string} [stepId]
  */
-export function lessonFields(lesson) {
+export function lessonFields(lesson, stepId = lesson.steps[lesson.step].id) {
   const named = lesson.src ? `lesson-src=${encodeURIComponent(lesson.src)}` : `lesson=${encodeURIComponent(lesson.id)}`;
-  return `${named}&step=${encodeURIComponent(lesson.steps[lesson.step].id)}`;
+  return `${named}&step=${encodeURIComponent(stepId)}`;
 }
 
 /**

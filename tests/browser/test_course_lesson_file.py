@@ -1,5 +1,5 @@
 """A lesson a course keeps in its own site (`?embed&lesson-src=URL`): a course page on one origin with a lesson file
-of its own (tests/data/course-site/: a pick, an estimate and a pick on a scene file beside the lesson, a build), the playground on another origin that
+of its own (tests/data/course-site/: a pick, an estimate and a computed score on a scene file beside the lesson, a build), the playground on another origin that
 allows it with origins=. The learner answers all three, the course page hears each answer, a reload resumes. The
 same file with a mistake opens as that mistake (its line, its field, what was expected), never as steps; sent by
 postMessage (lessonsLoad), the reply lists it too; a frame that does not allow the course's origin refuses the URL,
@@ -69,9 +69,9 @@ def test_a_course_lesson_file_is_played_heard_and_resumed_from_another_origin(pa
         answer_in_the_player(frame, {"kind": "estimate"}, right_answer(steps[1]["question"], ours))
         page.wait_for_function("window.heard.filter((e) => e.data.type === 'attention-playground:answer').length === 2")
         frame.locator(sel("lesson-next")).click()
-        # 3: a pick on the same scene, kept from the step before.
+        # 3: a score on the same scene, kept from the step before (held back until now).
         expect(title).to_have_text(steps[2]["title"])
-        answer_in_the_player(frame, {"kind": "pick"}, right_answer(steps[2]["question"], ours))
+        answer_in_the_player(frame, {"kind": "compute"}, right_answer(steps[2]["question"], ours))
         page.wait_for_function("window.heard.filter((e) => e.data.type === 'attention-playground:answer').length === 3")
         frame.locator(sel("lesson-next")).click()
         # 4: the causal mask, built by hand.
