@@ -34,8 +34,12 @@ import { createLearnerPython } from "./learner-python.js";
 
 /** How long the learner's code may run before it is stopped. */
 const DEFAULT_TIME_LIMIT_MS = 5000;
-/** After an interrupt, how long to wait for Python to answer before ending the worker anyway. */
-const INTERRUPT_GRACE_MS = 1000;
+/**
+ * After an interrupt, how long to wait for Python to answer before ending the worker anyway. Python answers an
+ * interrupt within milliseconds; on a busy 2-core machine its reply was once seen to take over a second, and a
+ * fresh Python takes seconds, so the wait is generous.
+ */
+const INTERRUPT_GRACE_MS = 2000;
 /** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why three). */
 export const SPARES_WANTED = 3;
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */

@@ -13,10 +13,12 @@ Every test in tests/browser/ is marked `browser` (run only these with `pytest -m
                at teardown; see `page_problems` to allow one on purpose). It opens in `warm_context`, so it
                boots Python from a warm HTTP cache (see there)
     warm_context  one browser profile of its own per test process, whose HTTP cache (with the compiled
-               WebAssembly Chromium keeps beside it) outlives each test: booting Python there costs about 2 s
-               of CPU instead of 3.5 in a context that starts empty, and the suite boots Python some 180
-               times. Everything else a site can keep (storage, service workers, the Cache API, cookies,
-               permissions, routes, offline) is gone before the next test starts, for every origin it touched
+               WebAssembly Chromium keeps beside it) outlives each test, and where a page of the runtime's own
+               stays live (keep_runtime_compiled), so a new tab finds the runtime compiled in its renderer:
+               booting Python there costs about 2 s of CPU instead of 5.5 in a context that starts empty, and
+               the suite boots Python some 300 times. Everything else a site can keep (storage, service
+               workers, the Cache API, cookies, permissions, routes, offline) is gone before the next test
+               starts, for every origin it touched
     cold_page  a fresh context of its own in `browser` (empty HTTP cache), guarded like `page`: for a test
                about a first visit's downloads, or that needs the browser's own CDP session
     live_page  the page at site_url, already live, shared by the tests of a test process and put back before
@@ -74,6 +76,11 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # A new tab of a site shares the renderer of the site's other tabs in the profile, as Chromium does once it
+    # has many: with the runtime kept live in each warm profile (`keep_runtime_compiled`), V8 then has the
+    # runtime's WebAssembly compiled already, NumPy's included, and tiered up by the tests before (it keeps
+    # what a page of its process still uses), and a test's boot costs a quarter less CPU.
+    "--process-per-site",
 ]
 LOCAL_HOST = "127.0.0.1"
 # Seconds a single Playwright call may take; booting Python on a busy 2-core machine takes a few.
@@ -163,30 +170,56 @@ def launch_warm_context(playwright_driver, profile):
     return context
 
 
-@pytest.fixture(scope="session")
-def warm_context(playwright_driver, tmp_path_factory):
-    """A persistent browser profile for `page` (conftest's header says why)."""
-    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("browser-profile"))
+#: The page that keeps the runtime live in each warm profile, by its context (keep_runtime_compiled).
+KEEPERS = {}
+
+
+def keep_runtime_compiled(context, site_url):
+    """Keep a page in `context` with the runtime live: the test harness with a client started, a dedicated worker
+    that no page can join, which keeps nothing in storage and asks for nothing once live. While it lives, each new
+    tab of the site boots Python from WebAssembly its renderer has compiled already (`--process-per-site`). It is
+    no tab of any test's (`tabs_opened_by_tests`, close_every_page), and is opened again if it was closed or crashed."""
+    keeper = KEEPERS.get(context)
+    if keeper is not None and not keeper.is_closed() and not getattr(keeper, "crashed", False):
+        return
+    keeper = context.new_page()
+    keeper.on("crash", lambda _: setattr(keeper, "crashed", True))
+    KEEPERS[context] = keeper
+    start_client(keeper, site_url)
+
+
+def tabs_opened_by_tests(context):
+    """The pages of `context` that tests opened: all but the one keeping the runtime compiled."""
+    return [open_page for open_page in context.pages if open_page is not KEEPERS.get(context)]
+
+
+def warm_profile(playwright_driver, tmp_path_factory, site_url, name):
+    """A warm profile (launch_warm_context) with the runtime kept compiled in it; closed at the session's end."""
+    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp(name))
+    keep_runtime_compiled(context, site_url)
     yield context
+    KEEPERS.pop(context, None)
     context.close()
 
 
 @pytest.fixture(scope="session")
-def warm_shared_context(playwright_driver, tmp_path_factory):
+def warm_context(playwright_driver, tmp_path_factory, site_url):
+    """A persistent browser profile for `page` (conftest's header says why)."""
+    yield from warm_profile(playwright_driver, tmp_path_factory, site_url, "browser-profile")
+
+
+@pytest.fixture(scope="session")
+def warm_shared_context(playwright_driver, tmp_path_factory, site_url):
     """Another, for the shared page (`live_page`): it lives while the `page` tests run, and what it keeps must not
     reach them (nor their wipes it)."""
-    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("shared-page-profile"))
-    yield context
-    context.close()
+    yield from warm_profile(playwright_driver, tmp_path_factory, site_url, "shared-page-profile")
 
 
 @pytest.fixture(scope="session")
-def warm_fresh_context(playwright_driver, tmp_path_factory):
+def warm_fresh_context(playwright_driver, tmp_path_factory, site_url):
     """A third, for `fresh_page`: the computer a link is opened on, while the test's `page` or shared page is
     the one it was made on."""
-    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("fresh-page-profile"))
-    yield context
-    context.close()
+    yield from warm_profile(playwright_driver, tmp_path_factory, site_url, "fresh-page-profile")
 
 
 def origin_of(url):
@@ -195,9 +228,9 @@ def origin_of(url):
 
 
 def close_every_page(context):
-    """Close every page of `context` (each writes what it still owes to storage as it goes), and put back what the
-    context itself holds: its routes, the network, permissions and cookies."""
-    for open_page in list(context.pages):
+    """Close every page the tests opened in `context` (each writes what it still owes to storage as it goes), and put
+    back what the context itself holds: its routes, the network, permissions and cookies."""
+    for open_page in tabs_opened_by_tests(context):
         open_page.close()
     context.unroute_all(behavior="ignoreErrors")
     context.set_offline(False)
@@ -305,6 +338,7 @@ def first_visit_page(context, site_url, problems):
     closed (then its problems are checked); what the sites it visited kept is forgotten through the next test's page,
     blank until then, before it goes anywhere: a page opened only to wipe cost a renderer, 0.3 s of CPU a test."""
     origins = {site_url}
+    keep_runtime_compiled(context, site_url)
     new_page = guard(context, problems, origins)
     forget_site_data(new_page, SITES_VISITED.pop(context, set()))
     try:
@@ -378,6 +412,7 @@ def shared_page(warm_shared_context, site_url):
 
 
 def boot_shared_page(shared, site_url):
+    keep_runtime_compiled(shared["page"].context, site_url)
     open_live(shared["page"], f"{site_url}/")
     reset_to_default_example(shared["page"])
     shared["booted"] = as_booted(shared["page"])

@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from conftest import tabs_opened_by_tests
 from page_helpers import NOUN_DIM, PRONOUN, copy_link, download, open_live, open_share_menu, sel, type_into
 from sharing_helpers import maker_page, open_every_panel_and_pick_tabs  # noqa: F401  (maker_page is a fixture)
 from test_shared_page import assert_reads_as_a_fresh_visitors
@@ -45,4 +46,4 @@ def test_the_next_test_finds_the_share_menus_as_a_fresh_visitor_does(live_page, 
     assert_reads_as_a_fresh_visitors(live_page, page)
     clipboard = "() => navigator.permissions.query({name: 'clipboard-read'}).then((status) => status.state)"
     assert live_page.evaluate(clipboard) == page.evaluate(clipboard) == "prompt"
-    assert live_page.context.pages == [live_page]
+    assert tabs_opened_by_tests(live_page.context) == [live_page]

@@ -9,6 +9,7 @@ in a context of its own (pytest runs a module's tests in the order they are writ
 
 from playwright.sync_api import expect
 
+from conftest import tabs_opened_by_tests
 from page_helpers import ANIMATIONS_ENDED, open_live, preset_scene, sel, type_into, wait_live
 
 CAT = 1  # in "the cat sat on the mat because it was tired"
@@ -126,7 +127,7 @@ def leave_behind_what_a_site_can_keep(page, site_url):
 
 def assert_finds_what_a_first_visit_finds(page, cold_page, site_url):
     """`page`, in its warm profile, reads as `cold_page` does, a first visit in an empty context."""
-    assert page.context.pages == [page], "the last test's tabs are closed"
+    assert tabs_opened_by_tests(page.context) == [page], "the last test's tabs are closed"
     open_live(page, f"{site_url}/")
     open_live(cold_page, f"{site_url}/")
     warm, cold = page_state(page), page_state(cold_page)
