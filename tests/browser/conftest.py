@@ -170,56 +170,67 @@ def launch_warm_context(playwright_driver, profile):
     return context
 
 
-#: The page that keeps the runtime live in each warm profile, by its context (keep_runtime_compiled).
+#: Where each warm profile keeps the runtime live (the sites' addresses), and the pages that do, by their context
+#: (keep_runtime_compiled).
+KEPT_AT = {}
 KEEPERS = {}
 
 
-def keep_runtime_compiled(context, site_url):
-    """Keep a page in `context` with the runtime live: the test harness with a client started, a dedicated worker
-    that no page can join, which keeps nothing in storage and asks for nothing once live. While it lives, each new
-    tab of the site boots Python from WebAssembly its renderer has compiled already (`--process-per-site`). It is
-    no tab of any test's (`tabs_opened_by_tests`, close_every_page), and is opened again if it was closed or crashed."""
-    keeper = KEEPERS.get(context)
-    if keeper is not None and not keeper.is_closed() and not getattr(keeper, "crashed", False):
-        return
-    keeper = context.new_page()
-    keeper.on("crash", lambda _: setattr(keeper, "crashed", True))
-    KEEPERS[context] = keeper
-    start_client(keeper, site_url)
+def keep_runtime_compiled(context):
+    """Keep pages in `context` with the runtime live, one at each address KEPT_AT gives for it: the test harness with a
+    client started, a dedicated worker that no page can join, which keeps nothing in storage and asks for nothing once
+    live. While one lives, each new tab of its site (and each frame from it) boots Python from WebAssembly its
+    renderer has compiled already (`--process-per-site`). A page isolated cross-origin and one that is not never
+    share a renderer, so the site served isolated and the site served as a plain host have a keeper each. A keeper
+    is no tab of any test's (`tabs_opened_by_tests`, close_every_page), and is opened again if it was closed or
+    crashed."""
+    keepers = KEEPERS.setdefault(context, {})
+    for site in KEPT_AT.get(context, ()):
+        keeper = keepers.get(site)
+        if keeper is not None and not keeper.is_closed() and not getattr(keeper, "crashed", False):
+            continue
+        keeper = context.new_page()
+        keeper.on("crash", lambda crashed: setattr(crashed, "crashed", True))
+        keepers[site] = keeper
+        start_client(keeper, site)
 
 
 def tabs_opened_by_tests(context):
-    """The pages of `context` that tests opened: all but the one keeping the runtime compiled."""
-    return [open_page for open_page in context.pages if open_page is not KEEPERS.get(context)]
+    """The pages of `context` that tests opened: all but those keeping the runtime compiled."""
+    kept = KEEPERS.get(context, {}).values()
+    return [open_page for open_page in context.pages if all(open_page is not keeper for keeper in kept)]
 
 
-def warm_profile(playwright_driver, tmp_path_factory, site_url, name):
-    """A warm profile (launch_warm_context) with the runtime kept compiled in it; closed at the session's end."""
+def warm_profile(playwright_driver, tmp_path_factory, sites, name):
+    """A warm profile (launch_warm_context) with the runtime kept compiled in it for each of `sites`; closed at the
+    session's end."""
     context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp(name))
-    keep_runtime_compiled(context, site_url)
+    KEPT_AT[context] = sites
+    keep_runtime_compiled(context)
     yield context
+    KEPT_AT.pop(context)
     KEEPERS.pop(context, None)
     context.close()
 
 
 @pytest.fixture(scope="session")
-def warm_context(playwright_driver, tmp_path_factory, site_url):
+def warm_context(playwright_driver, tmp_path_factory, site_url, plain_site_url):
     """A persistent browser profile for `page` (conftest's header says why)."""
-    yield from warm_profile(playwright_driver, tmp_path_factory, site_url, "browser-profile")
+    yield from warm_profile(playwright_driver, tmp_path_factory, (site_url, plain_site_url), "browser-profile")
 
 
 @pytest.fixture(scope="session")
 def warm_shared_context(playwright_driver, tmp_path_factory, site_url):
     """Another, for the shared page (`live_page`): it lives while the `page` tests run, and what it keeps must not
     reach them (nor their wipes it)."""
-    yield from warm_profile(playwright_driver, tmp_path_factory, site_url, "shared-page-profile")
+    yield from warm_profile(playwright_driver, tmp_path_factory, (site_url,), "shared-page-profile")
 
 
 @pytest.fixture(scope="session")
-def warm_fresh_context(playwright_driver, tmp_path_factory, site_url):
+def warm_fresh_context(playwright_driver, tmp_path_factory, site_url, plain_site_url):
     """A third, for `fresh_page`: the computer a link is opened on, while the test's `page` or shared page is
     the one it was made on."""
-    yield from warm_profile(playwright_driver, tmp_path_factory, site_url, "fresh-page-profile")
+    yield from warm_profile(playwright_driver, tmp_path_factory, (site_url, plain_site_url), "fresh-page-profile")
 
 
 def origin_of(url):
@@ -338,7 +349,7 @@ def first_visit_page(context, site_url, problems):
     closed (then its problems are checked); what the sites it visited kept is forgotten through the next test's page,
     blank until then, before it goes anywhere: a page opened only to wipe cost a renderer, 0.3 s of CPU a test."""
     origins = {site_url}
-    keep_runtime_compiled(context, site_url)
+    keep_runtime_compiled(context)
     new_page = guard(context, problems, origins)
     forget_site_data(new_page, SITES_VISITED.pop(context, set()))
     try:
@@ -412,7 +423,7 @@ def shared_page(warm_shared_context, site_url):
 
 
 def boot_shared_page(shared, site_url):
-    keep_runtime_compiled(shared["page"].context, site_url)
+    keep_runtime_compiled(shared["page"].context)
     open_live(shared["page"], f"{site_url}/")
     reset_to_default_example(shared["page"])
     shared["booted"] = as_booted(shared["page"])
