@@ -227,10 +227,10 @@ def warm_shared_context(playwright_driver, tmp_path_factory, site_url):
 
 
 @pytest.fixture(scope="session")
-def warm_fresh_context(playwright_driver, tmp_path_factory, site_url, plain_site_url):
+def warm_fresh_context(playwright_driver, tmp_path_factory, site_url):
     """A third, for `fresh_page`: the computer a link is opened on, while the test's `page` or shared page is
     the one it was made on."""
-    yield from warm_profile(playwright_driver, tmp_path_factory, (site_url, plain_site_url), "fresh-page-profile")
+    yield from warm_profile(playwright_driver, tmp_path_factory, (site_url,), "fresh-page-profile")
 
 
 def origin_of(url):
