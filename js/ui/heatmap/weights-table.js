@@ -77,13 +77,16 @@ function announceWhenStill(summary, store) {
   let announceTimer = null;
   return () => {
     clearTimeout(announceTimer);
+    if (store.state.resultIsPreview) {
+      // The page just opened: nothing has changed yet, so nothing is said, nor when Python's own result replaces
+      // the precomputed one with the same weights (at once, not after the wait: Python may be live sooner).
+      const { result, activeHead, focusToken } = store.state;
+      lastSpoken = attentionSummary(result, activeHead, focusToken);
+      return;
+    }
     announceTimer = setTimeout(() => {
-      const { result, resultIsPreview, activeHead, focusToken } = store.state;
+      const { result, activeHead, focusToken } = store.state;
       const text = attentionSummary(result, activeHead, focusToken);
-      if (resultIsPreview) {
-        lastSpoken = text; // the page just opened: nothing has changed yet, so nothing is said
-        return;
-      }
       if (text && text !== lastSpoken) {
         lastSpoken = text;
         summary.textContent = text;
