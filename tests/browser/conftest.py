@@ -170,23 +170,20 @@ def launch_warm_context(playwright_driver, profile):
     return context
 
 
-#: Where each warm profile keeps the runtime live (the sites' addresses), and the pages that do, by their context
-#: (keep_runtime_compiled).
-KEPT_AT = {}
+#: The pages that keep the runtime live in each warm profile: by context, then by the site's address (None until opened).
 KEEPERS = {}
 
 
 def keep_runtime_compiled(context):
-    """Keep pages in `context` with the runtime live, one at each address KEPT_AT gives for it: the test harness with a
+    """Keep pages in `context` with the runtime live, one at each site KEEPERS names for it: the test harness with a
     client started, a dedicated worker that no page can join, which keeps nothing in storage and asks for nothing once
     live. While one lives, each new tab of its site (and each frame from it) boots Python from WebAssembly its
     renderer has compiled already (`--process-per-site`). A page isolated cross-origin and one that is not never
     share a renderer, so the site served isolated and the site served as a plain host have a keeper each. A keeper
     is no tab of any test's (`tabs_opened_by_tests`, close_every_page), and is opened again if it was closed or
     crashed."""
-    keepers = KEEPERS.setdefault(context, {})
-    for site in KEPT_AT.get(context, ()):
-        keeper = keepers.get(site)
+    keepers = KEEPERS.get(context, {})
+    for site, keeper in keepers.items():
         if keeper is not None and not keeper.is_closed() and not getattr(keeper, "crashed", False):
             continue
         keeper = context.new_page()
@@ -197,7 +194,7 @@ def keep_runtime_compiled(context):
 
 def tabs_opened_by_tests(context):
     """The pages of `context` that tests opened: all but those keeping the runtime compiled."""
-    kept = KEEPERS.get(context, {}).values()
+    kept = [keeper for keeper in KEEPERS.get(context, {}).values() if keeper is not None]
     return [open_page for open_page in context.pages if all(open_page is not keeper for keeper in kept)]
 
 
@@ -205,11 +202,10 @@ def warm_profile(playwright_driver, tmp_path_factory, sites, name):
     """A warm profile (launch_warm_context) with the runtime kept compiled in it for each of `sites`; closed at the
     session's end."""
     context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp(name))
-    KEPT_AT[context] = sites
+    KEEPERS[context] = dict.fromkeys(sites)
     keep_runtime_compiled(context)
     yield context
-    KEPT_AT.pop(context)
-    KEEPERS.pop(context, None)
+    KEEPERS.pop(context)
     context.close()
 
 
