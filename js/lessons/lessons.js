@@ -58,13 +58,13 @@ function editsWithDraft(state, step) {
 
 /**
  * Run `open` (a step put on the page, its question asked and drawn) with the deferred views held
- * (`holdViews`: deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
+ * (`store.hold`: deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
  * views below. Resolves with what `open` returns once those are drawn too. While Python starts (not `live`) the
  * question waits for it, and the panels do not.
  */
-async function questionFirst(live, holdViews, open) {
+async function questionFirst(live, hold, open) {
   if (!live) return open();
-  const release = holdViews();
+  const release = hold();
   const giveUp = setTimeout(release, PANELS_WAIT_AT_MOST_MS);
   try {
     return await open();
@@ -165,8 +165,6 @@ function showInAddress(lesson, stepId, preview = false) {
  * @param {object} options.claims "Test a claim"'s controller (claims.js)
  * @param {string} options.mode where progress is kept: "page", or "embed" in a course page's frame
  * @param {ReturnType<import("./lesson-files.js").createLessonFiles>} options.files the lesson files, fetched once
- * @param {() => () => Promise<void>} options.holdViews holds the page's deferred views (deferred-views.js) until the
- *   release it returns is called
  * @param {{pageOrigin: string, origins: string[]|null}} [options.allowed] where a course's own lesson file may come
  *   from (lesson-sources.js): the page's origin, and a frame's `origins=`; by default the page's origin alone
  */
@@ -231,7 +229,7 @@ export function createLessonController({ allowed = null, ...options }) {
  * The player's side of the controller: lessons opened by id, their steps, answers and progress (createLessonController's
  * options, and `fetchedFrom`: the address each lesson loaded from a course's own file came from, by id).
  */
-function createLessonPlayer({ store, python, session, loader, presets, setView, model, claims, mode, files, holdViews, fetchedFrom }) {
+function createLessonPlayer({ store, python, session, loader, presets, setView, model, claims, mode, files, fetchedFrom }) {
   let shown = null; // {lesson, step} on the page now
   let openings = 0; // lessons opened so far: each opening's `arrival` is told apart by its count
   const update = (patch) => store.update({ lesson: { ...store.state.lesson, ...patch } }, "lesson");
@@ -249,7 +247,7 @@ function createLessonPlayer({ store, python, session, loader, presets, setView, 
   const answers = createLessonAnswers({ store, python, session, claims: claims.actions, lesson: { current: () => shown, update, save } });
 
   /** Put step `at` of the open lesson on the page and ask Python how its question meets the scene. */
-  const goTo = (at) => questionFirst(store.state.boot.live, holdViews, () => showStep(at));
+  const goTo = (at) => questionFirst(store.state.boot.live, store.hold, () => showStep(at));
   async function showStep(at) {
     const lesson = await files.lesson(store.state.lesson.id);
     const step = lesson.steps[at];

@@ -10,7 +10,7 @@
  * updates pause, for `export_svg()` and `export_png()` in Python).
  */
 
-import { createDeferredViews, unlessResult, viewChanges } from "../state/deferred-views.js";
+import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS } from "../state/deferred-views.js";
 import { createSceneSession, createStore } from "../state/session.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
 import { mountSceneViews } from "../ui/scene-views.js";
@@ -87,16 +87,13 @@ function render({ model, el }) {
     notify: () => {},
   };
 
-  const deferredViews = createDeferredViews();
-  const editorStore = deferredViews.deferredStore(store, { urgent: unlessResult });
-  const laterStore = deferredViews.deferredStore(store, { urgent: viewChanges });
-  const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
+  const { heatmap } = mountSceneViews(panel, { root, store, actions, when: SCENE_VIEW_TIMINGS });
   // Drawn once the first scene is on screen with every view (this subscriber is the last deferred one).
-  const shown = laterStore.subscribe((state) => {
+  const shown = store.subscribe((state) => {
     if (!state.draft) return;
     playground.dataset.drawn = "true";
     shown();
-  });
+  }, BELOW_HEATMAP);
 
   /** The model's scene, result and error on screen (a scene Python set, or the first one). */
   function showModelScene() {

@@ -26,12 +26,11 @@ import { createPresetLibrary } from "../loading/presets.js";
 import { followPythonBoot } from "../loading/python-boot.js";
 import { createSceneLoader } from "../loading/scene-loader.js";
 import { createSceneSession } from "../state/session.js";
+import { AFTER_HEATMAP } from "../state/deferred-views.js";
 
 /**
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createStore>} options.store
- * @param {ReturnType<import("../state/deferred-views.js").createDeferredViews>} options.deferredViews the page's views
- *   that may redraw a task late: saving waits with them, and a lesson's question holds them
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
  * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
@@ -42,7 +41,7 @@ import { createSceneSession } from "../state/session.js";
  * @param {string[]|null} [options.lessonOrigins] the other sites a course's own lesson file may come from (a frame's
  *   `origins=`), or null for none: the page's own site always may
  */
-export function createController({ store, deferredViews, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null,
+export function createController({ store, python, preview, lockedFields = new Set(), lockedChanges = () => [], storageMode = "page", panelsOnPage = null,
   lessonOrigins = null }) {
   /** Panel `name` is on the page: shown by the view (a link may hide some) and kept by a course page's frame. */
   const panelShown = (name) => store.state.view.panels.includes(name) && (!panelsOnPage || panelsOnPage.includes(name));
@@ -56,9 +55,9 @@ export function createController({ store, deferredViews, python, preview, locked
   // boot and the scene session (the boot makes the session live; the session restarts a Python that died), and the
   // scene loader and the panels' controllers (a link or saved work sets a panel up; a panel shows a scene).
   const boot = followPythonBoot({ python, store });
-  // Saving a new scene (its identity is a canonical JSON of the whole scene) waits a task, so it never holds
-  // back the heatmap of a big scene; leaving the page still writes anything pending.
-  const savedWork = createSavedWork({ store: deferredViews.deferredStore(store), mode: storageMode });
+  // Saving a new scene (its identity is a canonical JSON of the whole scene) waits a task, so it never holds back the
+  // heatmap of a big scene; leaving the page still writes anything pending.
+  const savedWork = createSavedWork({ store, mode: storageMode, when: AFTER_HEATMAP });
   const session = createSceneSession({
     store, compute: python.compute, lockedFields, isLost: isRuntimeLost, onLost: boot.restart,
     beforeNewScene: savedWork.flush, // what the old scene still owes is written first
@@ -79,7 +78,7 @@ export function createController({ store, deferredViews, python, preview, locked
   });
   const lessonFiles = createLessonFiles();
   const lessons = lazyLessons({ files: lessonFiles, panels },
-    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles, holdViews: deferredViews.hold,
+    () => ({ store, python, session, loader, presets, setView, mode: storageMode, files: lessonFiles,
       allowed: { pageOrigin: location.origin, origins: lessonOrigins } }));
   /**
    * Open a lesson: a built one by `id`, or a course's own file at `src`; resolves with the step, or rejects.

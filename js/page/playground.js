@@ -8,7 +8,7 @@
  */
 
 import { createController } from "./controller.js";
-import { createDeferredViews, nearScreenStore, unlessResult, viewChanges } from "../state/deferred-views.js";
+import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS, nearScreen } from "../state/deferred-views.js";
 import { CHANGES } from "../state/state.js";
 import { LATER_PARTS, liveAndIdle, loadOnce, loadPart, whenIdle } from "../loading/later-parts.js";
 import { createStore } from "../state/session.js";
@@ -50,9 +50,8 @@ const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL
 export function startPlayground({ python, preview, lockedFields, lockedChanges, storageMode = "page", panelsOnPage = null, lesson = null, lessonOrigins = null,
   embedCode = null }) {
   const store = createStore();
-  const deferredViews = createDeferredViews();
   const controller = createController({
-    store, deferredViews, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage, lessonOrigins,
+    store, python, preview, lockedFields, lockedChanges, storageMode, panelsOnPage, lessonOrigins,
   });
   const { actions } = controller;
   const theme = createTheme({
@@ -62,7 +61,7 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
   // neither competes with Python's download nor delays the first heatmap.
   const onceLive = (work) => liveAndIdle(python.ready).then(work);
-  mountViews({ store, deferredViews, actions, theme, onceLive, embedCode });
+  mountViews({ store, actions, theme, onceLive, embedCode });
   const firstScene = controller.start({ lesson });
 
   followReveals(store);
@@ -73,19 +72,15 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
   whenIdle().then(() => controller.loadPresetList());
   // Nor are the teaching views below the playground, with their stylesheet.
-  onceLive(() => mountLaterViews({ store: deferredViews.deferredStore(store, { urgent: viewChanges }), actions, panelsReady: controller.loadPanels }));
+  onceLive(() => mountLaterViews({ store, actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };
 }
 
 /** The first view's views, each in its place. */
-function mountViews({ store, deferredViews, actions, theme, onceLive, embedCode }) {
+function mountViews({ store, actions, theme, onceLive, embedCode }) {
   const root = host("playground");
   const bootStatus = createBootStatus(host("boot-status"), { onRetry: () => actions.retryBoot() });
-  // The editors redraw a new result a task after the heatmap (deferred-views.js); the learner's edits at once.
-  const editorStore = deferredViews.deferredStore(store, { urgent: unlessResult });
-  // Views that may draw a task after the heatmap; what the learner opens or picks among them shows at once.
-  const laterStore = deferredViews.deferredStore(store, { urgent: viewChanges });
-  const { heatmap } = mountSceneViews(panel, { root, store, editorStore, laterStore, actions });
+  const { heatmap } = mountSceneViews(panel, { root, store, actions, when: SCENE_VIEW_TIMINGS });
   mountPresetPicker(panel("presets"), { store, actions });
   mountSaveStatus(panel("presets"), { store, actions });
   followUnsavedWork({ scene: [panel("controls"), panel("features"), panel("weights")], code: [panel("exercise")] }, { store, actions });
@@ -95,7 +90,7 @@ function mountViews({ store, deferredViews, actions, theme, onceLive, embedCode 
   onceLive(fillShareArea);
   installSceneFileDrop(actions);
   mountNoticeBar(host("notice-area"), { store, actions });
-  mountTeachingNotes(panel("notes"), { store: laterStore });
+  mountTeachingNotes(panel("notes"), { store, when: BELOW_HEATMAP });
   const themeToggle = mountThemeToggle(host("masthead-controls"), { onToggle: () => theme.toggle(), before: shareButton });
   theme.subscribe((now) => themeToggle.update(now));
 
@@ -108,11 +103,11 @@ function mountViews({ store, deferredViews, actions, theme, onceLive, embedCode 
   // The page is shown once its first scene is on screen with every view drawn (this subscriber is the last
   // deferred one, so it runs after the others): before, the panels fill in one after another, and each would
   // push the next one down under the reader's eyes.
-  const shown = laterStore.subscribe((state) => {
+  const shown = store.subscribe((state) => {
     if (!state.draft) return;
     root.dataset.drawn = "true";
     shown();
-  });
+  }, BELOW_HEATMAP);
   bootStatus.update(store.state.boot);
 }
 
@@ -301,24 +296,17 @@ async function mountLaterViews({ store, actions, panelsReady }) {
   // The panels' controllers too (controller.js), so the views find their actions loaded (if they could not load,
   // each action tries again when called).
   const [views] = await Promise.all([loadPart(LATER_PARTS.laterViews), panelsReady().catch(() => {})]);
-  const listeners = [];
-  const lateStore = {
-    ...store,
-    subscribe(listener) {
-      listeners.push(listener);
-      return store.subscribe(listener);
-    },
-  };
+  // Each view hears of everything that already happened (once a scene is shown: before, they hear of the first
+  // scene as it comes), with the next redraws.
+  const owed = store.state.draft ? Object.keys(CHANGES) : [];
+  const below = { ...BELOW_HEATMAP, owed };
   // The views that only show each result (no controls of their own that act on it) catch up once the updates
   // pause while they are far from the screen.
-  const nearScreen = (name) => nearScreenStore(lateStore, panel(name), { urgent: viewChanges });
-  views.mountStepView(panel("steps"), { store: nearScreen("steps"), actions });
-  views.mountMultiHead(panel("heads"), { store: nearScreen("heads"), actions });
-  views.mountExperiments(panel("experiments"), { store: lateStore, actions });
-  views.mountModelPanel(panel("model"), { store: lateStore, actions });
-  views.mountClaimTest(panel("model"), { store: lateStore, actions }); // "Test a claim", under the model
-  views.mountExercisePanel(panel("exercise"), { store: lateStore, actions });
-  if (!store.state.draft) return; // nothing shown yet: the views hear of the first scene as it comes
-  const everything = new Set(Object.keys(CHANGES));
-  for (const listener of listeners) listener(store.state, everything);
+  const nearScreenOf = (name) => ({ ...nearScreen(panel(name)), owed });
+  views.mountStepView(panel("steps"), { store, actions, when: nearScreenOf("steps") });
+  views.mountMultiHead(panel("heads"), { store, actions, when: nearScreenOf("heads") });
+  views.mountExperiments(panel("experiments"), { store, actions, when: below });
+  views.mountModelPanel(panel("model"), { store, actions, when: below });
+  views.mountClaimTest(panel("model"), { store, actions, when: below }); // "Test a claim", under the model
+  views.mountExercisePanel(panel("exercise"), { store, actions, when: below });
 }

@@ -77,11 +77,12 @@ const whenIdle = (callback) =>
 
 /**
  * @param {object} options
- * @param {{state: object, update: Function, subscribe: Function, catchUp?: () => void}} options.store the page's
- *   store, or one whose subscribers hear late (state/deferred-views.js: `catchUp` tells them now)
+ * @param {ReturnType<import("../state/session.js").createStore>} options.store the page's store
+ * @param {object} options.when when this module hears of the store's changes: a task after the heatmap
+ *   (state/deferred-views.js), so that a new scene's save never holds back the heatmap of a big scene
  * @param {string} options.mode the storage mode ("page"; an embedded playground has its own)
  */
-export function createSavedWork({ store, mode }) {
+export function createSavedWork({ store, mode, when }) {
   /** Told when a new scene put saved edits of it aside (`onKept`), to say so. */
   let onKept = (kept) => {};
   const drafts = createDraftStore({ mode, onProblem: (problem) => setSaveStatus({ problem }) });
@@ -149,7 +150,7 @@ export function createSavedWork({ store, mode }) {
     if (store.state.sceneCount === sceneCount) follow(store.state, restoredId);
   }
 
-  store.subscribe((state, changes) => {
+  function followChanges(state, changes) {
     if (!state.draft) return;
     if (state.sceneCount !== shown.sceneCount) {
       if (waiting?.sceneCount !== state.sceneCount) {
@@ -161,14 +162,12 @@ export function createSavedWork({ store, mode }) {
     const edited = EDIT_PARTS.some((part) => changes.has(part)) && state.edited;
     const looked = ["focus", "head", "view", "model", "claim"].some((part) => changes.has(part)) && (state.edited || !state.presetId);
     if (edited || looked) scheduleSave(state);
-  });
+  }
+  store.subscribe(followChanges, when);
 
-  /**
-   * Hear now of every change the store still owes (a deferred store tells its subscribers in the next task): a
-   * knock-out clicked just before a reload changed the state, but the task that would have told this module can
-   * come after the page is gone.
-   */
-  const catchUp = () => store.catchUp?.();
+  // Hear now of every change the store still owes this module (it hears a task late): a knock-out clicked just
+  // before a reload changed the state, but the task that would have told this module can come after the page is gone.
+  const catchUp = () => store.catchUp(followChanges);
 
   // Write anything pending before the page goes away (a reload, a closed tab, a hidden tab).
   const writePending = () => {

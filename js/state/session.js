@@ -25,18 +25,18 @@ import { applyEdit, fieldsEditedBy } from "../scene/edits.js";
 import { draftFromScene, sceneFromDraft, shapeKey } from "../scene/draft.js";
 import { withErrorDetail } from "../scene/errors.js";
 import { sameSceneData } from "../scene/sameness.js";
+import { createRedrawSchedule } from "./deferred-views.js";
 import { CHANGES, SCENE_SLICES, initialState } from "./state.js";
 
 /** @typedef {import("./state.js").PlaygroundState} PlaygroundState */
 
 /**
- * What a view gets of the store: the state to read, the changes to subscribe to, and `update` for the views that
- * change a slice of their own. The page's store is one; so is a store that redraws its views later
- * (deferred-views.js).
+ * What a view gets of the store: the state to read, the changes to subscribe to (at once, or when the timing it
+ * gives says: deferred-views.js), and `update` for the views that change a slice of their own.
  * @typedef {object} StoreView
  * @property {PlaygroundState} state
  * @property {(patch: object, ...changes: string[]) => void} update
- * @property {(listener: (state: PlaygroundState, changes: Set<string>) => void) => () => void} subscribe
+ * @property {(listener: (state: PlaygroundState, changes: Set<string>) => void, when?: import("./deferred-views.js").RedrawTiming) => () => void} subscribe
  */
 
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
@@ -349,13 +349,16 @@ function checkDeclared(state, patch, changes) {
  * subscribe to, and what the page's controller modules change. The scene's slices are refused to `update`: the
  * scene session below takes their one writer.
  * @returns {{state: PlaygroundState, update: (patch: object, ...changes: string[]) => void,
- *   subscribe: (listener: (state: PlaygroundState, changes: Set<string>) => void) => () => void,
+ *   subscribe: StoreView["subscribe"],
+ *   catchUp: (listener: (state: PlaygroundState, changes: Set<string>) => void) => void,
+ *   hold: () => () => Promise<void>,
  *   derive: (derive: (state: PlaygroundState, changes: Set<string>) => ({patch: object, changes: string[]}|null)) => void,
  *   takeSceneWriter: () => (patch: object, ...changes: string[]) => void}}
  */
 export function createStore() {
   const state = initialState();
   const listeners = new Set();
+  const schedule = createRedrawSchedule(() => state);
   const derivations = [];
   let sceneWriterTaken = false;
 
@@ -382,11 +385,26 @@ export function createStore() {
       if (owned.length) throw new Error(`${owned.join(", ")}: only the scene session changes the scene (state/session.js)`);
       publish(patch, changes);
     },
-    /** Call `listener(state, changes)` after every update; returns a function that unsubscribes. */
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    /**
+     * Call `listener(state, changes)` after every update, or, given `when` (deferred-views.js), a task after the
+     * heatmap with every part changed meanwhile; returns a function that unsubscribes.
+     */
+    subscribe(listener, when) {
+      if (!when) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      }
+      const { hear, stop } = schedule.listen(listener, when);
+      listeners.add(hear);
+      return () => {
+        listeners.delete(hear);
+        stop();
+      };
     },
+    /** Tell `listener`, subscribed with a timing, now what it is still owed (saving, before the page goes away). */
+    catchUp: schedule.catchUp,
+    /** Hold every deferred listener until the next frame is painted after the release (deferred-views.js). */
+    hold: schedule.hold,
     /**
      * Keep a slice in step with others: `derive(state, changes)` runs before every notification and returns
      * {patch, changes} to apply in it (never a scene slice), or null.

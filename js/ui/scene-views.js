@@ -3,9 +3,11 @@
  * notebook widget (notebook/widget.js), so that both draw alike: the heatmap with its keyboard and its weights
  * table, the attention bars under it, the mask controls, the feature table and the weight matrices.
  *
- * The caller gives the stores: the page's store for what must draw at once, and two that may draw a task later
- * (state/deferred-views.js): the editors', and the one of the views below the heatmap.
+ * Each view gets the store and hears of its changes when the caller's timings say (state/deferred-views.js
+ * SCENE_VIEW_TIMINGS): the heatmap and the controls at once; the editors a new result a task after the heatmap (the
+ * learner's own edits at once); the weights table and the bars a task after the heatmap.
  */
+
 
 import { createAttentionBars } from "./heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "./heatmap/heatmap-panel.js";
@@ -24,23 +26,23 @@ const BARS_CHANGES = ["result", "focus", "head", "mode", "scene"];
  * @param {(name: string) => HTMLElement} panel the element of the panel `name` (layout/panels.js's names)
  * @param {object} context
  * @param {HTMLElement} context.root the playground's element: its grids' arrow keys work inside it
- * @param {import("../state/session.js").StoreView} context.store the store: the heatmap and the controls draw at once
- * @param {import("../state/session.js").StoreView} context.editorStore the editors' store: a new result reaches them
- *   a task after the heatmap, the learner's own edits at once
- * @param {import("../state/session.js").StoreView} context.laterStore the store of the views below the heatmap
+ * @param {import("../state/session.js").StoreView} context.store the page's (or the widget's) store
+ * @param {{editors: import("../state/deferred-views.js").RedrawTiming,
+ *   belowHeatmap: import("../state/deferred-views.js").RedrawTiming}} context.when when the editors, and the views
+ *   below the heatmap, hear of the store's changes
  * @param {object} context.actions the views' actions (edit, focus, hover, setView, …)
  * @returns {{heatmap: ReturnType<typeof mountHeatmapPanel>}} the heatmap (its picture is what the downloads draw)
  */
-export function mountSceneViews(panel, { root, store, editorStore, laterStore, actions }) {
+export function mountSceneViews(panel, { root, store, actions, when }) {
   const bars = createAttentionBars(panel("bars"));
   const heatmap = mountHeatmapPanel(panel("heatmap"), { store, actions });
   mountMaskControls(panel("controls"), { store, actions });
-  mountFeatureTable(panel("features"), { store: editorStore, actions });
-  mountWeightMatrices(panel("weights"), { store: editorStore, actions });
-  mountWeightsTable(panel("heatmap"), { store: laterStore, actions });
+  mountFeatureTable(panel("features"), { store, actions, when: when.editors });
+  mountWeightMatrices(panel("weights"), { store, actions, when: when.editors });
+  mountWeightsTable(panel("heatmap"), { store, actions, when: when.belowHeatmap });
   installGridKeyboard(root);
   installHeatmapKeyboard(heatmap.area, { store, actions });
-  laterStore.subscribe((state, changes) => {
+  store.subscribe((state, changes) => {
     if (!BARS_CHANGES.some((part) => changes.has(part))) return;
     const { result, draft } = state;
     if (result) {
@@ -49,6 +51,6 @@ export function mountSceneViews(panel, { root, store, editorStore, laterStore, a
     } else if (draft) {
       bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });
     }
-  });
+  }, when.belowHeatmap);
   return { heatmap };
 }

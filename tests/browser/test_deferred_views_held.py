@@ -1,4 +1,4 @@
-"""js/state/deferred-views.js's hold, in real Chromium, on its own: while a hold is on, the deferred views wait, even
+"""The store's hold (js/state/deferred-views.js), in real Chromium, on its own: while a hold is on, the deferred views wait, even
 for a change they would draw at once; once it is released they draw after the next frame is painted, once, with
 every part that changed, and the release resolves only after they have. (A lesson step holds them so that its
 question is painted before the grids its scene rebuilds: test_lesson_question_first.py.)"""
@@ -13,16 +13,14 @@ pytestmark = pytest.mark.browser
 # release. A change it would draw at once and one it would wait for come while held; then the release; then,
 # released, an urgent change again.
 HELD_VIEWS = """async () => {
-  const { createDeferredViews } = await import("/js/state/deferred-views.js");
-  const views = createDeferredViews();
-  const store = makeStore({ n: 0 });
+  const { store, put, numberIn } = await makeStore();
   const log = [];
   let framed = false;
-  views.deferredStore(store, { urgent: (changes) => changes.has("values") })
-    .subscribe((state, changes) => log.push({ n: state.n, changes: [...changes].sort(), framed }));
-  const release = views.hold();
-  store.update({ n: 1 }, "scene");
-  store.update({ n: 2 }, "values");
+  store.subscribe((state, changes) => log.push({ n: numberIn(state), changes: [...changes].sort(), framed }),
+    { urgent: (changes) => changes.has("values") });
+  const release = store.hold();
+  put(1, "scene");
+  put(2, "values");
   await new Promise((resolve) => setTimeout(resolve, 50));
   const whileHeld = log.length;
   const released = release();
@@ -30,7 +28,7 @@ HELD_VIEWS = """async () => {
   await released;
   const whenResolved = log.length;
   await release(); // again: nothing more
-  store.update({ n: 3 }, "values");
+  put(3, "values");
   const urgentAfter = log.length;
   return { whileHeld, whenResolved, urgentAfter, log };
 }"""

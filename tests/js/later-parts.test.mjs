@@ -42,9 +42,9 @@ test("the actions a part brings are the panels' and the lessons' action names, e
 
 test("the lessons' controller gives every action the registry says it brings", async () => {
   const { createLessonController } = await LATER_PARTS.lessonController.importModule();
-  const store = { state: { lesson: null }, update() {}, subscribe: () => () => {} };
+  const store = { state: { lesson: null }, update() {}, subscribe: () => () => {}, hold: () => async () => {} };
   const controller = createLessonController({ store, python: {}, session: {}, loader: {}, presets: {}, setView() {},
-    mode: "page", files: { list: async () => [] }, model: {}, claims: {}, holdViews: () => async () => {} });
+    mode: "page", files: { list: async () => [] }, model: {}, claims: {} });
   assert.deepEqual(Object.keys(controller.actions).filter((name) => name !== "lessonsList").sort(),
     [...LATER_PARTS.lessonController.actions].sort());
 });

@@ -46,11 +46,11 @@ function createClaimStatement({ actions, picked }) {
 
 /**
  * @param {HTMLElement} host
- * @param {{store: object, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string, options?: {steps?: number, seed?: number}) => Promise<object>,
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string, options?: {steps?: number, seed?: number}) => Promise<object>,
  *   stopClaim: () => void, chooseClaim: (id: string, options?: {steps?: number|null}) => void,
  *   claimPlace: (id: string) => string|null, showClaimPlace: (id: string) => void}}} context
  */
-export function mountClaimTest(host, { store, actions }) {
+export function mountClaimTest(host, { store, actions, when }) {
   const element = withTestId(make("section", "model-training claim-test"), "claim-test");
   element.setAttribute("aria-labelledby", "claim-test-title");
   element.hidden = true;
@@ -93,6 +93,6 @@ export function mountClaimTest(host, { store, actions }) {
 
   store.subscribe((state, changes) => {
     if (changes.has("claim") || changes.has("model") || changes.has("view")) render(state);
-  });
+  }, when);
   render(store.state);
 }

@@ -16,12 +16,12 @@ import { make, makeButton, withTestId } from "../shared/dom.js";
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
  * `exercise` (layout/panels.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
  *   stopDrawingWithLearnerCode, savedExerciseCode, keepExerciseCode, forgetExerciseCode, lastExercise,
  *   rememberExercise
  */
-export function mountExercisePanel(host, { store, actions }) {
+export function mountExercisePanel(host, { store, actions, when }) {
   const heading = make("h2", "", "Write it yourself");
   heading.id = "exercise-panel-title";
   const intro = make("p", "panel-note", "Write softmax and attention in Python, run them here, and see which checks pass. You can draw the heatmap with your own function.");
@@ -43,12 +43,12 @@ export function mountExercisePanel(host, { store, actions }) {
     open.textContent = opening ? "Close the exercises" : "Open the exercises";
     if (opening && !started) {
       started = true;
-      startExercises(body, store, actions);
+      startExercises(body, store, actions, when);
     }
   }
   store.subscribe((state, changes) => {
     if (changes.has("view")) showExercises(state.view.exercises);
-  });
+  }, when);
   showExercises(store.state.view.exercises);
 }
 
@@ -206,7 +206,7 @@ async function loadExercises(parts, actions) {
 }
 
 /** Build the open panel: fetch the exercises from Python, load the editor, wire everything. */
-async function startExercises(body, store, actions) {
+async function startExercises(body, store, actions, when) {
   const parts = buildBody(body);
   const exercises = await loadExercises(parts, actions);
   if (!exercises) return;
@@ -313,6 +313,6 @@ async function startExercises(body, store, actions) {
     }
     const picked = changes.has("view") ? chosen(state.view.exercise) : null;
     if (picked && picked !== current) select(picked);
-  });
+  }, when);
   select(current);
 }

@@ -183,9 +183,9 @@ function focusInput(input) {
 /**
  * Mount the feature table in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
  */
-export function mountFeatureTable(host, { store, actions }) {
+export function mountFeatureTable(host, { store, actions, when }) {
   const sentence = mountSentenceBox({ store, actions });
 
   const scroller = make("div", "grid-scroll");
@@ -283,5 +283,5 @@ export function mountFeatureTable(host, { store, actions }) {
     if (changes.has("scene") || changes.has("labels") || changes.has("values")) markBlankRows(state.draft); // a row filled in
     if (changes.has("error") || changes.has("scene")) showError(state);
     if (changes.has("focus") || changes.has("hover") || changes.has("scene")) highlightRows(state);
-  });
+  }, when);
 }

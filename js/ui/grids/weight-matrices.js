@@ -167,9 +167,9 @@ function editFromInput(input, head, editor) {
 /**
  * Mount the weight editor in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
  */
-export function mountWeightMatrices(host, { store, actions }) {
+export function mountWeightMatrices(host, { store, actions, when }) {
   const tabs = make("div", "head-tabs");
   const tabList = make("div", "head-tab-list");
   tabList.setAttribute("role", "tablist");
@@ -281,5 +281,5 @@ export function mountWeightMatrices(host, { store, actions }) {
     if (changes.has("scene")) syncValues();
     if (changes.has("scene") || changes.has("labels") || (changes.has("result") && !head.valueDims)) syncLabels(state);
     if (changes.has("error") || changes.has("scene")) showError(state);
-  });
+  }, when);
 }

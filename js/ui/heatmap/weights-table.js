@@ -98,10 +98,10 @@ function announceWhenStill(summary, store) {
 /**
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: {setView: Function}}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: {setView: Function}}} context
  *   whether the table is shown is the view's `table` (layout/panels.js)
  */
-export function mountWeightsTable(host, { store, actions }) {
+export function mountWeightsTable(host, { store, actions, when }) {
   const toggle = makeButton("link-button table-toggle", "show as table", "weights-table-toggle");
   toggle.setAttribute("aria-expanded", "false");
   const wrap = withTestId(make("div", "weights-table-wrap visually-hidden"), "weights-table-wrap");
@@ -167,6 +167,6 @@ export function mountWeightsTable(host, { store, actions }) {
     if (!state.result) return;
     if (["result", "head", "scene"].some((part) => changes.has(part))) scheduleDraw(store.state.view.table);
     if (["result", "focus", "head"].some((part) => changes.has(part))) scheduleSummary();
-  });
+  }, when);
   showTable(store.state.view.table);
 }

@@ -146,9 +146,9 @@ function labels(info) {
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
  */
-export function mountModelPanel(host, { store, actions }) {
+export function mountModelPanel(host, { store, actions, when }) {
   const title = make("h2", "", "A model that learned its own attention");
   title.id = "model-panel-title";
   const intro = make("p", "panel-note", "Everything above is numbers set by hand. This is a real transformer, two layers of attention heads, trained on repeated runs of random words and the sentences of a small story world. Nobody set its weights: it learned where to look. Its heads are run by the same attention code as the playground's.");
@@ -261,6 +261,6 @@ export function mountModelPanel(host, { store, actions }) {
 
   store.subscribe((state, changes) => {
     if (changes.has("model") || changes.has("training")) render(state);
-  });
+  }, when);
   render(store.state);
 }

@@ -13,7 +13,7 @@ import { make } from "./dom.js";
 /**
  * Mount the link at the end of `host`.
  * @param {HTMLElement} host
- * @param {{store: {state: object, subscribe: Function},
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming,
  *   actions: {openClaim: (id: string) => Promise<any>, panelShown: (name: string) => boolean},
  *   claim: string, text?: string, about?: string}} context `claim` the claim's id (model/claims.py), `text` the
  *   link's words, `about` the claim itself where the words alone do not say which it is: it follows the words in
@@ -21,7 +21,7 @@ import { make } from "./dom.js";
  *   name begins with what is on screen, as a learner who speaks the words to a voice control says them (WCAG 2.5.3)
  * @returns {HTMLButtonElement}
  */
-export function mountClaimLink(host, { store, actions, claim, text = "Test this claim by training", about = "" }) {
+export function mountClaimLink(host, { store, when, actions, claim, text = "Test this claim by training", about = "" }) {
   const link = make("button", "link-button claim-link", text);
   link.type = "button";
   if (about) {
@@ -39,7 +39,7 @@ export function mountClaimLink(host, { store, actions, claim, text = "Test this 
   };
   store.subscribe((state, changes) => {
     if (changes.has("view")) follow();
-  });
+  }, when);
   follow();
   return link;
 }

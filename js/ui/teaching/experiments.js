@@ -39,20 +39,22 @@ function itScene(draft) {
 }
 
 /**
- * What builds one experiment's section into its panel; the section redraws on the store's changes.
- * @typedef {(panel: HTMLElement, context: {store: import("../../state/session.js").StoreView, actions: object}) =>
+ * What builds one experiment's section into its panel; the section redraws on the store's changes (`when` is the
+ * panel's timing, for the claim link the section opens with).
+ * @typedef {(panel: HTMLElement, context: {store: import("../../state/session.js").StoreView, actions: object,
+ *   when?: import("../../state/deferred-views.js").RedrawTiming}) =>
  *   {update: (state: import("../../state/session.js").PlaygroundState, changes: Set<string>) => void}} SectionBuilder
  */
 
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
  *   actions used: edit, setView, pickPreset, shuffleWords(), compareWordOrder(), knockOutWord(column),
  *   knockOutInExample(presetId, column),
  *   scalingExperiment({ds, nKeys}) -> Promise<result>
  */
-export function mountExperiments(host, { store, actions }) {
+export function mountExperiments(host, { store, actions, when }) {
   host.append(make("h2", "", "Experiments: change one thing"));
   const tabs = make("div", "experiment-tabs");
   tabs.setAttribute("role", "tablist");
@@ -71,7 +73,7 @@ export function mountExperiments(host, { store, actions }) {
     const panel = make("div", "experiment-section");
     panel.setAttribute("role", "tabpanel");
     panel.dataset.testid = `experiment-${id}`;
-    const section = build(panel, { store, actions });
+    const section = build(panel, { store, actions, when });
     tab.addEventListener("click", () => actions.setView({ experiment: id }));
     tabs.append(tab);
     return { id, tab, panel, section };
@@ -97,7 +99,7 @@ export function mountExperiments(host, { store, actions }) {
   store.subscribe((state, changes) => {
     if (changes.has("view")) select(tabOf(state.view));
     for (const { panel, section } of sections) if (!panel.hidden) section.update(state, changes);
-  });
+  }, when);
 }
 
 /**
@@ -120,18 +122,18 @@ const SECTION_INTROS = Object.freeze({
 });
 
 /** A section's opening: what it shows, then the claim it bears on, with the link to the test of that claim. */
-function openSection(panel, { store, actions }, claim) {
+function openSection(panel, { store, actions, when }, claim) {
   const { note, claimText } = SECTION_INTROS[claim];
   panel.append(make("p", "panel-note", note));
   const claimLine = make("p", "panel-note experiment-claim", claimText);
-  mountClaimLink(claimLine, { store, actions, claim });
+  mountClaimLink(claimLine, { store, actions, when, claim });
   panel.append(claimLine);
 }
 
 /* ---- Part 6: one-click variations ------------------------------------------------------------ */
 
-function oneThingSection(panel, { store, actions }) {
-  openSection(panel, { store, actions }, "separate-qk");
+function oneThingSection(panel, { store, actions, when }) {
+  openSection(panel, { store, actions, when }, "separate-qk");
   const buttons = make("div", "variation-buttons");
   const said = withTestId(make("p", "variation-said"), "variation-said");
   const weightLine = withTestId(make("p", "variation-weight"), "variation-cat-weight");
@@ -187,8 +189,8 @@ function oneThingSection(panel, { store, actions }) {
 
 /* ---- Part 7: why divide by √d ------------------------------------------------------------------ */
 
-function scalingSection(panel, { store, actions }) {
-  openSection(panel, { store, actions }, "scale");
+function scalingSection(panel, { store, actions, when }) {
+  openSection(panel, { store, actions, when }, "scale");
   const form = make("div", "scaling-form");
   const dsLabel = make("label", "field", "lengths d ");
   const ds = withTestId(make("input"), "scaling-ds");
@@ -266,8 +268,8 @@ function scalingSection(panel, { store, actions }) {
 
 /* ---- Part 8: word order, with and without positions ------------------------------------------ */
 
-function orderSection(panel, { store, actions }) {
-  openSection(panel, { store, actions }, "positions");
+function orderSection(panel, { store, actions, when }) {
+  openSection(panel, { store, actions, when }, "positions");
   const controls = make("div", "order-controls");
   const compare = makeButton("small-button", "“dog bites man” against “man bites dog”", "order-compare");
   const shuffle = makeButton("small-button", "shuffle the words", "shuffle-button");
@@ -363,7 +365,7 @@ const KNOCKOUT_EXAMPLES = [
   ["knockout-demo-animals", "“it” between two animals, knock out “cat”: a large weight, a tiny change", "two-animals", 1],
 ];
 
-function knockoutSection(panel, { store, actions }) {
+function knockoutSection(panel, { store, actions, when }) {
   panel.append(make("p", "panel-note",
     "A weight says where a word reads from, not whether that reading mattered. Block one word (nobody may read it), compute again, and measure how far each word's output moved (the length of the change, ‖Δ output‖). In the “it” example the change follows the weight; these two do not:"));
   const examples = make("div", "variation-buttons");

@@ -15,9 +15,9 @@ const MAX_SHOWN = 16;
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
  */
-export function mountMultiHead(host, { store, actions }) {
+export function mountMultiHead(host, { store, actions, when }) {
   host.append(make("h2", "", "Heads side by side"));
   const note = make("p", "panel-note");
   note.dataset.testid = "multi-head-note";
@@ -76,5 +76,5 @@ export function mountMultiHead(host, { store, actions }) {
 
   store.subscribe((state, changes) => {
     if (["result", "scene", "head"].some((part) => changes.has(part))) render(state);
-  });
+  }, when);
 }

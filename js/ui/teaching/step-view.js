@@ -175,12 +175,12 @@ function describeShown(result, head, { headLine, capNote }) {
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, actions: {setView: Function,
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: {setView: Function,
  *   openClaim: (id: string) => Promise<unknown>, panelShown: (name: string) => boolean}}} context
  *   "show every step" is the view's `steps` (layout/panels.js), so a link or saved work opens it again;
  *   openClaim and panelShown are for the claim link
  */
-export function mountStepView(host, { store, actions }) {
+export function mountStepView(host, { store, actions, when }) {
   const { header, toggle } = createStepsHeader();
   const body = make("div", "step-body");
   body.hidden = true;
@@ -192,7 +192,7 @@ export function mountStepView(host, { store, actions }) {
   const capNote = withTestId(make("p", "panel-note step-cap-note"), "step-cap-note");
   const grid = make("div", "step-grid");
   const scaleClaim = make("p", "panel-note step-scale-claim", "The “scaled” stage divides every score by √d_k: without it, longer vectors give wider scores, the softmax saturates and learning weakens. ");
-  mountClaimLink(scaleClaim, { store, actions, claim: "scale" });
+  mountClaimLink(scaleClaim, { store, actions, when, claim: "scale" });
   body.append(intro, headLine, capNote, scaleClaim, explain, grid);
   host.append(header, body);
 
@@ -272,6 +272,6 @@ export function mountStepView(host, { store, actions }) {
   store.subscribe((state, changes) => {
     if (changes.has("view")) showSteps(state.view.steps);
     if (["result", "head", "scene"].some((part) => changes.has(part))) render();
-  });
+  }, when);
   showSteps(store.state.view.steps);
 }

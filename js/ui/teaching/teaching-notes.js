@@ -19,9 +19,9 @@ function hasNanWeights(result) {
 /**
  * Mount the notes in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming}} context
  */
-export function mountTeachingNotes(host, { store }) {
+export function mountTeachingNotes(host, { store, when }) {
   const trap = make("p", "teaching-note trap-note");
   trap.dataset.testid = "softmax-trap-note";
   const causal = make("p", "teaching-note causal-note");
@@ -53,5 +53,5 @@ export function mountTeachingNotes(host, { store }) {
 
   store.subscribe((state, changes) => {
     if (["result", "focus", "mode", "scene", "head"].some((part) => changes.has(part))) render(state);
-  });
+  }, when);
 }
