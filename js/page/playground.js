@@ -153,12 +153,15 @@ function questionWaiting(lesson) {
 
 /**
  * The stages the step on show holds back: numbers a later question asks about on this scene, until it is answered
- * (the compiled step's `holds`: py/attention_playground/lessons/holds.py).
+ * (the compiled step's `holds`: py/attention_playground/lessons/holds.py). A hold of one head or one row of the
+ * weights is the player's to hide (ui/lessons/held-parts.js); until the player is on the page, the whole stage is
+ * held in its place.
  * @returns {string[]}
  */
-function heldStages(lesson) {
+function heldStages(lesson, { playerShown }) {
   const holds = lesson?.content?.holds ?? [];
-  return [...new Set(holds.filter((hold) => !lesson.answers[hold.until]).map((hold) => hold.stage))];
+  const whole = (hold) => !playerShown || (hold.head === undefined && hold.row === undefined);
+  return [...new Set(holds.filter((hold) => !lesson.answers[hold.until] && whole(hold)).map((hold) => hold.stage))];
 }
 
 /**
@@ -169,14 +172,22 @@ function heldStages(lesson) {
  */
 function followLessons({ store, actions, onceLive }) {
   onceLive(() => loadPart(LATER_PARTS.lessonStart).then(({ mountLessonStart }) => mountLessonStart(host("lesson-start"), { actions })));
-  const mountPlayer = loadOnce(() => loadPart(LATER_PARTS.lessonPlayer).then(({ mountLessonPanel }) => mountLessonPanel(host("lesson"), { store, actions })));
-  store.subscribe((state, changes) => {
-    if (!changes.has("lesson")) return;
+  let playerShown = false;
+  const flagLesson = (state) => {
     const hides = questionWaiting(state.lesson) ? "weights" : null;
     setBodyFlag("lessonHides", hides);
-    const held = heldStages(state.lesson);
+    const held = heldStages(state.lesson, { playerShown });
     setBodyFlag("lessonHolds", held.length ? held.join(" ") : null); // static/lessons.css hides what is held
     setBodyFlag("lessonOpen", state.lesson || state.lessonFile ? "true" : null);
+  };
+  const mountPlayer = loadOnce(() => loadPart(LATER_PARTS.lessonPlayer).then(({ mountLessonPanel }) => {
+    mountLessonPanel(host("lesson"), { store, actions });
+    playerShown = true;
+    flagLesson(store.state);
+  }));
+  store.subscribe((state, changes) => {
+    if (!changes.has("lesson")) return;
+    flagLesson(state);
     if (state.lesson || state.lessonFile) mountPlayer(); // it draws the lesson (or its file's mistakes) as it is by then
   });
 }

@@ -17,6 +17,7 @@ import { mountFeatureTable } from "./grids/feature-table.js";
 import { installGridKeyboard } from "./grids/grid-keyboard.js";
 import { mountWeightMatrices } from "./grids/weight-matrices.js";
 import { mountMaskControls } from "./toolbar/mask-controls.js";
+import { markShown } from "./shared/dom.js";
 
 /** The changes the bars redraw for: what they show (the result, the focused row, the head) and how (the mode). */
 const BARS_CHANGES = ["result", "focus", "head", "mode", "scene"];
@@ -46,7 +47,9 @@ export function mountSceneViews(panel, { root, store, actions, when }) {
     if (!BARS_CHANGES.some((part) => changes.has(part))) return;
     const { result, draft } = state;
     if (result) {
-      const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+      const shownHead = Math.min(state.activeHead, result.heads.length - 1);
+      const head = result.heads[shownHead];
+      markShown(panel("bars"), { head: shownHead, row: state.focusToken }); // for a lesson's held rows
       bars.update({ tokens: result.tokens, head, mask: result.mask, focusRow: state.focusToken, headCount: result.heads.length, drawnWith: result.drawn_with ?? null });
     } else if (draft) {
       bars.update({ tokens: draft.tokens, pending: true, focusRow: state.focusToken });

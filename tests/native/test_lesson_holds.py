@@ -1,13 +1,13 @@
-"""A lesson never shows what a later step asks before that step is answered: each step holds back the stages of the
-worked computation a later question reads on the same scene (lessons/holds.py), until it is answered. A planted
-spoiler (a step that shows a scene's weights before a question on them) is held; the two shipped lessons hold what
-their later questions ask, and nothing a question on another scene asks."""
+"""A lesson never shows what a later step asks before that step is answered: each step holds back what a later
+question reads on the same scene (lessons/holds.py), a stage of the worked computation, or one row or one head of
+the weights, until it is answered. A planted spoiler (a step that shows a scene's weights before a question on them)
+is held; the two shipped lessons hold what their later questions ask, and nothing a question on another scene asks."""
 
 import json
 from pathlib import Path
 
 from attention_playground.lessons.compile import compile_lesson
-from attention_playground.lessons.holds import stages_asked, stages_revealed
+from attention_playground.lessons.holds import Part, parts_asked, parts_revealed, stages_asked, stages_revealed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,9 +65,18 @@ ask = "Which word does “it” read most?"
 def test_a_planted_spoiler_is_held_until_the_question_it_would_answer():
     _, lesson = compile_lesson(PLANTED, "lessons/planted.md")
     look, score, weight, other = lesson["steps"]
-    assert look["holds"] == [{"stage": "scores", "until": score["id"]}, {"stage": "weights", "until": weight["id"]}]
-    assert score["holds"] == [{"stage": "weights", "until": weight["id"]}], "its own stage shows once it is answered"
+    man = 2  # “dog bites man”: the row the weight's question reads, in the scene's one head
+    assert look["holds"] == [{"stage": "scores", "until": score["id"]},
+                             {"stage": "weights", "head": 0, "row": man, "until": weight["id"]}]
+    assert score["holds"] == [{"stage": "weights", "head": 0, "row": man, "until": weight["id"]}], \
+        "its own stage shows once it is answered"
     assert weight["holds"] == [] and other["holds"] == [], "nothing later asks about their scenes"
+
+
+def checked(lesson_id):
+    from attention_playground.lessons.checker import check_lesson
+
+    return check_lesson((ROOT / "lessons" / f"{lesson_id}.md").read_text(encoding="utf-8"), lesson_id).steps
 
 
 def shipped(lesson_id):
@@ -77,28 +86,64 @@ def shipped(lesson_id):
 
 def test_the_shipped_lessons_hold_back_what_their_first_steps_showed_too_early():
     lab = shipped("self-attention-lab")
-    assert {"stage": "weights", "until": lab[1]["id"]} in lab[0]["holds"], "the lab's first heatmap drew the row step 2 asks"
+    met = checked("self-attention-lab")[0].scene["tokens"].index("met")
+    assert {"stage": "weights", "head": 0, "row": met, "until": lab[1]["id"]} in lab[0]["holds"], \
+        "the lab's first heatmap drew the row step 2 asks"
     scratch = shipped("attention-from-scratch")
     where = next(step for step in scratch if step["id"] == "where-does-it-look")
-    assert {"stage": "weights", "until": where["id"]} in scratch[0]["holds"]
+    assert any(hold["until"] == where["id"] and hold["stage"] == "weights" for hold in scratch[0]["holds"])
 
 
-def test_in_both_lessons_no_stage_a_question_asks_is_shown_on_its_scene_before_it():
-    """The spoiler check over both lessons: for every question and every step before it on the same scene, the stage
-    it asks about is held there, or an earlier question on that scene has already shown it."""
+def test_in_both_lessons_nothing_a_question_asks_is_shown_on_its_scene_before_it():
+    """The spoiler check over both lessons: for every question and every step before it on the same scene, what it
+    asks about (a stage, or a row or a head of the weights) is held there, or an earlier question on that scene has
+    already shown it."""
     for lesson_id in ("attention-from-scratch", "self-attention-lab"):
-        steps = shipped(lesson_id)
-        scenes = [json.dumps(step["scene"], sort_keys=True) if step["scene"] else None for step in steps]
-        for index in range(1, len(scenes)):  # a step that keeps the scene on show keeps the one before
-            scenes[index] = scenes[index] or scenes[index - 1]
+        steps, compiled_steps = checked(lesson_id), shipped(lesson_id)
+        scenes = [json.dumps(step.scene, sort_keys=True) for step in steps]
         for later, step in enumerate(steps):
-            for stage in stages_asked(step["question"]):
+            for part in parts_asked(step.question, step.scene):
                 for before in range(later):
                     if scenes[before] != scenes[later]:
                         continue
-                    shown = any(stage in stages_revealed(steps[k]["question"]) for k in range(before + 1) if scenes[k] == scenes[later])
-                    held = any(hold["stage"] == stage for hold in steps[before]["holds"])
-                    assert shown or held, f"{lesson_id}: step {before + 1} shows the {stage} that step {later + 1} asks about"
+                    shown = any(seen.covers(part) for k in range(before + 1) if scenes[k] == scenes[later]
+                                for seen in parts_revealed(steps[k].question, steps[k].scene))
+                    held = any(Part(hold["stage"], hold.get("head"), hold.get("row")).covers(part)
+                               for hold in compiled_steps[before]["holds"])
+                    assert shown or held, f"{lesson_id}: step {before + 1} shows {part} that step {later + 1} asks about"
+
+
+def test_the_trained_scene_holds_each_later_row_and_head_and_shows_the_rest():
+    """The lab's trained scene asks, in turn, about the second “fox” in head 0, the second “the” in head 0, every
+    row of head 3 (the sink) and the second “fox” in head 2. Step 9's reveal shows its own row and holds the other
+    three parts (it showed the second “the” at 1.000 on “fox”, step 10's answer); each later step holds what is
+    still to be asked."""
+    steps, compiled_steps = checked("self-attention-lab"), shipped("self-attention-lab")
+    at = next(i for i, step in enumerate(compiled_steps) if step["id"] == "a-trained-model-on-a-repeated-noun")
+    tokens = list(steps[at].scene["tokens"])
+    second = lambda word: [i for i, token in enumerate(tokens) if token == word][1]  # noqa: E731
+    early, sink, weight_one = (compiled_steps[at + k]["id"] for k in (1, 2, 3))
+    assert compiled_steps[at]["holds"] == [
+        {"stage": "weights", "head": 0, "row": second("the"), "until": early},
+        {"stage": "weights", "head": 3, "until": sink},
+        {"stage": "weights", "head": 2, "row": second("fox"), "until": weight_one},
+    ]
+    assert compiled_steps[at + 1]["holds"] == compiled_steps[at]["holds"][1:], "answered, the second “the” shows"
+    assert compiled_steps[at + 2]["holds"] == compiled_steps[at]["holds"][2:]
+    assert compiled_steps[at + 3]["holds"] == []
+
+
+def test_a_question_names_the_row_and_head_it_reads_and_a_stage_elsewhere():
+    scene = {"tokens": ["a", "b", "a"], "heads": [{"name": "h0"}, {"name": "h1"}]}
+    assert parts_asked({"kind": "pick", "row": "a#2", "head": 1}, scene) == (Part("weights", 1, 2),)
+    assert parts_asked({"kind": "choose", "measure": {"of": "reads-most", "column": "a", "head": 1}}, scene) == \
+        (Part("weights", 1, None),)
+    assert parts_asked({"kind": "compute", "stage": "scores", "row": "b", "column": "a"}, scene) == (Part("scores"),)
+    assert parts_asked({"kind": "pick", "row": "nowhere"}, scene) == (Part("weights"),), "a row it cannot find: all"
+    assert parts_asked({"kind": "pick", "row": "b", "variant": {"scale": False}}, scene) == ()
+    assert Part("weights").covers(Part("weights", 1, 2)) and not Part("weights", 1).covers(Part("weights", 0, 2))
+    assert stages_asked({"kind": "sketch", "row": "b"}) == ("weights",)
+    assert stages_revealed({"kind": "choose", "options": []}) == ("weights",)
 
 
 def test_no_reveal_of_a_change_states_the_weight_a_later_step_asks_to_estimate():

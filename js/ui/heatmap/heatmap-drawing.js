@@ -101,7 +101,7 @@ function drawCells(svg, tokens, layout, ids) {
       if (layout.showValues) {
         text = el("text", {
           x: left + j * cell + cell / 2, y: top + i * cell + cell / 2,
-          class: "cell-value", "text-anchor": "middle", "dominant-baseline": "central", "font-size": layout.valueFont,
+          class: "cell-value", "text-anchor": "middle", "dominant-baseline": "central", "font-size": layout.valueFont, "data-row": i,
         });
         grid.append(text);
       }

@@ -6,7 +6,7 @@
  */
 
 import { createLegend } from "./colour-scale.js";
-import { make, withTestId } from "../shared/dom.js";
+import { make, markShown, withTestId } from "../shared/dom.js";
 import { createHeadStrip } from "./head-strip.js";
 import { createHeatmap } from "./heatmap.js";
 import { quoted } from "../shared/format.js";
@@ -147,6 +147,7 @@ export function mountHeatmapPanel(host, { store, actions }) {
 
   function render(state) {
     const { result } = state;
+    if (!result) markShown(host, { head: null, focusRow: null });
     header.update(state);
     staleNote.hidden = !state.error;
     host.classList.toggle("stale", Boolean(state.error));
@@ -159,7 +160,9 @@ export function mountHeatmapPanel(host, { store, actions }) {
       }
       return;
     }
-    const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+    const shownHead = Math.min(state.activeHead, result.heads.length - 1);
+    const head = result.heads[shownHead];
+    markShown(host, { head: shownHead, focusRow: state.focusToken }); // for a lesson's held rows
     const maskEditable = Array.isArray(state.draft?.mask) && maskMatchesResult();
     main.update({
       tokens: result.tokens,

@@ -36,7 +36,11 @@ function buildTable(table, caption, n) {
   const corner = make("th", "", "asks \\ answers");
   corner.scope = "col";
   const header = () => make("th");
-  const grid = makeTableGrid({ rows: n, columns: n, corner, columnHead: header, rowHead: header, cell: () => make("td") });
+  const grid = makeTableGrid({ rows: n, columns: n, corner, columnHead: header, rowHead: header, cell: (i) => {
+    const td = make("td");
+    td.dataset.row = String(i); // a lesson may hold a row back (ui/lessons/held-parts.js)
+    return td;
+  } });
   table.replaceChildren(caption, grid.head, grid.body);
   return { cells: grid.cells, headerCells: grid.columnHeads, rowHeaders: grid.rowHeads };
 }

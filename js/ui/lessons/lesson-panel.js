@@ -10,6 +10,7 @@
 
 import { make, makeButton, withTestId } from "../shared/dom.js";
 import { drawFileProblems } from "./lesson-file-problems.js";
+import { createHeldPartsSheet } from "./held-parts.js";
 import { drawSummary } from "./lesson-summary.js";
 import { drawProse } from "./prose.js";
 import { answerInWords, expectedInWords, optionWords, questionForm } from "./question-forms.js";
@@ -135,6 +136,8 @@ export function mountLessonPanel(host, { store, actions }) {
   const nav = make("div", "lesson-nav");
   nav.append(back, next, mine, mineJson);
   host.append(heading, counter, unrecorded, leave, fileProblems, mapBar, stepTitle, prose, question, reveal, summary, status, nav);
+  // The rows and heads of the weights the step holds back, hidden wherever they show on the page (held-parts.js).
+  const heldParts = createHeldPartsSheet(document);
   const stepParts = [counter, mapBar, stepTitle, prose, question, reveal, summary, status, nav];
   host.setAttribute("aria-labelledby", heading.id);
 
@@ -161,6 +164,7 @@ export function mountLessonPanel(host, { store, actions }) {
     if (changes.has("course")) unrecorded.hidden = state.course?.recorded !== false;
     if (!changes.has("lesson")) return;
     const { lesson, lessonFile } = state;
+    heldParts.draw(lesson);
     host.hidden = !lesson && !lessonFile;
     fileProblems.hidden = !lessonFile;
     for (const part of stepParts) part.hidden = !lesson;

@@ -29,6 +29,22 @@ export function setPropertyIfChanged(control, property, value) {
   if (control[property] !== value) control[property] = value;
 }
 
+/**
+ * Mark what `element` shows in its data attributes (`{head: 2, focusRow: 7}` gives `data-head="2"` and
+ * `data-focus-row="7"`), writing only what changed; null takes a mark away. A style sheet can then hide a part of
+ * what it shows (a lesson's held row of a head: ui/lessons/held-parts.js).
+ * @param {HTMLElement} element
+ * @param {Record<string, number|string|null>} marks
+ */
+export function markShown(element, marks) {
+  for (const [key, value] of Object.entries(marks)) {
+    const text = value === null || value === undefined ? undefined : String(value);
+    if (element.dataset[key] === text) continue;
+    if (text === undefined) delete element.dataset[key];
+    else element.dataset[key] = text;
+  }
+}
+
 /** Create an element with a class and optional text. */
 export function make(tag, className = "", text = "") {
   const node = document.createElement(tag);

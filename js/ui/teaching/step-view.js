@@ -13,7 +13,7 @@
 
 import { weightColour, textColourOn } from "../heatmap/colour-scale.js";
 import { formatScore, formatWeight, quoted } from "../shared/format.js";
-import { make, withTestId } from "../shared/dom.js";
+import { make, markShown, withTestId } from "../shared/dom.js";
 import { explainCell, STEP_DIGITS } from "./cell-arithmetic.js";
 import { createLabelledMatrix } from "./labelled-matrix.js";
 import { mountClaimLink } from "../shared/claim-link.js";
@@ -205,7 +205,9 @@ export function mountStepView(host, { store, actions, when }) {
   function render() {
     const { result } = store.state;
     if (body.hidden || !result) return;
-    const head = result.heads[Math.min(store.state.activeHead, result.heads.length - 1)];
+    const shownHead = Math.min(store.state.activeHead, result.heads.length - 1);
+    const head = result.heads[shownHead];
+    markShown(host, { head: shownHead });
     context = { result, head };
     const names = matrixOrder(head, result);
     const cut = (list) => list.slice(0, MAX_SHOWN);

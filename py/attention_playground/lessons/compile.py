@@ -16,8 +16,9 @@ The lesson (generated/lessons/<id>.json):
                 "question": {the question as lesson_ask, lesson_answer and lesson_check take it} | null,
                 "ask": [prose] | null, "explain": [prose] | null, "hints": [[prose], ...],
                 "options": {option id: [inline prose]} | null (a choice's options, their Markdown as trees),
-                "holds": [{"stage", "until"}] (the numbers a later question asks about on this step's scene, hidden
-                         until that step is answered: holds.py)}]}
+                "holds": [{"stage", "head"?, "row"?, "until"}] (the numbers a later question asks about on this
+                         step's scene, a stage or one head or row of the weights, hidden until that step is answered:
+                         holds.py)}]}
 
 No expected answer is in it (every one is computed when the page asks), and no build's solution.
 """
