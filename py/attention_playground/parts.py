@@ -28,8 +28,8 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     "notebook": ("widget.py", "notebook/"),
     # Writing and building lessons (the Markdown side, and the command line): fetched by the first lesson the page
     # compiles itself (a course's own lesson file: lessons/authoring.py).
-    "authoring": ("lessons/format.py", "lessons/checker.py", "lessons/compile.py", "lessons/holds.py", "lessons/sources.py",
-                  "lessons/authoring.py", "lessons/__main__.py"),
+    "authoring": ("lessons/format.py", "lessons/checker.py", "lessons/compile.py", "lessons/holds.py", "lessons/spoilers.py",
+                  "lessons/sources.py", "lessons/authoring.py", "lessons/__main__.py"),
     # Judging a lesson's answers: fetched by the first lesson request.
     "lessons": ("lessons/",),
 }

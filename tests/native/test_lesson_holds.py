@@ -168,3 +168,22 @@ def test_no_reveal_of_a_change_states_the_weight_a_later_step_asks_to_estimate()
                 if question.get("kind") == "estimate" and (question.get("row"), question.get("column")) == (measure["row"], measure["column"]):
                     weight = percent(expected(question, later.scene)["value"])
                     assert weight not in said, f"{lesson_id}: “{step.step.title}” says {weight}, the answer of “{later.step.title}”"
+
+
+def test_a_step_whose_words_state_a_later_answer_is_a_mistake_naming_both_steps_and_the_number():
+    """The numbers on screen are held back; words cannot be. A lesson whose first step's prose states the weight its
+    third step asks for fails the check, with both steps and the number; the same lesson without it passes."""
+    from attention_playground.lessons.checker import check_lesson, describe
+    from attention_playground.lessons.words import number, percent
+
+    clean = check_lesson(PLANTED, "planted.md")
+    assert clean.problems == []
+    weight_step = next(step for step in clean.steps if step.id == "then-a-weight")
+    weight = weight_step.expected["value"]
+    for written in (number(weight), percent(weight)):
+        spoiled = PLANTED.replace("shown before they are asked.", f"shown before they are asked: “man” gives “dog” {written}.")
+        lesson = check_lesson(spoiled, "planted.md")
+        [line] = [describe(problem, "planted.md") for problem in lesson.problems]
+        heading = spoiled.splitlines().index("## Look first") + 1
+        assert line.startswith(f"planted.md:{heading}: step 1 (look-first): "), line
+        assert f"its words say {written}, the answer step 3 (then-a-weight) asks for" in line, line

@@ -27,6 +27,7 @@ from .format import Block, LessonFile, Problem, Step, prose, read_lesson
 from .measures import NEEDS_EVIDENCE, SceneAtHand
 from .mistakes import LessonInputError
 from .questions import expected, read_question
+from .spoilers import answers_given_away
 from .sources import SceneFiles, Source, resolve_scene
 from .variants import apply_edits, changed_cells
 from .words import describe_value, find_word, quote, whole_number
@@ -364,6 +365,7 @@ def check_lesson(text: str, name: str, files: SceneFiles | None = None) -> Check
         if checked is not None:
             lesson.steps.append(checked)
             previous = checked
+    lesson.problems.extend(answers_given_away(lesson.steps))
     ids = {step.number: slug(step.title) for step in file.steps} | {c.step.number: c.id for c in lesson.steps}
     lesson.problems = [problem if problem.step is None or problem.step_id else problem._replace(
         step_id=ids.get(problem.step)) for problem in lesson.problems]
