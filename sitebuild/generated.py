@@ -66,12 +66,15 @@ def write_presets_and_preview():
         write_json(GENERATED_DIR / "presets" / f"{preset_id}.json", scene)
         write_json(GENERATED_DIR / "previews" / f"{preset_id}.json", result)
         if preset_id == default:
-            write_preview_module({"preset": default, "scene": scene, "result": result})
+            examples = [{"id": preset["id"], "title": preset["title"]} for preset in presets]
+            write_preview_module({"preset": default, "scene": scene, "result": result, "examples": examples})
     return ids
 
 
 def write_preview_module(preview):
-    """generated/preview.js: `export const PREVIEW = {preset, scene, result}`, the first scene and its result."""
+    """generated/preview.js: `export const PREVIEW = {preset, scene, result, examples}`, the first scene and its
+    result, and every example's id and title (the picker lists them from the first view; their descriptions come
+    with presets/index.json once Python is live)."""
     text = (
         "// Written by the build: the default example and its result, computed by the module natively.\n"
         "// Do not edit: change the module, and build again.\n"

@@ -143,8 +143,13 @@ export function createController({ store, python, preview, lockedFields = new Se
     /** Load the panels' controllers (the views below the playground are about to mount and call them). */
     loadPanels: () => panels.ready(),
     /** The list of examples, into the state (for the picker). */
+    /** Every example's id and title, shipped with the preview: the picker lists them until the whole list comes. */
+    listExampleTitles: (examples) => {
+      if (!store.state.presets && Array.isArray(examples)) store.update({ presets: examples }, "presets");
+    },
+    /** The whole list of examples, with their descriptions (kept as they were if it cannot come). */
     loadPresetList: () =>
-      presets.list().then((list) => store.update({ presets: list }, "presets"), () => store.update({ presets: [] }, "presets")),
+      presets.list().then((list) => store.update({ presets: list }, "presets"), () => store.update({ presets: store.state.presets ?? [] }, "presets")),
   };
 }
 

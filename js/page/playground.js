@@ -10,7 +10,7 @@
 import { createController } from "./controller.js";
 import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS, nearScreen } from "../state/deferred-views.js";
 import { CHANGES } from "../state/state.js";
-import { LATER_PARTS, liveAndIdle, loadOnce, loadPart, whenIdle } from "../loading/later-parts.js";
+import { LATER_PARTS, liveAndIdle, loadOnce, loadPart } from "../loading/later-parts.js";
 import { createStore } from "../state/session.js";
 import { createTheme } from "./theme.js";
 import { OPEN_AT_PANELS, PANEL_SELECTORS, host } from "../layout/panels.js";
@@ -68,9 +68,11 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   followLessons({ store, actions, onceLive });
   followSkipLinks(document.querySelector(".skip-links"));
 
-  // The list of examples is not needed for the first paint: fetch it once the page is idle. (Not later: the
-  // picker takes the width of its longest title, and the row must not wrap under the reader's eyes.)
-  whenIdle().then(() => controller.loadPresetList());
+  // The examples' titles come with the preview, so that the picker lists them all from the first view (it takes
+  // the width of its longest title: the row must not wrap under the reader's eyes). Their descriptions come with
+  // the whole list once Python is live, when another example can be picked.
+  preview.then(({ examples }) => controller.listExampleTitles(examples)).catch(() => {});
+  onceLive(() => controller.loadPresetList());
   // Nor are the teaching views below the playground, with their stylesheet.
   onceLive(() => mountLaterViews({ store, actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };

@@ -44,7 +44,7 @@ export const CHANGES = Object.freeze({
   head: true,
   /** Python's boot progressed (loading/python-boot.js) */
   boot: true,
-  /** the list of examples arrived */
+  /** the list of examples changed: their titles (the first view's, from the preview), then the whole list */
   presets: true,
   /** which example is on show changed, or whether the learner has edited it (the picker offers to put it back) */
   example: true,

@@ -4,13 +4,14 @@ and caught up, an author's frame drawing its example's numbers, and, when Python
 with every call settling and saying why.
 """
 
+import json
 import re
 
 from playwright.sync_api import expect
 
 from attention_playground import compute
 from page_helpers import (
-    CAT, DEFAULT_PRESET, IT, LEARNERS_PHONE, assert_weights_equal, await_ready, bar_value, cell_value, preset_scene,
+    CAT, DEFAULT_PRESET, IT, LEARNERS_PHONE, PRESETS, assert_weights_equal, await_ready, bar_value, cell_value, preset_scene,
     scene_link_hash, sel, type_into, wait_live)
 
 
@@ -18,9 +19,18 @@ def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, si
     # Hold back Python's WebAssembly so the page is certainly still waiting for it.
     held = []
     page.route("**/vendor/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
     page.goto(f"{site_url}/")
 
     expect(page.locator(sel("preview-badge"))).to_be_visible()
+    # The picker lists every example from the first view, by the titles the preview brings; the list with their
+    # descriptions is no part of the first view: it comes once Python is live.
+    examples = json.loads((PRESETS / "index.json").read_text())
+    expect(page.locator(f'{sel("preset-picker")} option')).to_have_count(len(examples))
+    assert [option.strip() for option in page.locator(f'{sel("preset-picker")} option').all_inner_texts()] == \
+        [example["title"] for example in examples]
+    expect(page.locator(sel("preset-description"))).to_have_text(examples[0]["description"])
     expect(page.locator(sel("heatmap-cell"))).to_have_count(100)
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "preview")
     ready_settled = page.evaluate(
@@ -31,6 +41,7 @@ def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, si
         }"""
     )
     assert ready_settled is False
+    assert not [url for url in asked if url.endswith("/presets/index.json")], "the examples' list came before live"
     # The preview is the default example, computed natively by build.py: "it" spends 92% on "cat".
     expect(bar_value(page, CAT)).to_have_text("92.0%")
     expect(cell_value(page, IT, CAT)).to_have_text("0.920")
@@ -47,6 +58,7 @@ def test_preview_is_drawn_before_python_is_live_then_the_page_goes_live(page, si
     expect(page.locator(sel("playground"))).to_have_attribute("data-status", "live")
     expect(page.locator(sel("preview-badge"))).to_be_hidden()
     expect(page.locator(sel("boot-stage"))).to_contain_text("live")
+    page.wait_for_function("() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/presets/index.json'))")
     # The scene set while Python was starting is computed now, and shown.
     weights = page.evaluate("window.pendingWeights")
     assert_weights_equal({"heads": [{"weights": weights}]}, compute(dog))

@@ -1,6 +1,7 @@
 /**
- * The example picker: every preset the module ships (fetched lazily: the list once the page has
- * painted, each scene when it is picked), and a button that restores the chosen example after edits.
+ * The example picker: every preset the module ships (their titles from the first view, the whole list with
+ * descriptions once Python is live, each scene when it is picked), and a button that restores the chosen example
+ * after edits.
  */
 
 import { make, setPropertyIfChanged } from "../shared/dom.js";
@@ -72,7 +73,8 @@ export function mountPresetPicker(host, { store, actions }) {
     // A title that brings its own quotes ("it" looks for …) is not quoted again.
     const named = /["“”]/.test(listed?.title ?? "") ? listed.title : `“${listed?.title}”`;
     if (retitled) description.textContent = `Started from the example ${named}; its description was about its own words.`;
-    else description.textContent = (listed ? listed.description : state.presetId && state.draft?.extra?.description) || "";
+    // (Until the whole list comes, an example listed by its title alone has its scene's description.)
+    else description.textContent = (listed?.description ?? (state.presetId && state.draft?.extra?.description)) || "";
   }
 
   store.subscribe((state, changes) => {
