@@ -55,8 +55,8 @@ export function heldPartsRules(parts) {
   const selectors = parts.map(partSelectors);
   const rules = [
     `${selectors.flatMap((part) => part.fill).join(",\n")} { fill: var(--hidden-cell) !important; }`,
-    `${selectors.flatMap((part) => part.hide).join(",\n")},\n.preset-description, .teaching-notes, .zero-query-note { visibility: hidden; }`,
-    ".states-answer { display: none; }",
+    `${selectors.flatMap((part) => part.hide).join(",\n")},\n.preset-description, .teaching-notes { visibility: hidden; }`,
+    ".states-answer, .zero-query-note { display: none; }",
     `${selectors.map((part) => part.said).join(",\n")} { content: "A later step asks about these weights: they show once you have answered it."; color: var(--ink-soft); }`,
   ];
   return rules.join("\n");
