@@ -58,7 +58,7 @@ function editsWithDraft(state, step) {
 
 /**
  * Run `open` (a step put on the page, its question asked and drawn) with the deferred views held
- * (`store.hold`: deferred-views.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
+ * (`store.hold`: redraw-schedule.js): the question is drawn and painted first, then the grids the step's scene rebuilds and the
  * views below. Resolves with what `open` returns once those are drawn too. While Python starts (not `live`) the
  * question waits for it, and the panels do not.
  */

@@ -10,7 +10,7 @@
  * updates pause, for `export_svg()` and `export_png()` in Python).
  */
 
-import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS } from "../state/deferred-views.js";
+import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS } from "../state/redraw-schedule.js";
 import { createSceneSession, createStore } from "../state/session.js";
 import { heatmapPicture, pngFromSvg } from "../sharing/export.js";
 import { mountSceneViews } from "../ui/scene-views.js";

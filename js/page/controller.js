@@ -26,13 +26,13 @@ import { createPresetLibrary } from "../loading/presets.js";
 import { followPythonBoot } from "../loading/python-boot.js";
 import { createSceneLoader } from "../loading/scene-loader.js";
 import { createSceneSession } from "../state/session.js";
-import { AFTER_HEATMAP } from "../state/deferred-views.js";
+import { AFTER_HEATMAP } from "../state/redraw-schedule.js";
 
 /**
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createStore>} options.store
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python
- * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
+ * @param {Promise<{preset: string, scene: object, result: object, examples?: Array<{id: string, title: string}>}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] the locked fields that showing
  *   scene `after` instead of `before` would change (embed/locks.js)
@@ -142,7 +142,6 @@ export function createController({ store, python, preview, lockedFields = new Se
     setScene: (scene) => loader.showScene({ scene, checkFirst: true, by: "author" }),
     /** Load the panels' controllers (the views below the playground are about to mount and call them). */
     loadPanels: () => panels.ready(),
-    /** The list of examples, into the state (for the picker). */
     /** Every example's id and title, shipped with the preview: the picker lists them until the whole list comes. */
     listExampleTitles: (examples) => {
       if (!store.state.presets && Array.isArray(examples)) store.update({ presets: examples }, "presets");

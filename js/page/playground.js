@@ -8,7 +8,7 @@
  */
 
 import { createController } from "./controller.js";
-import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS, nearScreen } from "../state/deferred-views.js";
+import { BELOW_HEATMAP, SCENE_VIEW_TIMINGS, nearScreen } from "../state/redraw-schedule.js";
 import { CHANGES } from "../state/state.js";
 import { LATER_PARTS, liveAndIdle, loadOnce, loadPart } from "../loading/later-parts.js";
 import { createStore } from "../state/session.js";
@@ -31,7 +31,7 @@ const panel = (name) => /** @type {HTMLElement} */ (document.querySelector(PANEL
  * Start the page.
  * @param {object} options
  * @param {ReturnType<import("../service/service.js").createPythonService>} options.python already booting
- * @param {Promise<{preset: string, scene: object, result: object}>} options.preview the shipped first-paint result
+ * @param {Promise<{preset: string, scene: object, result: object, examples?: Array<{id: string, title: string}>}>} options.preview the shipped first-paint result
  * @param {Set<string>} [options.lockedFields] the scene fields a course page locked (embed/locks.js)
  * @param {(before: object, after: object) => string[]} [options.lockedChanges] see controller.js
  * @param {string} [options.storageMode] "page", or "embed" in a course page's frame (its own saved work)
@@ -310,7 +310,8 @@ async function mountLaterViews({ store, actions, panelsReady }) {
   // each action tries again when called).
   const [views] = await Promise.all([loadPart(LATER_PARTS.laterViews), panelsReady().catch(() => {})]);
   // Each view hears of everything that already happened (once a scene is shown: before, they hear of the first
-  // scene as it comes), with the next redraws.
+  // scene as it comes), with the next redraws. Only as they mount: what a view subscribes later (the exercises'
+  // editor, built when the panel first opens) hears of the changes from then on.
   const owed = store.state.draft ? Object.keys(CHANGES) : [];
   const below = { ...BELOW_HEATMAP, owed };
   // The views that only show each result (no controls of their own that act on it) catch up once the updates
@@ -322,4 +323,5 @@ async function mountLaterViews({ store, actions, panelsReady }) {
   views.mountModelPanel(panel("model"), { store, actions, when: below });
   views.mountClaimTest(panel("model"), { store, actions, when: below }); // "Test a claim", under the model
   views.mountExercisePanel(panel("exercise"), { store, actions, when: below });
+  owed.length = 0;
 }

@@ -79,7 +79,7 @@ const whenIdle = (callback) =>
  * @param {object} options
  * @param {ReturnType<import("../state/session.js").createStore>} options.store the page's store
  * @param {object} options.when when this module hears of the store's changes: a task after the heatmap
- *   (state/deferred-views.js), so that a new scene's save never holds back the heatmap of a big scene
+ *   (state/redraw-schedule.js), so that a new scene's save never holds back the heatmap of a big scene
  * @param {string} options.mode the storage mode ("page"; an embedded playground has its own)
  */
 export function createSavedWork({ store, mode, when }) {

@@ -25,18 +25,18 @@ import { applyEdit, fieldsEditedBy } from "../scene/edits.js";
 import { draftFromScene, sceneFromDraft, shapeKey } from "../scene/draft.js";
 import { withErrorDetail } from "../scene/errors.js";
 import { sameSceneData } from "../scene/sameness.js";
-import { createRedrawSchedule } from "./deferred-views.js";
+import { createRedrawSchedule } from "./redraw-schedule.js";
 import { CHANGES, SCENE_SLICES, initialState } from "./state.js";
 
 /** @typedef {import("./state.js").PlaygroundState} PlaygroundState */
 
 /**
  * What a view gets of the store: the state to read, the changes to subscribe to (at once, or when the timing it
- * gives says: deferred-views.js), and `update` for the views that change a slice of their own.
+ * gives says: redraw-schedule.js), and `update` for the views that change a slice of their own.
  * @typedef {object} StoreView
  * @property {PlaygroundState} state
  * @property {(patch: object, ...changes: string[]) => void} update
- * @property {(listener: (state: PlaygroundState, changes: Set<string>) => void, when?: import("./deferred-views.js").RedrawTiming) => () => void} subscribe
+ * @property {(listener: (state: PlaygroundState, changes: Set<string>) => void, when?: import("./redraw-schedule.js").RedrawTiming) => () => void} subscribe
  */
 
 /** The token to focus when a scene appears: "it" if there is one (the tutorial's question), else the last. */
@@ -386,8 +386,9 @@ export function createStore() {
       publish(patch, changes);
     },
     /**
-     * Call `listener(state, changes)` after every update, or, given `when` (deferred-views.js), a task after the
-     * heatmap with every part changed meanwhile; returns a function that unsubscribes.
+     * Call `listener(state, changes)` after every update; or, given a timing `when` (redraw-schedule.js), a task
+     * after the heatmap with every part changed meanwhile (at once for the changes it calls urgent; far from the
+     * screen, once the updates pause). Returns a function that unsubscribes.
      */
     subscribe(listener, when) {
       if (!when) {
@@ -403,7 +404,7 @@ export function createStore() {
     },
     /** Tell `listener`, subscribed with a timing, now what it is still owed (saving, before the page goes away). */
     catchUp: schedule.catchUp,
-    /** Hold every deferred listener until the next frame is painted after the release (deferred-views.js). */
+    /** Hold every deferred listener until the next frame is painted after the release (redraw-schedule.js). */
     hold: schedule.hold,
     /**
      * Keep a slice in step with others: `derive(state, changes)` runs before every notification and returns

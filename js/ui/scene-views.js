@@ -3,11 +3,10 @@
  * notebook widget (notebook/widget.js), so that both draw alike: the heatmap with its keyboard and its weights
  * table, the attention bars under it, the mask controls, the feature table and the weight matrices.
  *
- * Each view gets the store and hears of its changes when the caller's timings say (state/deferred-views.js
+ * Each view gets the store and hears of its changes when the caller's timings say (state/redraw-schedule.js
  * SCENE_VIEW_TIMINGS): the heatmap and the controls at once; the editors a new result a task after the heatmap (the
  * learner's own edits at once); the weights table and the bars a task after the heatmap.
  */
-
 
 import { createAttentionBars } from "./heatmap/attention-bars.js";
 import { mountHeatmapPanel } from "./heatmap/heatmap-panel.js";
@@ -28,8 +27,8 @@ const BARS_CHANGES = ["result", "focus", "head", "mode", "scene"];
  * @param {object} context
  * @param {HTMLElement} context.root the playground's element: its grids' arrow keys work inside it
  * @param {import("../state/session.js").StoreView} context.store the page's (or the widget's) store
- * @param {{editors: import("../state/deferred-views.js").RedrawTiming,
- *   belowHeatmap: import("../state/deferred-views.js").RedrawTiming}} context.when when the editors, and the views
+ * @param {{editors: import("../state/redraw-schedule.js").RedrawTiming,
+ *   belowHeatmap: import("../state/redraw-schedule.js").RedrawTiming}} context.when when the editors, and the views
  *   below the heatmap, hear of the store's changes
  * @param {object} context.actions the views' actions (edit, focus, hover, setView, …)
  * @returns {{heatmap: ReturnType<typeof mountHeatmapPanel>}} the heatmap (its picture is what the downloads draw)

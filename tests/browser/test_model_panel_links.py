@@ -65,7 +65,7 @@ def test_a_knock_out_made_last_is_kept_by_saved_work_and_back_after_a_reload(pag
     page.locator(sel("model-open-head")).click()
     expect(page.locator(sel("scene-title"))).to_contain_text("(L1H1)")
     # The click and the page going away in one task, before the one in which saving would hear of the click (it
-    # hears of changes a task late, state/deferred-views.js): what the page writes as it goes has the knock-out.
+    # hears of changes a task late, state/redraw-schedule.js): what the page writes as it goes has the knock-out.
     box = card(page, 0, 2).locator(sel("model-knock-out"))
     assert page.evaluate(KNOCK_OUT_AND_LEAVE, [box.element_handle(), STORAGE_PREFIX]) == [[0, 2]]
     expect(box).to_be_checked()

@@ -81,7 +81,7 @@ def test_a_redraw_that_moves_no_outline_leaves_the_outlines_untouched(live_page)
 
 
 #: How long a view far from the screen waits for the updates to pause before it catches up.
-FAR_VIEW_STILL_MS = page_constant("state/deferred-views.js", "FAR_VIEW_STILL_MS")
+FAR_VIEW_STILL_MS = page_constant("state/redraw-schedule.js", "FAR_VIEW_STILL_MS")
 
 
 # Every write to a form control's value, checked, disabled or selectedIndex while the calls run, with whether it
@@ -109,7 +109,7 @@ CONTROL_WRITES = """async ({ scenes, catchUpMs }) => {
   }
   try {
     for (const scene of scenes) await window.attentionPlayground.setScene(scene);
-    // Views far from the screen catch up once the calls pause (deferred-views.js): their writes count too.
+    // Views far from the screen catch up once the calls pause (redraw-schedule.js): their writes count too.
     await new Promise((resolve) => setTimeout(resolve, catchUpMs));
   } finally {
     for (const [prototype, name, original] of originals) Object.defineProperty(prototype, name, original);

@@ -26,18 +26,23 @@ test("the rules hide the held row of the held head, wherever it shows, and nothi
   assert.match(rules, /^:is\(\.heatmap-panel\[data-head="0"\] \.heatmap-wrap:not\(\.compact\), \.head-thumb\[data-head="0"\]\) rect\.cell\[data-row="7"\]:not\(\[data-masked="true"\]\) \{ fill: var\(--hidden-cell\) !important; \}/);
   for (const shown of [
     '.heatmap-panel[data-head="0"] .heatmap-wrap:not(.compact) text.cell-value[data-row="7"]',
-    '.heatmap-panel[data-head="0"] :is(.heatmap-tooltip, .weights-table td[data-row="7"])',
+    '.heatmap-panel[data-head="0"] .heatmap-tooltip',
+    '.weights-table[data-head="0"] td[data-row="7"]',
     '.bars-panel[data-head="0"][data-row="7"] .bars',
     '.multi-head-panel .labelled-matrix[data-head="0"] td[data-row="7"]:not(.masked)',
-    '.heatmap-panel[data-head="0"][data-focus-row="7"] [data-testid="attention-summary"]',
+    '[data-testid="attention-summary"][data-head="0"][data-focus-row="7"]',
   ]) assert.ok(rules.includes(shown), shown);
   assert.match(rules, /\.preset-description, \.teaching-notes/, "captions that may state the answer are hidden too");
+  assert.ok(rules.includes('.cells-on-canvas rect.cell[data-row="7"]:not([data-masked="true"]) { visibility: visible; }'),
+    "a big scene's held row covers its canvas, grey");
+  assert.ok(!rules.includes(".heatmap-canvas"), "the canvas of the other rows still shows");
 });
 
 test("a held head hides all its rows, and no other head's", () => {
   const rules = heldPartsRules([{ head: 3, row: null }]);
   assert.ok(rules.includes('.multi-head-panel .labelled-matrix[data-head="3"] td:not(.masked)'));
   assert.ok(!rules.includes("data-row"), "every row of it");
+  assert.ok(rules.includes(".heatmap-canvas"), "a big scene's canvas too");
   assert.ok(!/data-head="[^3]"/.test(rules), "no other head");
 });
 

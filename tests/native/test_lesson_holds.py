@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from attention_playground.lessons.compile import compile_lesson
-from attention_playground.lessons.holds import Part, parts_asked, parts_revealed, stages_asked, stages_revealed
+from attention_playground.lessons.holds import Part, parts_asked, parts_revealed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,8 +142,8 @@ def test_a_question_names_the_row_and_head_it_reads_and_a_stage_elsewhere():
     assert parts_asked({"kind": "pick", "row": "nowhere"}, scene) == (Part("weights"),), "a row it cannot find: all"
     assert parts_asked({"kind": "pick", "row": "b", "variant": {"scale": False}}, scene) == ()
     assert Part("weights").covers(Part("weights", 1, 2)) and not Part("weights", 1).covers(Part("weights", 0, 2))
-    assert stages_asked({"kind": "sketch", "row": "b"}) == ("weights",)
-    assert stages_revealed({"kind": "choose", "options": []}) == ("weights",)
+    assert parts_asked({"kind": "sketch", "row": "b"}) == (Part("weights"),), "without its scene: the whole stage"
+    assert parts_revealed({"kind": "choose", "options": []}) == (Part("weights"),)
 
 
 def test_no_reveal_of_a_change_states_the_weight_a_later_step_asks_to_estimate():
@@ -187,3 +187,15 @@ def test_a_step_whose_words_state_a_later_answer_is_a_mistake_naming_both_steps_
         heading = spoiled.splitlines().index("## Look first") + 1
         assert line.startswith(f"planted.md:{heading}: step 1 (look-first): "), line
         assert f"its words say {written}, the answer step 3 (then-a-weight) asks for" in line, line
+
+
+def test_a_number_counts_as_given_away_only_as_a_whole():
+    """24.8% is not 4.8%, and 10.2483 is not 0.2483: a step's words give a later answer away only when they state
+    that number itself."""
+    from attention_playground.lessons.checker import check_lesson
+    from attention_playground.lessons.words import number
+
+    weight = next(step for step in check_lesson(PLANTED, "planted.md").steps if step.id == "then-a-weight").expected["value"]
+    for around in (f"1{number(weight)}", f"{number(weight)}1"):
+        spoiled = PLANTED.replace("shown before they are asked.", f"shown before they are asked: {around}.")
+        assert check_lesson(spoiled, "planted.md").problems == [], around

@@ -46,7 +46,7 @@ function createClaimStatement({ actions, picked }) {
 
 /**
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string, options?: {steps?: number, seed?: number}) => Promise<object>,
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: {loadClaims: () => Promise<object[]>, testClaim: (id: string, options?: {steps?: number, seed?: number}) => Promise<object>,
  *   stopClaim: () => void, chooseClaim: (id: string, options?: {steps?: number|null}) => void,
  *   claimPlace: (id: string) => string|null, showClaimPlace: (id: string) => void}}} context
  */

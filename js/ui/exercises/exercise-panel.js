@@ -16,7 +16,7 @@ import { make, makeButton, withTestId } from "../shared/dom.js";
  * Mount the panel in `host`. Whether it is open and which exercise is chosen are the view's `exercises` and
  * `exercise` (layout/panels.js), so a link or saved work opens it again at the same tab.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: object}} context
  *   actions used: setView, exercises, runExercise, stopLearnerCode, followLearnerRuns, drawWithLearnerCode,
  *   stopDrawingWithLearnerCode, savedExerciseCode, keepExerciseCode, forgetExerciseCode, lastExercise,
  *   rememberExercise

@@ -183,7 +183,7 @@ function focusInput(input) {
 /**
  * Mount the feature table in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: object}} context
  */
 export function mountFeatureTable(host, { store, actions, when }) {
   const sentence = mountSentenceBox({ store, actions });

@@ -167,7 +167,7 @@ function editFromInput(input, head, editor) {
 /**
  * Mount the weight editor in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: object}} context
  */
 export function mountWeightMatrices(host, { store, actions, when }) {
   const tabs = make("div", "head-tabs");

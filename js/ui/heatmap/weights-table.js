@@ -7,7 +7,7 @@
  * 64 × 64 table is 4,096 cells, and the heatmap is what must keep up with typing.
  */
 
-import { make, makeButton, withTestId } from "../shared/dom.js";
+import { make, makeButton, markShown, withTestId } from "../shared/dom.js";
 import { formatPercent, quoted } from "../shared/format.js";
 import { makeTableGrid } from "../shared/table-grid.js";
 
@@ -94,6 +94,8 @@ function announceWhenStill(summary, store) {
       if (text && text !== lastSpoken) {
         lastSpoken = text;
         summary.textContent = text;
+        // What it speaks of, for a lesson that holds a row back (ui/lessons/held-parts.js).
+        markShown(summary, { head: Math.min(activeHead, result.heads.length - 1), focusRow: focusToken });
       }
     }, ANNOUNCE_AFTER_MS);
   };
@@ -102,7 +104,7 @@ function announceWhenStill(summary, store) {
 /**
  * Mount the table, its toggle and the live summary at the end of `host` (the heatmap panel).
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: {setView: Function}}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: {setView: Function}}} context
  *   whether the table is shown is the view's `table` (layout/panels.js)
  */
 export function mountWeightsTable(host, { store, actions, when }) {
@@ -143,7 +145,9 @@ export function mountWeightsTable(host, { store, actions, when }) {
     const { result } = state;
     if (!result) return;
     const n = result.tokens.length;
-    const head = result.heads[Math.min(state.activeHead, result.heads.length - 1)];
+    const shownHead = Math.min(state.activeHead, result.heads.length - 1);
+    const head = result.heads[shownHead];
+    markShown(table, { head: shownHead }); // the head its rows are, for a lesson that holds one back (held-parts.js)
     if (builtFor !== n) {
       parts = buildTable(table, caption, n);
       builtFor = n;

@@ -5,8 +5,10 @@
  *
  * A hold of a whole stage is a flag on <body> (page/playground.js, static/lessons.css). A hold of a part cannot be:
  * which row and head are held depends on the lesson, so its rules are written here, into a style sheet of their own
- * (a constructed one: the page's Content Security Policy refuses style written into the page), on the elements' marks: the heatmap panel's head and focused row (`data-head`, `data-focus-row`), each cell's
- * row (`data-row`), the bars' head and row, the heads side by side (`data-head` on each), the worked steps' head.
+ * (a constructed one: the page's Content Security Policy refuses style written into the page), on the marks each view
+ * writes of what it shows: the heatmap panel's head (`data-head`), each cell's row (`data-row`), the weights table's
+ * head and the spoken summary's head and row (each marked as it is drawn, a task after the heatmap), the bars' head
+ * and row, the heads side by side (`data-head` on each), the worked steps' head.
  */
 
 /**
@@ -29,13 +31,18 @@ function partSelectors({ head, row }) {
   const focused = row === null ? "" : `[data-focus-row="${Number(row)}"]`;
   const main = `.heatmap-panel${inHead} .heatmap-wrap:not(.compact)`; // the big heatmap, when it shows the head
   const thumb = `.head-thumb${inHead}`; // the head's thumbnail above it, whichever head the big one shows
+  const held = `rect.cell${inRow}:not([data-masked="true"])`;
   return {
-    fill: [`:is(${main}, ${thumb}) rect.cell${inRow}:not([data-masked="true"])`],
+    fill: [`:is(${main}, ${thumb}) ${held}`],
+    // A big scene's colours are painted on a canvas under its cells: a held row's cells cover it, grey; a whole
+    // head held hides the canvas.
+    show: row === null ? [] : [`:is(${main}, ${thumb}) .cells-on-canvas ${held}`],
     hide: [
       `${main} text.cell-value${inRow}:not(.masked-symbol)`,
-      `:is(${main}, ${thumb}) .heatmap-canvas`,
-      `.heatmap-panel${inHead} :is(.heatmap-tooltip, .weights-table td${inRow})`,
-      `.heatmap-panel${inHead}${focused} [data-testid="attention-summary"]`,
+      ...(row === null ? [`:is(${main}, ${thumb}) .heatmap-canvas`] : []),
+      `.heatmap-panel${inHead} .heatmap-tooltip`,
+      `.weights-table${inHead} td${inRow}`,
+      `[data-testid="attention-summary"]${inHead}${focused}`,
       `.bars-panel${inHead}${inRow} .bars`,
       `.multi-head-panel .labelled-matrix${inHead} td${inRow}:not(.masked)`,
       `.step-panel${inHead} .labelled-matrix[data-stage="weights"] td${inRow}:not(.masked)`,
@@ -53,8 +60,10 @@ function partSelectors({ head, row }) {
 export function heldPartsRules(parts) {
   if (!parts.length) return "";
   const selectors = parts.map(partSelectors);
+  const shown = selectors.flatMap((part) => part.show);
   const rules = [
     `${selectors.flatMap((part) => part.fill).join(",\n")} { fill: var(--hidden-cell) !important; }`,
+    ...(shown.length ? [`${shown.join(",\n")} { visibility: visible; }`] : []),
     `${selectors.flatMap((part) => part.hide).join(",\n")},\n.preset-description, .teaching-notes { visibility: hidden; }`,
     ".states-answer, .zero-query-note { display: none; }",
     `${selectors.map((part) => part.said).join(",\n")} { content: "A later step asks about these weights: they show once you have answered it."; color: var(--ink-soft); }`,

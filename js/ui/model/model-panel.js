@@ -146,7 +146,7 @@ function labels(info) {
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: object}} context
  */
 export function mountModelPanel(host, { store, actions, when }) {
   const title = make("h2", "", "A model that learned its own attention");

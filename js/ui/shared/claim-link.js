@@ -13,7 +13,7 @@ import { make } from "./dom.js";
 /**
  * Mount the link at the end of `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming,
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming,
  *   actions: {openClaim: (id: string) => Promise<any>, panelShown: (name: string) => boolean},
  *   claim: string, text?: string, about?: string}} context `claim` the claim's id (model/claims.py), `text` the
  *   link's words, `about` the claim itself where the words alone do not say which it is: it follows the words in

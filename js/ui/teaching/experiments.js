@@ -42,14 +42,14 @@ function itScene(draft) {
  * What builds one experiment's section into its panel; the section redraws on the store's changes (`when` is the
  * panel's timing, for the claim link the section opens with).
  * @typedef {(panel: HTMLElement, context: {store: import("../../state/session.js").StoreView, actions: object,
- *   when?: import("../../state/deferred-views.js").RedrawTiming}) =>
+ *   when?: import("../../state/redraw-schedule.js").RedrawTiming}) =>
  *   {update: (state: import("../../state/session.js").PlaygroundState, changes: Set<string>) => void}} SectionBuilder
  */
 
 /**
  * Mount the panel in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: object}} context
  *   actions used: edit, setView, pickPreset, shuffleWords(), compareWordOrder(), knockOutWord(column),
  *   knockOutInExample(presetId, column),
  *   scalingExperiment({ds, nKeys}) -> Promise<result>

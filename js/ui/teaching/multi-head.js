@@ -15,7 +15,7 @@ const MAX_SHOWN = 16;
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: object}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: object}} context
  */
 export function mountMultiHead(host, { store, actions, when }) {
   host.append(make("h2", "", "Heads side by side"));

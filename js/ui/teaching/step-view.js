@@ -175,7 +175,7 @@ function describeShown(result, head, { headLine, capNote }) {
 /**
  * Mount the view in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming, actions: {setView: Function,
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming, actions: {setView: Function,
  *   openClaim: (id: string) => Promise<unknown>, panelShown: (name: string) => boolean}}} context
  *   "show every step" is the view's `steps` (layout/panels.js), so a link or saved work opens it again;
  *   openClaim and panelShown are for the claim link

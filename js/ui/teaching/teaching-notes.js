@@ -19,7 +19,7 @@ function hasNanWeights(result) {
 /**
  * Mount the notes in `host`.
  * @param {HTMLElement} host
- * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/deferred-views.js").RedrawTiming}} context
+ * @param {{store: import("../../state/session.js").StoreView, when?: import("../../state/redraw-schedule.js").RedrawTiming}} context
  */
 export function mountTeachingNotes(host, { store, when }) {
   const trap = make("p", "teaching-note trap-note");

@@ -89,11 +89,6 @@ def parts_asked(question: Mapping[str, Any] | None, scene: Mapping[str, Any] | N
     return ()
 
 
-def stages_asked(question: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """The page's stages whose numbers answer `question` on its own scene; () when it asks about none."""
-    return tuple(dict.fromkeys(part.stage for part in parts_asked(question)))
-
-
 def same_scene_key(scene: Mapping[str, Any]) -> str:
     """What makes two steps' scenes the same numbers: everything but their names and words about them."""
     numbers = {key: value for key, value in scene.items() if key not in ("id", "title", "description")}
@@ -113,11 +108,6 @@ def parts_revealed(question: Mapping[str, Any] | None, scene: Mapping[str, Any] 
     if question.get("measure", {}).get("of") in NOT_READ_OFF_THE_WEIGHTS:
         return ()
     return (Part("weights"),)
-
-
-def stages_revealed(question: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """The stages a question's reveal shows once answered (parts_revealed's, by stage)."""
-    return tuple(dict.fromkeys(part.stage for part in parts_revealed(question)))
 
 
 def holds(steps: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]) -> list[list[dict[str, Any]]]:

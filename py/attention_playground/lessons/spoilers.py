@@ -12,6 +12,7 @@ for many other reasons. Numbers anyone would write for their own sake (0, 1, a h
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,8 +58,10 @@ def answers_given_away(steps: Sequence[Any]) -> list[Problem]:
     said = [words_of(step) for step in steps]
     for later, step in enumerate(steps):
         for written in answer_as_written(step.question, step.expected):
+            # The number as a whole: 24.8% is not 4.8%, nor is 10.2483 0.2483.
+            as_a_whole = re.compile(rf"(?<![\d.]){re.escape(written)}(?!\d)")
             for before in range(later):
-                if written in said[before]:
+                if as_a_whole.search(said[before]):
                     earlier = steps[before].step
                     problems.append(Problem(
                         earlier.line,

@@ -1,11 +1,11 @@
-// When the store's subscribers hear of changes (js/state/deferred-views.js, kept by js/state/session.js's store), run
+// When the store's subscribers hear of changes (js/state/redraw-schedule.js, kept by js/state/session.js's store), run
 // by Node's own test runner (tests/tooling/test_js_units.py): a subscriber with a timing hears once, a task late,
 // with every part that changed; an urgent change at once, after what it was owed; and at once when it asks to
 // catch up, as saving does before the page goes away.
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { AFTER_HEATMAP, BELOW_HEATMAP, EDITOR } from "../../js/state/deferred-views.js";
+import { AFTER_HEATMAP, BELOW_HEATMAP, EDITOR } from "../../js/state/redraw-schedule.js";
 import { createStore } from "../../js/state/session.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));

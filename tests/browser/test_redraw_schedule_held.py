@@ -1,11 +1,11 @@
-"""The store's hold (js/state/deferred-views.js), in real Chromium, on its own: while a hold is on, the deferred views wait, even
+"""The store's hold (js/state/redraw-schedule.js), in real Chromium, on its own: while a hold is on, the deferred views wait, even
 for a change they would draw at once; once it is released they draw after the next frame is painted, once, with
 every part that changed, and the release resolves only after they have. (A lesson step holds them so that its
 question is painted before the grids its scene rebuilds: test_lesson_question_first.py.)"""
 
 import pytest
 
-from test_deferred_views import HARNESS, INSTALL_STORE
+from test_redraw_schedule import HARNESS, INSTALL_STORE
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""js/state/deferred-views.js in real Chromium, on its own: the store's subscribers that hear a task after the
+"""js/state/redraw-schedule.js in real Chromium, on its own: the store's subscribers that hear a task after the
 heatmap all hear in one task, in the order they were owed, each once with every part that changed; one that fails
 does not keep the others from drawing; and one far from the screen waits for the updates to pause.
 
@@ -60,7 +60,7 @@ A_FAILING_VIEW = """async () => {
 }"""
 
 
-def test_deferred_views_redraw_together_in_the_next_task_in_the_order_they_were_owed(page, site_url):
+def test_redraw_schedule_redraw_together_in_the_next_task_in_the_order_they_were_owed(page, site_url):
     page.goto(site_url + HARNESS)
     page.evaluate(INSTALL_STORE)
     outcome = page.evaluate(DEFERRED_REDRAWS)
@@ -104,7 +104,7 @@ def test_a_failing_deferred_view_is_reported_and_the_others_still_draw(browser, 
 # two more updates, of which the second is urgent; then one more, and it is scrolled into view. (Near the screen,
 # a view hears a task after the heatmap, as every deferred view does.)
 NEAR_AND_FAR_VIEWS = """async () => {
-  const { nearScreen, FAR_VIEW_STILL_MS } = await import("/js/state/deferred-views.js");
+  const { nearScreen, FAR_VIEW_STILL_MS } = await import("/js/state/redraw-schedule.js");
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const near = document.createElement("div");
   const far = document.createElement("div");

@@ -32,10 +32,10 @@
  */
 
 /** For the editors: a new result (or a new scene with its result) waits; the learner's own edits do not. */
-export const unlessResult = (changes) => !changes.has("result");
+const unlessResult = (changes) => !changes.has("result");
 
 /** For views below the heatmap: the learner opening or closing a panel, or choosing a tab, shows at once. */
-export const viewChanges = (changes) => changes.has("view");
+const viewChanges = (changes) => changes.has("view");
 
 /** @type {RedrawTiming} Saving: a task after the heatmap, nothing at once. */
 export const AFTER_HEATMAP = Object.freeze({});
