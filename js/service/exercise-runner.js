@@ -36,10 +36,11 @@ import { createLearnerPython } from "./learner-python.js";
 const DEFAULT_TIME_LIMIT_MS = 5000;
 /**
  * After an interrupt, how long to wait for Python to answer before ending the worker anyway. Python answers an
- * interrupt within milliseconds; on a busy 2-core machine its reply was once seen to take over a second, and a
- * fresh Python takes seconds, so the wait is generous.
+ * interrupt within milliseconds when it gets the processor; on a 2-core machine busy with everything a first visit
+ * compiles, its reply was seen to take over a second, and once over two. A fresh Python takes seconds too, so the
+ * wait is generous: only code stuck where Python cannot be interrupted (one long NumPy call) waits it out.
  */
-const INTERRUPT_GRACE_MS = 2000;
+const INTERRUPT_GRACE_MS = 4000;
 /** How many spare Pythons wait, booted, where code cannot be interrupted (see the header for why three). */
 export const SPARES_WANTED = 3;
 /** The value Pyodide's interrupt buffer takes for SIGINT (a KeyboardInterrupt in Python). */
