@@ -65,7 +65,7 @@ ask = "Which word does “it” read most?"
 def test_a_planted_spoiler_is_held_until_the_question_it_would_answer():
     _, lesson = compile_lesson(PLANTED, "lessons/planted.md")
     look, score, weight, other = lesson["steps"]
-    man = 2  # “dog bites man”: the row the weight's question reads, in the scene's one head
+    man = checked_planted().steps[0].scene["tokens"].index("man")  # the row the weight's question reads
     assert look["holds"] == [{"stage": "scores", "until": score["id"]},
                              {"stage": "weights", "head": 0, "row": man, "until": weight["id"]}]
     assert score["holds"] == [{"stage": "weights", "head": 0, "row": man, "until": weight["id"]}], \
@@ -77,6 +77,12 @@ def checked(lesson_id):
     from attention_playground.lessons.checker import check_lesson
 
     return check_lesson((ROOT / "lessons" / f"{lesson_id}.md").read_text(encoding="utf-8"), lesson_id).steps
+
+
+def checked_planted():
+    from attention_playground.lessons.checker import check_lesson
+
+    return check_lesson(PLANTED, "planted.md")
 
 
 def shipped(lesson_id):
