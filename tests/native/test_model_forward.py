@@ -112,7 +112,44 @@ def test_the_training_forward_equals_the_display_forward(shipped_model):
     assert not np.allclose(batched, batched_logits(shipped_model.params, ids, shipped_model.config), atol=1e-6)
 
 
-GRADIENT_CHOICES = [{}, {"scale": False}, {"positions": False}, {"causal_mask": False}, {"tied_qk": True}]
+GRADIENT_CHOICES = [{}, {"scale": False}, {"positions": False}, {"causal_mask": False}, {"tied_qk": True},
+                    {"layer_norm": True}, {"tied_embeddings": True}, {"layer_norm": True, "tied_embeddings": True}]
+
+
+def params_for(model, config, seed=0):
+    """The model's parameters as `config` has them: LayerNorm gains and biases added (not 1 and 0, so that a
+    wrong gradient of either shows), W_U dropped when the embeddings are tied."""
+    from attention_playground.model.transformer import param_shapes
+
+    rng = np.random.default_rng(seed)
+    params = {}
+    for name, shape in param_shapes(config, len(model.vocabulary)).items():
+        if name in model.params:
+            params[name] = model.params[name].copy()
+        else:
+            params[name] = (1.0 if name == "ln_gain" else 0.0) + 0.3 * rng.normal(size=shape)
+    return params
+
+
+def test_with_layer_norm_and_tied_embeddings_the_training_forward_equals_the_display_forward(shipped_model):
+    """The English model's two choices: both forward passes LayerNorm what the heads and the unembedding read,
+    and score the next token with W_E's transpose."""
+    from dataclasses import replace
+
+    from attention_playground.model.corpus import WORD_INDEX
+    from attention_playground.model.gradients import batched_logits
+    from attention_playground.model.transformer import Model, layer_norm
+
+    config = replace(shipped_model.config, layer_norm=True, tied_embeddings=True)
+    model = Model(config, params_for(shipped_model, config), shipped_model.vocabulary)
+    ids = np.array([0] + [WORD_INDEX[w] for w in SENTENCE.split()])  # (n,)
+    shown = forward(model, ids)
+    assert np.allclose(batched_logits(model.params, ids[None], config)[0], shown.logits, rtol=0, atol=1e-10)
+    p = model.params
+    assert np.allclose(shown.head_input[1], layer_norm(shown.resid_pre[1], p["ln_gain"][1], p["ln_bias"][1]), atol=1e-12)
+    final = layer_norm(shown.resid_final, p["ln_gain"][2], p["ln_bias"][2])
+    assert np.allclose(shown.logits, final @ p["W_E"].T + p["b_U"], rtol=0, atol=1e-10)
+    assert "W_U" not in p
 
 
 def test_the_gradient_is_the_same_computed_the_way_pyodide_does_it(shipped_model, monkeypatch):
@@ -158,12 +195,12 @@ def test_the_gradient_matches_finite_differences(shipped_model, choices):
     sentences = ["the fox met a crow and the fox smiled .", "the cat sat on the mat because it was tired ."]
     ids = np.array([[0] + [WORD_INDEX[w] for w in words.split()][:10] for words in sentences])  # (2, n + 1)
     inputs, targets = ids[:, :-1], ids[:, 1:]
-    params = {name: value.copy() for name, value in shipped_model.params.items()}
+    params = params_for(shipped_model, config)
     loss, gradient = loss_and_gradients(params, inputs, targets, config)
     assert loss == pytest.approx(loss_of(params, inputs, targets, config), abs=1e-12)
     assert set(gradient) == set(params)
     rng = np.random.default_rng(0)
-    h = 1e-5
+    h = 1e-6 if config.layer_norm else 1e-5  # LayerNorm curves sharply: a central difference needs a smaller step
     for name, value in params.items():
         direction = rng.normal(size=value.shape)
         plus, minus = dict(params), dict(params)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .config import TrainConfig
-from .transformer import PARAM_NAMES, Model
+from .transformer import Model, param_shapes
 
 FORMAT = "attention-playground-model"
 VERSION = 1
@@ -66,7 +66,7 @@ def checkpoint_dict(model: Model, summary: dict[str, Any]) -> dict[str, Any]:
         "params": {
             name: {"shape": list(model.params[name].shape),
                    "data": [float(f"{x:.{SIGNIFICANT_DIGITS}g}") for x in model.params[name].ravel().tolist()]}
-            for name in PARAM_NAMES
+            for name in param_shapes(model.config, len(model.vocabulary))
         },
     }
 
@@ -89,10 +89,11 @@ def model_from_dict(data: dict[str, Any]) -> Model:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise CheckpointError(f"not a {FORMAT} checkpoint of version {VERSION}")
     params = {}
-    for name in PARAM_NAMES:
+    config = TrainConfig.from_dict(data["config"])
+    for name in param_shapes(config, len(data["vocabulary"])):
         entry = data["params"][name]
         params[name] = np.array(entry["data"], dtype=np.float64).reshape(entry["shape"])
-    return Model(TrainConfig.from_dict(data["config"]), params, tuple(data["vocabulary"]), int(data["steps"]),
+    return Model(config, params, tuple(data["vocabulary"]), int(data["steps"]),
                  tuple(data["loss_curve"]))
 
 

@@ -44,6 +44,12 @@ class TrainConfig:
     causal_mask: bool = True  # a token reads only itself and the tokens before it
     tied_qk: bool = False  # one matrix for queries and keys: every head's W_K is its W_Q
 
+    # Two choices larger models make, off for the story-world model (whose heads read the residual stream as it
+    # is) and on for the English one (english/): with 4,096 tokens, one matrix serves as both ends (its size
+    # halves) and a normalised stream keeps the tied ends from echoing the current token back as the next.
+    layer_norm: bool = False  # each layer's heads, and the unembedding, read the stream LayerNorm-ed (pre-LN)
+    tied_embeddings: bool = False  # W_U is W_E's transpose: a token's vector in is its score vector out
+
     @property
     def n_ctx(self) -> int:
         """Positions the model has: `<bos>` plus max_words words."""

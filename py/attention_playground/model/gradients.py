@@ -22,18 +22,43 @@ from typing import NamedTuple
 import numpy as np
 
 from .config import TrainConfig
-from .transformer import key_weights
+from .transformer import LN_EPS, key_weights, unembedding
+
+
+class Normalised(NamedTuple):
+    """What a LayerNorm keeps for the backward pass."""
+
+    x_hat: np.ndarray  # (B n, d_model): each row at mean 0, variance 1, before the gain and bias
+    std: np.ndarray  # (B n, 1): each row's standard deviation (with LN_EPS)
+
+
+def layer_norm_rows(rows: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, Normalised]:
+    """transformer.layer_norm on (B n, d_model) rows, and what its backward pass needs (the same arithmetic)."""
+    centred = rows - rows.mean(axis=-1, keepdims=True)
+    std = np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + LN_EPS)
+    x_hat = centred / std
+    return x_hat * gain + bias, Normalised(x_hat, std)
+
+
+def layer_norm_backward(d_out: np.ndarray, kept: Normalised, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(d_rows, d_gain, d_bias) from d_out (B n, d_model). A row's mean and spread depend on all its entries, so
+    every entry's gradient loses its row's mean gradient and its share along x_hat."""
+    d_x_hat = d_out * gain
+    d_rows = (d_x_hat - d_x_hat.mean(axis=-1, keepdims=True)
+              - kept.x_hat * (d_x_hat * kept.x_hat).mean(axis=-1, keepdims=True)) / kept.std
+    return d_rows, (d_out * kept.x_hat).sum(axis=0), d_out.sum(axis=0)
 
 
 class LayerRun(NamedTuple):
     """What one layer's forward pass keeps for the backward pass."""
 
-    x: np.ndarray  # (B, n, d_model): the residual stream the heads read
+    x: np.ndarray  # (B, n, d_model): what the heads read (the residual stream, LayerNorm-ed if the model has it)
     Q: np.ndarray  # (B, H, n, d_head)
     K: np.ndarray  # (B, H, n, d_head)
     V: np.ndarray  # (B, H, n, d_head)
     pattern: np.ndarray  # (B, H, n, n): the attention weights, rows sum to 1
     z: np.ndarray  # (B, H, n, d_head): each head's blend of values
+    norm: Normalised | None  # the LayerNorm's, if the model has one
 
 
 def score_factor(config: TrainConfig) -> float:
@@ -101,9 +126,23 @@ def per_token(a: np.ndarray) -> np.ndarray:
     return a.transpose(0, 2, 1, 3).reshape(B * n, H * k)
 
 
+class Unembedded(NamedTuple):
+    """What the unembedding read, for the backward pass."""
+
+    x_rows: np.ndarray  # (B n, d_model): the final stream, LayerNorm-ed if the model has it
+    norm: Normalised | None
+
+
+def normalised_rows(params: dict, config: TrainConfig, rows: np.ndarray, at: int) -> tuple[np.ndarray, Normalised | None]:
+    """transformer.normalised on (B n, d_model) rows, with what the backward pass needs."""
+    if not config.layer_norm:
+        return rows, None
+    return layer_norm_rows(rows, params["ln_gain"][at], params["ln_bias"][at])
+
+
 def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
-                  knocked_out=frozenset()) -> tuple[np.ndarray, list[LayerRun], np.ndarray]:
-    """The forward pass on token indices (B, n): (logits (B, n, V), each layer's LayerRun, resid_final).
+                  knocked_out=frozenset()) -> tuple[np.ndarray, list[LayerRun], Unembedded]:
+    """The forward pass on token indices (B, n): (logits (B, n, V), each layer's LayerRun, what was unembedded).
 
     `knocked_out` lists (layer, head) pairs whose output is zeroed, as in transformer.forward (evaluation
     measures knock-outs this way; training never knocks a head out)."""
@@ -118,7 +157,7 @@ def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
         resid = resid + params["W_pos"][:n]  # (B, n, d_model)
     layers = []
     for layer in range(config.n_layers):
-        x_rows = resid.reshape(B * n, d_model)  # every token's row, read by every head
+        x_rows, norm = normalised_rows(params, config, resid.reshape(B * n, d_model), layer)  # read by every head
         Q = per_head(x_rows @ side_by_side(params["W_Q"][layer]), B, H)  # (B, H, n, d_head)
         K = per_head(x_rows @ side_by_side(W_K[layer]), B, H)  # (B, H, n, d_head)
         V = per_head(x_rows @ side_by_side(params["W_V"][layer]), B, H)  # (B, H, n, d_head)
@@ -131,13 +170,14 @@ def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
         for at, head in knocked_out:
             if at == layer:
                 z[:, head] = 0.0  # the head still reads, but writes nothing
-        layers.append(LayerRun(resid, Q, K, V, pattern, z))
+        layers.append(LayerRun(x_rows.reshape(B, n, d_model), Q, K, V, pattern, z, norm))
         # Σ over heads of z @ W_O is one product of the heads' outputs side by side with W_O's rows stacked
         W_O = params["W_O"][layer].reshape(-1, d_model)  # (H d_head, d_model)
         resid = resid + (per_token(z) @ W_O).reshape(B, n, d_model)  # (B, n, d_model)
-    logits = wide_product(resid.reshape(B * n, d_model), params["W_U"]).reshape(B, n, -1)
+    final_rows, final_norm = normalised_rows(params, config, resid.reshape(B * n, d_model), config.n_layers)
+    logits = wide_product(final_rows, unembedding(params, config)).reshape(B, n, -1)
     logits += params["b_U"]  # (B, n, V)
-    return logits, layers, resid
+    return logits, layers, Unembedded(final_rows, final_norm)
 
 
 def batched_logits(params: dict, ids: np.ndarray, config: TrainConfig, knocked_out=frozenset()) -> np.ndarray:
@@ -165,14 +205,29 @@ def loss_and_gradients(params: dict, ids: np.ndarray, targets: np.ndarray, confi
     """The loss on a batch (ids and targets (B, n) token indices) and its gradient for every parameter."""
     B, n = ids.shape
     d_model, H, d_head = config.d_model, config.n_heads, config.d_head
-    logits, layers, resid_final = forward_batch(params, ids, config)
+    logits, layers, final = forward_batch(params, ids, config)
     loss, d_logits = cross_entropy(logits, targets)  # (B, n, V)
 
     flat = B * n  # the weight gradients sum over every token of every sequence
     d_logits_rows = d_logits.reshape(flat, -1)  # (B n, V)
-    grads = {"W_U": token_sum_product(resid_final.reshape(flat, d_model), d_logits_rows),  # (d_model, V)
-             "b_U": d_logits_rows.sum(axis=0)}  # (V,)
-    d_resid = rows_product(d_logits_rows, params["W_U"])  # (B n, d_model): every token's row
+    d_unembedding = token_sum_product(final.x_rows, d_logits_rows)  # (d_model, V)
+    grads = {"b_U": d_logits_rows.sum(axis=0)}  # (V,)
+    if not config.tied_embeddings:
+        grads["W_U"] = d_unembedding
+    if config.layer_norm:
+        grads["ln_gain"], grads["ln_bias"] = np.zeros_like(params["ln_gain"]), np.zeros_like(params["ln_bias"])
+    d_resid = rows_product(d_logits_rows, unembedding(params, config))  # (B n, d_model): every token's row
+
+    def through_norm(d_read: np.ndarray, norm: Normalised | None, at: int) -> np.ndarray:
+        """The gradient of what read the stream at `at`, carried back through its LayerNorm (if any) to the stream."""
+        if norm is None:
+            return d_read
+        d_rows, d_gain, d_bias = layer_norm_backward(d_read, norm, params["ln_gain"][at])
+        grads["ln_gain"][at] += d_gain
+        grads["ln_bias"][at] += d_bias
+        return d_rows
+
+    d_resid = through_norm(d_resid, final.norm, config.n_layers)
     W_K = key_weights(params, config)
     factor = score_factor(config)
     for name in ("W_Q", "W_K", "W_V", "W_O"):
@@ -206,12 +261,15 @@ def loss_and_gradients(params: dict, ids: np.ndarray, targets: np.ndarray, confi
         else:
             grads["W_K"][layer] = d_W_K
         # the residual stream feeds the next layer directly and through this layer's Q, K and V
-        d_resid = d_resid + (rows_product(d_Q, side_by_side(params["W_Q"][layer]))
-                             + rows_product(d_K, side_by_side(W_K[layer]))
-                             + rows_product(d_V, side_by_side(params["W_V"][layer])))  # (B n, d_model)
+        d_read = (rows_product(d_Q, side_by_side(params["W_Q"][layer]))
+                  + rows_product(d_K, side_by_side(W_K[layer]))
+                  + rows_product(d_V, side_by_side(params["W_V"][layer])))  # (B n, d_model)
+        d_resid = d_resid + through_norm(d_read, run.norm, layer)
 
     grads["W_E"] = np.zeros_like(params["W_E"])
     np.add.at(grads["W_E"], ids.reshape(flat), d_resid)  # a word's row gets its tokens' sum
+    if config.tied_embeddings:
+        grads["W_E"] += d_unembedding.T  # one matrix at both ends: both uses add to its gradient
     grads["W_pos"] = np.zeros_like(params["W_pos"])
     if config.positions:
         grads["W_pos"][:n] = d_resid.reshape(B, n, d_model).sum(axis=0)  # (n, d_model)

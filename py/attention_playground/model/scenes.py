@@ -60,7 +60,7 @@ def layer_scene(model: Model, words, layer: int, heads: Sequence[int] | None = N
         ),
         "tokens": result.tokens,
         "features": residual_names(model),
-        "X": json_matrix(result.resid_pre[layer]),
+        "X": json_matrix(result.head_input[layer]),
         "heads": [_head_dict(model, layer, head) for head in heads],
         "mask": "causal",
         "scale": True,

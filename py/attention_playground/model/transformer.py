@@ -6,8 +6,10 @@
                      resid_pre of the next layer = resid_pre + attn_out
     logits = resid_final @ W_U + b_U          (one score per vocabulary word: what comes next)
 
-There is no MLP and no LayerNorm: everything the model does, it does with attention, so every head's
-work can be seen in its weights. The names are TransformerLens's (`resid_pre`, `pattern`/weights, `z`,
+There is no MLP: everything the model does, it does with attention, so every head's work can be seen in its
+weights. The story-world model has no LayerNorm either; a model made with `layer_norm` (the English one) gives its
+heads and its unembedding the stream LayerNorm-ed (`head_input`), and one made with `tied_embeddings` scores the
+next token with W_E's transpose (`unembedding`). The names are TransformerLens's (`resid_pre`, `pattern`/weights, `z`,
 `attn_out`, `logits`; a head is addressed as (layer, head)).
 
 Every head is run by the playground's own `attention_stages` (causal mask, ÷√d_head, unless the config
@@ -27,15 +29,21 @@ from .config import TrainConfig
 from .errors import ModelInputError, check_head, check_knocked_out, check_words
 
 #: The parameters, in the order a forward pass uses them. Per-head matrices are stacked (layer, head, ...).
-PARAM_NAMES = ("W_E", "W_pos", "W_Q", "W_K", "W_V", "W_O", "W_U", "b_U")
+#: A model without LayerNorm has no ln_*; one with tied embeddings no W_U (see `param_shapes`).
+PARAM_NAMES = ("W_E", "W_pos", "ln_gain", "ln_bias", "W_Q", "W_K", "W_V", "W_O", "W_U", "b_U")
+
+#: Added to the variance before its square root, so that a constant row does not divide by 0.
+LN_EPS = 1e-5
 
 
 def param_shapes(config: TrainConfig, d_vocab: int) -> dict[str, tuple[int, ...]]:
     """The shape of every parameter."""
     L, H, d, dh = config.n_layers, config.n_heads, config.d_model, config.d_head
-    return {
+    shapes = {
         "W_E": (d_vocab, d),  # one row per word: the word's starting vector
         "W_pos": (config.n_ctx, d),  # one row per position, added to the word's vector
+        "ln_gain": (L + 1, d),  # per layer, then before the unembedding: each normalised feature's scale
+        "ln_bias": (L + 1, d),  # ... and its offset
         "W_Q": (L, H, d, dh),  # per head: residual stream -> query
         "W_K": (L, H, d, dh),  # per head: residual stream -> key
         "W_V": (L, H, d, dh),  # per head: residual stream -> value
@@ -43,14 +51,21 @@ def param_shapes(config: TrainConfig, d_vocab: int) -> dict[str, tuple[int, ...]
         "W_U": (d, d_vocab),  # residual stream -> one score per word
         "b_U": (d_vocab,),  # how common each word is, before any context
     }
+    if not config.layer_norm:
+        del shapes["ln_gain"], shapes["ln_bias"]
+    if config.tied_embeddings:
+        del shapes["W_U"]
+    return shapes
 
 
 def init_params(config: TrainConfig, d_vocab: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Random starting weights: normal noise with std init_scale / sqrt(rows), so products start O(1)."""
     params = {}
     for name, shape in param_shapes(config, d_vocab).items():
-        if name == "b_U":
+        if name in ("b_U", "ln_bias"):
             params[name] = np.zeros(shape)
+        elif name == "ln_gain":
+            params[name] = np.ones(shape)
         else:
             rows = shape[-2]
             params[name] = rng.normal(0.0, config.init_scale / np.sqrt(rows), size=shape)
@@ -87,7 +102,8 @@ class Run:
     """Everything one forward pass computed, for n tokens (`<bos>` and the words).
 
     - `tokens`: the n tokens, `<bos>` first; `ids`: their indices in the vocabulary, (n,)
-    - `resid_pre[layer]`: (n, d_model), what the layer's heads read (for layer 0: W_E[ids] + W_pos[:n])
+    - `resid_pre[layer]`: (n, d_model), the residual stream before the layer (for layer 0: W_E[ids] + W_pos[:n])
+    - `head_input[layer]`: (n, d_model), what the layer's heads read: resid_pre itself, or LayerNorm-ed
     - `stages[layer][head]`: the head's `AttentionStages` (Q, K, V, scores, scaled, masked, weights, output);
       `output` is the head's z, (n, d_head)
     - `attn_out[layer]`: (n, d_model), what the layer adds to the residual stream
@@ -98,6 +114,7 @@ class Run:
     tokens: list[str]
     ids: np.ndarray
     resid_pre: list[np.ndarray]
+    head_input: list[np.ndarray]
     stages: list[list[AttentionStages]]
     attn_out: list[np.ndarray]
     resid_final: np.ndarray
@@ -114,6 +131,22 @@ class Run:
         """(n, d_vocab): softmax of the logits (the playground's own, attention.softmax); row i is the model's
         guess at the word after token i."""
         return softmax(self.logits, axis=-1)  # (n, d_vocab)
+
+
+def layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Each row of x (..., d) shifted to mean 0 and scaled to variance 1, then times gain plus bias, per feature."""
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + LN_EPS) * gain + bias
+
+
+def normalised(params: dict, config: TrainConfig, x: np.ndarray, at: int) -> np.ndarray:
+    """What reads the stream x at `at` (a layer, or n_layers for the unembedding) sees: x, or x LayerNorm-ed."""
+    return layer_norm(x, params["ln_gain"][at], params["ln_bias"][at]) if config.layer_norm else x
+
+
+def unembedding(params: dict, config: TrainConfig) -> np.ndarray:
+    """(d_model, V): the matrix that scores every token as the next one; W_E's transpose (a view) when tied."""
+    return params["W_E"].T if config.tied_embeddings else params["W_U"]
 
 
 def key_weights(params: dict, config: TrainConfig):
@@ -154,17 +187,19 @@ def attention_layer(model: Model, resid_pre: np.ndarray, layer: int, knocked_out
 
 def unembed(model: Model, resid_final: np.ndarray) -> np.ndarray:
     """Scores for the next word at every position."""
-    return resid_final @ model.params["W_U"] + model.params["b_U"]  # (n, d_vocab)
+    p, config = model.params, model.config
+    return normalised(p, config, resid_final, config.n_layers) @ unembedding(p, config) + p["b_U"]  # (n, d_vocab)
 
 
 def forward(model: Model, ids: Sequence[int], knocked_out=frozenset()) -> Run:
     """The forward pass on token indices (`<bos>` included, no checks); see `run` for words."""
     ids = np.asarray(ids, dtype=np.int64)  # (n,)
     resid = embed(model, ids)  # (n, d_model)
-    resid_pre, all_stages, attn_outs = [], [], []
+    resid_pre, head_input, all_stages, attn_outs = [], [], [], []
     for layer in range(model.config.n_layers):
         resid_pre.append(resid)
-        stages, attn_out = attention_layer(model, resid, layer, knocked_out)
+        head_input.append(normalised(model.params, model.config, resid, layer))
+        stages, attn_out = attention_layer(model, head_input[-1], layer, knocked_out)
         all_stages.append(stages)
         attn_outs.append(attn_out)
         resid = resid + attn_out  # (n, d_model)
@@ -172,6 +207,7 @@ def forward(model: Model, ids: Sequence[int], knocked_out=frozenset()) -> Run:
         tokens=[model.vocabulary[i] for i in ids.tolist()],
         ids=ids,
         resid_pre=resid_pre,
+        head_input=head_input,
         stages=all_stages,
         attn_out=attn_outs,
         resid_final=resid,
