@@ -96,6 +96,23 @@ def test_a_pick_of_a_repeated_word_names_its_occurrence_and_reads_a_variant():
     assert IT["tokens"][tied["value"]] == "it"
 
 
+def test_a_pick_besides_bos_ranks_the_words_without_it_and_picking_bos_scores_nothing():
+    # Layer 1's L1H3 of the trained model parks most rows on <bos>: asked besides <bos>, the largest of the rest.
+    question = {"kind": "pick", "row": "fox#2", "head": 3}
+    plain, besides = expected(question, TRAINED), expected({**question, "besides": "<bos>"}, TRAINED)
+    values = np.array(besides["values"])
+    assert besides["value"] == 1 + int(np.argmax(values[1:]))
+    assert plain["values"] == besides["values"]  # the weights are what they are; only the ranking leaves <bos> out
+    assert "“<bos>” aside" in besides["sentence"]
+    picked_bos = answer({**question, "besides": "<bos>"}, TRAINED, 0)
+    assert picked_bos["correct"] is False and picked_bos["score"] == 0.0
+    assert "leaves “<bos>” aside" in picked_bos["feedback"]
+    right = answer({**question, "besides": "<bos>"}, TRAINED, besides["value"])
+    assert right["correct"] and "<bos>" not in right["feedback"].split(", more than")[1]
+    with pytest.raises(LessonInputError, match="besides"):
+        read_question({**question, "besides": 0})
+
+
 def test_a_pick_by_effect_knocks_each_word_out_and_expects_the_largest_move():
     question = {"kind": "pick", "row": "fox#2", "by": "effect"}
     truth = expected(question, TRAINED)

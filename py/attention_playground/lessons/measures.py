@@ -359,18 +359,26 @@ def tied_with_top(values: np.ndarray) -> list[int]:
 
 
 def _top(spec, at, evidence):
-    keys(spec, ("row",), ("of", "head", "variant"), "this measure")
+    keys(spec, ("row",), ("of", "head", "variant", "besides"), "this measure")
     at = _at_variant(at, spec)
     head, row = at.head(spec.get("head")), at.row(spec["row"])
     weights = at.stages(head)["weights"][row]  # (n,)
     if np.isnan(weights).any() or not weights.any():
         raise LessonInputError(f"{name_word(at.tokens, row)} reads no word (its weights are nan or all 0)", "row")
-    order = ranked(weights)
+    # A word left out of the running (`besides`) is ranked below every other: its weight stays what it is.
+    besides = find_word(spec["besides"], at.tokens, "besides") if "besides" in spec else None
+    running = weights.copy()
+    if besides is not None:
+        running[besides] = -np.inf
+    order = [column for column in ranked(running) if column != besides]
     top, runner_up = order[0], order[1] if len(order) > 1 else None
-    sentence = f"{name_word(at.tokens, row)} reads {name_word(at.tokens, top)} most, {percent(float(weights[top]))}"
+    aside = f", {name_word(at.tokens, besides)} aside" if besides is not None else ""
+    sentence = (f"{name_word(at.tokens, row)} reads {name_word(at.tokens, top)} most{aside}, "
+                f"{percent(float(weights[top]))}")
     if runner_up is not None:
         sentence += f" (next: {name_word(at.tokens, runner_up)}, {percent(float(weights[runner_up]))})"
-    return Measured(top, sentence, {"values": weights.tolist(), "tied": tied_with_top(weights), "row": row})
+    return Measured(top, sentence, {"values": weights.tolist(), "tied": tied_with_top(running), "row": row,
+                                    "besides": besides})
 
 
 def _effect(spec, at, evidence):

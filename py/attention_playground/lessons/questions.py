@@ -10,6 +10,7 @@ computed from the step's scene when it is asked for, never typed into the lesson
 The kinds (docs/lessons.md shows each with an example):
 
 - pick: the word `row` reads most (weights of `head`), or, `by = "effect"`, whose knock-out moves its output most;
+  `besides` leaves one word out of the running (`<bos>`, where a trained head parks what it has no use for);
   answered with a word or its 0-based column;
 - estimate: a cell (`row`, `column`, `stage`) or a `measure` (a number: `cell` or `scaling`), answered with a
   number in `unit` ("percent" or "weight" for a weight, else "number"); the score falls from 1 at the truth to 0
@@ -75,7 +76,7 @@ KINDS = ("pick", "estimate", "sketch", "choose", "compute", "build")
 
 #: The keys each kind takes besides "kind": (required, optional).
 QUESTION_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "pick": (("row",), ("head", "by", "variant")),
+    "pick": (("row",), ("head", "by", "variant", "besides")),
     "estimate": ((), ("row", "column", "stage", "head", "variant", "measure", "unit", "tolerance", "reach")),
     "sketch": (("row",), ("head", "tolerance")),
     "choose": (("options",), ("of", "measure")),
@@ -257,6 +258,9 @@ def read_question(question: Any) -> dict[str, Any]:
             raise LessonInputError(f"by is \"weight\" or \"effect\"; got {describe_value(question['by'])}", "by")
         if question.get("by") == "effect" and "head" in question:
             raise LessonInputError("a knock-out moves every head's output: a pick by effect has no head", "head")
+        if "besides" in question and not isinstance(question["besides"], str):
+            raise LessonInputError(f"besides is the word left out of the running, as text (\"<bos>\"); got "
+                                   f"{describe_value(question['besides'])}", "besides")
     elif kind == "estimate":
         _read_estimate(question)
     elif kind == "sketch":
@@ -309,7 +313,7 @@ def _scene_at(scene: Any) -> SceneAtHand:
 
 def _pick_measured(question: Mapping[str, Any], at: SceneAtHand) -> Measured:
     spec = {"of": "effect" if question.get("by") == "effect" else "top", "row": question["row"]}
-    for key in ("head", "variant"):
+    for key in ("head", "variant", "besides"):
         if key in question:
             spec[key] = question[key]
     return _unwrap(lambda: measure(spec, at))
@@ -395,7 +399,8 @@ def expected(question: Any, scene: Any, evidence: Any = None) -> dict[str, Any]:
     if kind == "pick":
         measured = _pick_measured(question, at)
         return {"value": measured.value, "tied": measured.details["tied"], "sentence": measured.sentence,
-                "values": measured.details["values"], "row": measured.details["row"]}
+                "values": measured.details["values"], "row": measured.details["row"],
+                "besides": measured.details.get("besides")}
     if kind == "estimate":
         measured = _estimate_measured(question, at)
         return {"value": measured.value, "sentence": measured.sentence, "unit": estimate_unit(question)}
@@ -551,7 +556,8 @@ def _answer_pick(question, scene, value, evidence) -> dict[str, Any]:
     tokens, row = at.tokens, truth["row"]
     correct = picked in tied
     best = values[top]
-    score = 1.0 if correct else max(0.0, values[picked] / best) if best > 0 else 0.0
+    left_out = picked == truth["besides"]
+    score = 1.0 if correct else 0.0 if left_out else max(0.0, min(1.0, values[picked] / best)) if best > 0 else 0.0
     by_effect = question.get("by") == "effect"
 
     def amount(column: int) -> str:
@@ -561,8 +567,12 @@ def _answer_pick(question, scene, value, evidence) -> dict[str, Any]:
         said = f"You picked {name_word(tokens, picked)}: knocking it out moves the output of {name_word(tokens, row)} {amount(picked)}."
     else:
         said = f"You picked {name_word(tokens, picked)}: {name_word(tokens, row)} gives it {amount(picked)}."
-    if correct:
-        others = [column for column in np.argsort(-np.asarray(values), kind="stable").tolist() if column != picked]
+    if left_out:
+        feedback = (f"{said} This question leaves {name_word(tokens, picked)} aside: among the other words, it reads "
+                    f"{name_word(tokens, top)} most, {amount(top)}.")
+    elif correct:
+        others = [column for column in np.argsort(-np.asarray(values), kind="stable").tolist()
+                  if column not in (picked, truth["besides"])]
         following = f" (next: {name_word(tokens, others[0])}, {amount(others[0])})" if others else ""
         feedback = said[:-1] + f", more than any other word{following}."
     elif by_effect:
