@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +42,20 @@ def fresh_page_runs(site_path, runs, one_run):
             browser.close()
     finally:
         server.shutdown()
+
+
+@contextmanager
+def live_page(browser, url, viewport, timeout_ms):
+    """A fresh context's page at `url`, once Python is live there; the context is closed afterwards."""
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("window.attentionPlayground !== undefined", timeout=timeout_ms)
+        page.evaluate("window.attentionPlayground.ready")
+        yield page
+    finally:
+        context.close()
 
 
 def load_line(load_before):

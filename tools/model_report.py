@@ -27,6 +27,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "py") not in sys.path:  # the package, from a clone, without installing it
     sys.path.insert(0, str(ROOT / "py"))
+if str(Path(__file__).parent) not in sys.path:  # the tools' shared module, however this one was loaded
+    sys.path.insert(0, str(Path(__file__).parent))
+
+from report_section import section_in, with_section  # noqa: E402
 
 from attention_playground.model.analysis import (  # noqa: E402
     READS_ANIMAL,
@@ -415,15 +419,13 @@ def wrap(lines: list[str], width: int = WIDTH) -> list[str]:
 
 
 def report_in_page(page_text: str) -> str:
-    """The part of `page_text` between the markers (what `model_report()` wrote there last)."""
-    start = page_text.index(START_MARKER + "\n") + len(START_MARKER) + 1
-    return page_text[start:page_text.index(END_MARKER, start)]
+    """The part of `page_text` between the markers (what the report wrote there last)."""
+    return section_in(page_text, START_MARKER, END_MARKER)
 
 
 def with_report(page_text: str, report: str) -> str:
     """`page_text` with `report` put between its markers in place of what was there."""
-    start = page_text.index(START_MARKER + "\n") + len(START_MARKER) + 1
-    return page_text[:start] + report + page_text[page_text.index(END_MARKER, start):]
+    return with_section(page_text, START_MARKER, END_MARKER, report)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,7 +12,7 @@
  *     "result"     params ignored        → the last good result, or null
  *     "getWork"    params ignored        → the learner's work: {scene, exercises: {code, results}, lessons} (getWork)
  *     "course"     params ignored        → whether a SCORM launch's course platform records the learner (course)
- *     "modelRun"   params {words, knockedOut?, model?} → the trained model on the sentence (model.run)
+ *     "modelRun"   params {words, knockedOut?, model?, focus?} → a trained model on the sentence (model.run; model "english" reads any text)
  *     "modelTrain" params {settings?}    → the outcome of training a model on the page (model.train); while it
  *                                          trains, progress events (below) carry the request's id
  *     "modelStop"  params ignored        → null; a training run in progress ends (its modelTrain replies)

@@ -13,8 +13,9 @@
  *   exercise    the exercise tab chosen ("softmax", "attention"), or null for the one the learner had last
  *   experiment  the experiment tab chosen ("one-thing", "scaling", "order", "knockout"), or null for the first
  *   model       the trained model's panel: null while it was never opened, else {open, words, knocked_out, head,
- *               focus, opened}: the sentence, the heads knocked out, the head shown large, the focused position,
- *               and the head opened in the playground ({layer, head, words, knocked_out}). Only links and saved
+ *               focus, model, hide_start, opened}: the sentence, the heads knocked out, the head shown large, the
+ *               focused position, which model ("shipped", the story world's, when absent; or "english"), whether
+ *               <bos> is hidden, and the head opened in the playground ({layer, head, words, knocked_out}). Only links and saved
  *               work carry it: the panel's one state is `state.model` (panels/model.js), and this part is made from
  *               it when a link is made or work is saved (`modelViewOf`); an arriving one is handed to the panel
  *   claim       only while a claim is chosen in "Test a claim" (panels/claims.js): {id, steps, seed}, steps and
@@ -93,6 +94,10 @@ function cleanModelView(model) {
     knocked_out: pairs(model.knocked_out),
     head: pairOrNull(model.head),
     focus: Number.isInteger(model.focus) && model.focus >= 0 ? model.focus : null,
+    // The English model, and <bos> hidden, only when so: absent (as in links made before either), the story world's
+    // model with <bos> shown.
+    ...(model.model === "english" ? { model: "english" } : {}),
+    ...(model.hide_start === true ? { hide_start: true } : {}),
     opened: openedHead && typeof opened.words === "string"
       ? { layer: openedHead[0], head: openedHead[1], words: opened.words.slice(0, MAX_KEPT_TEXT), knocked_out: pairs(opened.knocked_out) }
       : null,
@@ -105,13 +110,15 @@ function cleanModelView(model) {
  */
 export function modelViewOf(model) {
   if (!model?.open) return null;
-  const { words, knockedOut, head, focus, opened } = model;
+  const { words, knockedOut, head, focus, opened, name, hideStart } = model;
   return {
     open: true,
     words,
     knocked_out: knockedOut,
     head: [head.layer, head.head],
     focus,
+    ...(name === "english" ? { model: "english" } : {}),
+    ...(hideStart ? { hide_start: true } : {}),
     opened: opened ? { layer: opened.layer, head: opened.head, words: opened.words, knocked_out: opened.knockedOut } : null,
   };
 }

@@ -119,8 +119,8 @@ export function createStepShower({ session, loader, presets: library, setView, v
      */
     showBelow(step) {
       if (step.model) {
-        const { words = "", head = "L1H0", knocked_out: knockedOut = [] } = step.model;
-        const kept = { open: true, words, knocked_out: knockedOut.map(modelHead), head: modelHead(head), focus: null, opened: null };
+        const { name = "shipped", words = "", head = "L1H0", knocked_out: knockedOut = [], focus = null } = step.model;
+        const kept = { open: true, model: name, words, knocked_out: knockedOut.map(modelHead), head: modelHead(head), focus, opened: null };
         model.restore(kept).catch(() => {});
       }
       if (step.claim) claims.actions.openClaim(step.claim, { show: false }).catch(() => {});

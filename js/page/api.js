@@ -14,12 +14,14 @@
  *   course()     in a SCORM package's launch, whether its course platform records the learner: {recorded,
  *                version} (version "1.2" or "2004", null where nothing records); null in any other visit or
  *                while the launch is still looking for the platform
- *   model.run({words, knockedOut, model})
+ *   model.run({words, knockedOut, model, focus})
  *                the trained model on a sentence (text or a list of words): resolves with what
  *                model/requests.py's model_run gives (tokens; weights[layer][head], each n × n; the top
  *                predictions at every position; effects; metrics); rejects with the module's message (an
  *                unknown word is named, with close words). The panel is left as it is. `model` is
- *                "shipped" (the default) or "trained" (a model trained on this page).
+ *                "shipped" (the default), "trained" (a model trained on this page) or "english" (the model
+ *                trained on the Brown corpus: any text; english/requests.py's english_run: tokens as it reads
+ *                them, "·" before a piece inside a word, and effects at `focus` alone, the last token unless given).
  *   model.train(settings, {onProgress})
  *                train a model from scratch on this page, as the panel's Train does (the panel shows it):
  *                settings {seed, steps, n_heads, repeat_fraction}, each optional; onProgress({step, steps,

@@ -13,10 +13,70 @@
  */
 
 import { withErrorDetail } from "../scene/errors.js";
+import { ENGLISH } from "../service/service.js";
 import { createTrainingRun } from "./model-training-run.js";
 import { createOpenedHead } from "./opened-head.js";
 
 const samePair = ([a, b], [c, d]) => a === c && b === d;
+
+/**
+ * `ask` run one at a time: a call that comes while it runs makes it run once more afterwards, however many came, and
+ * resolves then. So a question per keystroke never queues up behind the others: only the newest text is asked next.
+ * @param {() => Promise<void>} ask
+ * @returns {() => Promise<void>}
+ */
+function oneAtATime(ask) {
+  let running = null;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await ask();
+      } while (again);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+}
+
+/**
+ * The panel's choice of model, where its predictions are measured, and how its weights are drawn.
+ * @param {{model: () => any, update: (patch: object) => void, loadInfo: (name: string) => Promise<void>, rerun: () => Promise<void>,
+ *   forgetOpenedHead: () => void, dropAnswers: () => void}} panel `dropAnswers`: answers on their way are about the model before
+ */
+function choiceActions({ model, update, loadInfo, rerun, forgetOpenedHead, dropAnswers }) {
+  return {
+    /** Focus a position; the English model measures its knock-outs' effects there alone, so it is asked again. */
+    focusModelPosition(position) {
+      update({ focus: position });
+      if (model().name === ENGLISH && model().result && model().result.focus !== position) rerun();
+    },
+    /**
+     * Show the story-world model ("shipped") or the English one: its description, then the sentence. A new model
+     * starts on its first example with no head knocked out (its heads are others); the other choices stay.
+     */
+    async chooseModel(name) {
+      if (name === model().name || (name !== ENGLISH && name !== "shipped")) return;
+      forgetOpenedHead();
+      dropAnswers();
+      update({ name, info: null, result: null, error: null, words: "", knockedOut: [], focus: null });
+      try {
+        await loadInfo(name);
+        await rerun();
+      } catch (error) {
+        update({ error: withErrorDetail(error).detail });
+      }
+    },
+    /** Draw the heads' weights without <bos>, each row renormalised (true), or as they are. */
+    setHideStart: (hideStart) => update({ hideStart: Boolean(hideStart) }),
+  };
+}
 
 /**
  * @param {object} options
@@ -38,21 +98,25 @@ export function createModelController({ store, python, showScene, reveal, notify
   async function loadInfo(name) {
     const info = await python.modelInfo({ model: name });
     const patch = { info, name };
-    if (!model().words) patch.words = info.examples[0].words;
+    if (!model().words) {
+      patch.words = info.examples[0].words;
+      patch.focus = info.examples[0].focus ?? null;
+    }
     const { layer, head } = model().head;
     if (layer >= info.config.n_layers || head >= info.config.n_heads) patch.head = { layer: info.config.n_layers - 1, head: 0 };
     patch.knockedOut = model().knockedOut.filter(([l, h]) => l < info.config.n_layers && h < info.config.n_heads);
     update(patch);
   }
 
-  /** Ask Python for the model on the sentence as it is now; show the answer unless a newer question came. */
-  async function rerun() {
+  /** Ask Python for the model on the sentence as it is now, one question at a time (typing asks at every keystroke). */
+  const rerun = oneAtATime(async () => {
     const { name, words, knockedOut, info } = model();
     if (!info) return;
     const number = ++asked;
     update({ busy: true });
     try {
-      const result = await python.modelRun({ model: name, words, knockedOut, editedHead: openedHead.editedHead });
+      const effectsAt = name === ENGLISH ? model().focus : null; // the English model's effects are measured there alone
+      const result = await python.modelRun({ model: name, words, knockedOut, editedHead: openedHead.editedHead, focus: effectsAt });
       if (number !== asked) return;
       const n = result.tokens.length;
       const focus = model().focus !== null && model().focus < n ? model().focus : n - 1;
@@ -61,7 +125,7 @@ export function createModelController({ store, python, showScene, reveal, notify
       if (number !== asked) return;
       update({ error: withErrorDetail(error).detail, busy: false });
     }
-  }
+  });
 
   const panel = { store, python, update, rerun, loadInfo };
   const openedHead = createOpenedHead({ ...panel, showScene, reveal, notify });
@@ -103,7 +167,7 @@ export function createModelController({ store, python, showScene, reveal, notify
       rerun();
     },
     chooseModelHead: (layer, head) => update({ head: { layer, head } }),
-    focusModelPosition: (position) => update({ focus: position }),
+    ...choiceActions({ model, update, loadInfo, rerun, forgetOpenedHead: () => openedHead.forget(), dropAnswers: () => { asked++; } }),
     ...openedHead.actions,
     ...training.actions,
     /** Back to the model that comes with the page. */
@@ -114,21 +178,29 @@ export function createModelController({ store, python, showScene, reveal, notify
       await rerun();
     },
     /** What the JS API's model.run returns: the model on `words` (the panel is left as it is). */
-    runModel: ({ words, knockedOut = [], model: name = model().name }) => python.modelRun({ model: name, words, knockedOut }),
+    runModel: ({ words, knockedOut = [], model: name = model().name, focus = null }) => python.modelRun({ model: name, words, knockedOut, focus }),
   };
 
   /** A panel state from a link or saved work (already cleaned by layout/panels.js: its `model` part). */
   async function restore(kept) {
     if (!kept) return;
-    const patch = { words: kept.words, knockedOut: kept.knocked_out, focus: kept.focus };
+    const patch = { words: kept.words, knockedOut: kept.knocked_out, focus: kept.focus, hideStart: kept.hide_start };
+    // The English model, or the story world's (the one shown stays, unless it is the English one).
+    const name = kept.model === ENGLISH ? ENGLISH : model().name === ENGLISH ? "shipped" : model().name;
+    const switching = name !== model().name;
+    if (switching) {
+      openedHead.forget();
+      Object.assign(patch, { name, info: null, result: null });
+    }
     if (kept.head) patch.head = { layer: kept.head[0], head: kept.head[1] };
     update(patch);
     if (!kept.open) return;
     const alreadyOpen = opening !== null;
     await actions.openModel();
-    // An open panel is not opened again: the link's sentence and knock-outs are run here instead.
+    // An open panel is not opened again: the link's model, sentence and knock-outs are loaded and run here instead.
+    if (alreadyOpen && switching) await loadInfo(name);
     if (alreadyOpen) await rerun();
-    if (kept.opened) await openedHead.restore(kept.opened);
+    if (kept.opened && name !== ENGLISH) await openedHead.restore(kept.opened);
   }
   return { actions, restore };
 }

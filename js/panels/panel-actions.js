@@ -10,7 +10,8 @@ export const LESSON_ACTIONS = Object.freeze(["lessonsList", "openLesson", "loadL
 
 /** The trained model's panel (model.js). */
 export const MODEL_ACTIONS = Object.freeze(["openModel", "setModelWords", "showModelExample", "toggleKnockOut", "chooseModelHead",
-  "focusModelPosition", "openHeadInPlayground", "useTrainedWeights", "trainModel", "stopTraining", "useShippedModel", "runModel"]);
+  "focusModelPosition", "openHeadInPlayground", "useTrainedWeights", "trainModel", "stopTraining", "useShippedModel", "runModel",
+  "chooseModel", "setHideStart"]);
 
 /** "Test a claim" (claims.js). */
 export const CLAIM_ACTIONS = Object.freeze(["loadClaims", "testClaim", "stopClaim", "chooseClaim", "openClaim", "claimPlace",

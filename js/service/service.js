@@ -9,8 +9,9 @@
  *   the training worker     started the first time the learner trains the model (model-training.js), so
  *                           the page stays live while it trains; the model it trains lives there
  *
- * The trained model is asked by name: "shipped" (the checkpoint, in the page's worker) or "trained" (the
- * learner's run, in the training worker).
+ * The trained model is asked by name: "shipped" (the checkpoint, in the page's worker), "trained" (the
+ * learner's run, in the training worker) or "english" (the model trained on the Brown corpus, in the page's worker;
+ * its part of the module is fetched on its first request).
  *
  * Every call settles. Page calls resolve with the module's result or reject with a RequestError (its
  * `.detail` the module's error: a SceneError names field, row and column). Calls that run the learner's code
@@ -38,6 +39,9 @@ export { TOO_DEEP_MESSAGE, nestedTooDeeply } from "../runtime/nesting.js";
 export function isRuntimeLost(error) {
   return error?.detail?.type === WORKER_ERROR_TYPES.RUNTIME_UNAVAILABLE;
 }
+
+/** The English model's name (py/attention_playground/english/): any text, 4,096 tokens. */
+export const ENGLISH = "english";
 
 /** The name under which embedded pages share the page's worker (client.js: `shareAs`). */
 const PAGE_WORKER_NAME = "attention-playground-python";
@@ -136,13 +140,20 @@ export function createPythonService({
       return (await learner()).onStatus(listener);
     },
 
-    /** The trained model `model` ("shipped", "trained" or a claim's "claim-with"/"claim-without"): config,
-     * vocabulary, heads and roles, examples; `headsOnly`, for a claim's model: only what its head cards show. */
-    modelInfo: ({ model = "shipped", headsOnly = false } = {}) =>
-      askModel(REQUEST_KINDS.MODEL_INFO, headsOnly ? { model, heads_only: true } : { model }),
-    /** The model on `words`, with heads knocked out and one head edited: weights, predictions, effects, metrics. */
-    modelRun: ({ model = "shipped", words, knockedOut = [], editedHead = null, metrics = true }) =>
-      askModel(REQUEST_KINDS.MODEL_RUN, { model, words, knocked_out: knockedOut, metrics, ...(editedHead ? { edited_head: editedHead } : {}) }),
+    /** The trained model `model` ("shipped", "trained", a claim's "claim-with"/"claim-without", or "english", the
+     * model trained on the Brown corpus): config, heads and roles, examples (and the story-world models' vocabulary);
+     * `headsOnly`, for a claim's model: only what its head cards show. */
+    modelInfo: ({ model = "shipped", headsOnly = false } = {}) => model === ENGLISH
+      ? page.request(REQUEST_KINDS.ENGLISH_INFO, {})
+      : askModel(REQUEST_KINDS.MODEL_INFO, headsOnly ? { model, heads_only: true } : { model }),
+    /**
+     * The model on `words`, with heads knocked out and one head edited: weights, predictions, effects, metrics. The
+     * English model reads any text, gives its knock-out effects at `focus` alone (the last token by default), and
+     * has no evaluation set's metrics and no edited head.
+     */
+    modelRun: ({ model = "shipped", words, knockedOut = [], editedHead = null, metrics = true, focus = null }) => model === ENGLISH
+      ? page.request(REQUEST_KINDS.ENGLISH_RUN, { words, knocked_out: knockedOut, ...(focus === null ? {} : { focus }) })
+      : askModel(REQUEST_KINDS.MODEL_RUN, { model, words, knocked_out: knockedOut, metrics, ...(editedHead ? { edited_head: editedHead } : {}) }),
     /** One head of the model on `words` as a scene for the editors: {scene, source}. */
     modelHeadScene: ({ model = "shipped", words, layer, head, knockedOut = [] }) =>
       askModel(REQUEST_KINDS.MODEL_HEAD_SCENE, { model, words, layer, head, knocked_out: knockedOut }),

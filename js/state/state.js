@@ -81,7 +81,8 @@ export const BOOTING = Object.freeze({ stage: "downloading", detail: "", live: f
  * The trained model's panel (panels/model.js), before the learner opens it.
  * @typedef {object} ModelState
  * @property {boolean} open the learner opened the panel (its model is loaded)
- * @property {"shipped"|"trained"} name which model the panel shows
+ * @property {"shipped"|"trained"|"english"} name which model the panel shows: the story world's (as shipped, or
+ *   the learner's own) or the one trained on the Brown corpus
  * @property {string} words the sentence as typed
  * @property {Array<[number, number]>} knockedOut (layer, head) pairs whose output is zeroed
  * @property {{layer: number, head: number}} head the head shown large
@@ -94,10 +95,11 @@ export const BOOTING = Object.freeze({ stage: "downloading", detail: "", live: f
  *   knockedOut: Array<[number, number]>, scene: object}} opened the head opened in the playground, and the
  *   scene it was opened as (the trained weights, to go back to)
  * @property {boolean} edited the opened head's Wq, Wk or Wv differ in the playground from the trained ones
+ * @property {boolean} hideStart every head's weights drawn without <bos>, each row renormalised
  */
 export const MODEL_STATE = Object.freeze({
   open: false,
-  name: "shipped",
+  name: /** @type {ModelState["name"]} */ ("shipped"),
   words: "",
   knockedOut: [],
   head: { layer: 1, head: 0 },
@@ -108,6 +110,7 @@ export const MODEL_STATE = Object.freeze({
   busy: false,
   opened: null,
   edited: false,
+  hideStart: false, // draw every head's weights without <bos>, each row renormalised (a sink hides the rest)
 });
 
 /** A training run of the model's panel (panels/model.js): idle, or a run's progress and outcome. */

@@ -11,6 +11,8 @@
 - `presets`, `experiments`: the worked examples and the experiments that are not one scene
 - `model` (a subpackage, imported on its own: `attention_playground.model`): a tiny transformer trained
   to copy, with heads to look at as scenes, and trained with NumPy alone
+- `english` (a subpackage, imported on its own): the same transformer trained on the Brown corpus, with a byte-pair
+  tokenizer that reads any text; its training script and its analysis
 - `exercises` (a subpackage): the exercises, their checks and their runner; `learner_program`,
   `learner_drawing` (shipped with them): the learner's code run and its mistakes told in their lines, and the
   heatmap drawn with the learner's own function

@@ -103,19 +103,25 @@ run_exercise = _learner_code("run_exercise", "exercises", "run_exercise")
 learner_compute = _learner_code("learner_compute", "learner_drawing", "compute_with_learner")
 
 
-def _model(function: str) -> Callable[..., Any]:
-    """Serve one of the trained model's requests: `function` of model/requests.py, imported on the first such
-    request (a page that never opens the model does not import it). Its mistakes are ModelInputErrors."""
+def _requests_of(package: str, function: str) -> Callable[..., Any]:
+    """Serve one of a model's requests: `function` of <package>/requests.py ("model": the story-world model's,
+    "english": the English model's), imported on the first such request (a page that never opens a model does
+    not import it). Its mistakes are ModelInputErrors."""
 
     def run(**payload: Any) -> Any:
-        from .model import requests  # noqa: PLC0415
-
+        requests = importlib.import_module(f"{__package__}.{package}.requests")
         return getattr(requests, function)(payload)
 
     run.__name__ = function
     return run
 
 
+def _model(function: str) -> Callable[..., Any]:
+    return _requests_of("model", function)
+
+
+english_info = _requests_of("english", "english_info")
+english_run = _requests_of("english", "english_run")
 model_info = _model("model_info")
 model_run = _model("model_run")
 model_head_scene = _model("model_head_scene")

@@ -78,6 +78,13 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
                 "the runs' losses; once done, their metrics and (both runs here) the verdict"),
     RequestKind("model_claim_verdict", handlers.model_claim_verdict, ("claim", "metrics"), (), "model",
                 "the verdict from both runs' metrics, for a pair trained in two workers"),
+    # The English model (english/): its own part, fetched once a learner chooses it.
+    RequestKind("english_info", handlers.english_info, (), (), "english",
+                "the English model: its shape, heads and their roles, held-out loss beside a bigram's, examples",
+                also_needs=("english-weights", "model")),
+    RequestKind("english_run", handlers.english_run, ("words",), ("knocked_out", "focus"), "english",
+                "tokens, weights, the five likeliest next tokens and knock-out effects on the learner's text",
+                also_needs=("english-weights", "model")),
     # A lesson's questions (lessons/handlers.py): imported by the first such request, from the "lessons" part.
     RequestKind("lesson_ask", handlers.lesson_ask, ("question",), ("scene",), "lessons",
                 "a lesson's question as the learner meets it: its places on the scene, a choice's options computed"),
@@ -89,5 +96,5 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     # the examples, the exercises and the model too, whose ids a step may name.
     RequestKind("lesson_compile", handlers.lesson_compile, ("markdown", "name"), ("files",), "authoring",
                 "{lesson, entry}, {problems} or {needs}: a lesson file checked and compiled as the build does it",
-                also_needs=("lessons", "presets", "exercises", "model", "markdown")),
+                also_needs=("lessons", "presets", "exercises", "model", "english", "markdown")),
 )}

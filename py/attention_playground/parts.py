@@ -17,12 +17,19 @@ from .presets import DEFAULT_PRESET_ID
 
 #: The parts besides the core, and the files each holds (path prefixes inside the package). A file is in the
 #: first part that claims it. "scripts" are the programs run from the command line (the ones that wrote the
-#: presets and the checkpoint (model/make_checkpoint.py)) and what only they read (model/repeated_noun.py): no
+#: presets and the checkpoints (model/make_checkpoint.py, english/make_english.py)) and what only they read
+#: (model/repeated_noun.py, the English model's corpus, training and analysis): no
 #: request needs them and the page never fetches them; only the test suite run inside Pyodide does.
 PART_FILES: dict[str, tuple[str, ...]] = {
-    "scripts": ("presets/make_", "model/repeated_noun.py", "model/make_checkpoint.py"),
+    "scripts": ("presets/make_", "model/repeated_noun.py", "model/make_checkpoint.py",
+                "english/make_english.py", "english/brown.py", "english/bpe.py", "english/windows.py",
+                "english/training.py", "english/analysis.py"),
     "exercises": ("exercises/", "learner_program.py", "learner_drawing.py"),
     "model": ("model/",),
+    # The English model's weights (1.2 MB): fetched only once a learner chooses the model.
+    "english-weights": ("english/model.npz",),
+    # Its code, tokenizer and settings: with the weights, and alone to check a lesson step that opens the model.
+    "english": ("english/",),
     "presets": ("presets/",),
     # The notebook widget (widget.py and its bundled view): the page never needs it.
     "notebook": ("widget.py", "notebook/"),

@@ -25,6 +25,7 @@ PRESET_IDS: tuple[str, ...] = (
     "softmax-trap",
     "two-heads",
     "trained-repeated-noun",
+    "english-repeated-name",
 )
 
 #: The scene the page opens with.

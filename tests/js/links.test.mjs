@@ -129,6 +129,15 @@ test("the trained model's panel, the chosen claim and where the link opens survi
   assert.equal(payload.view.at, "experiments");
 });
 
+test("the English model, with <bos> hidden, survives a round trip; a hostile model name is read as the story world's", async () => {
+  const model = { open: true, words: "Mary went home", knocked_out: [[1, 3]], head: [1, 3], focus: 2, model: "english", hide_start: true, opened: null };
+  const payload = await roundTrip(makePayload({ scene: SCENE, view: { model } }));
+  assert.deepEqual(payload.view.model, model);
+  const hostile = await roundTrip(makePayload({ scene: SCENE, view: { model: { ...model, model: "gpt-4", hide_start: "yes" } } }));
+  assert.equal(hostile.view.model.model, undefined);
+  assert.equal(hostile.view.model.hide_start, undefined);
+});
+
 test("a scene at the module's limits round-trips and its link stays far below the largest one accepted", async () => {
   let seed = 1;
   /** A fixed sequence of numbers with two decimals, as a learner types them. */

@@ -47,8 +47,8 @@ def test_a_head_scene_can_knock_out_an_earlier_head(shipped_model):
     assert not np.allclose(weights, run(shipped_model, SENTENCE).weights[1][0])
 
 
-def test_the_preset_is_listed_last_and_is_what_the_script_makes_now(make_trained_repeated_noun):
-    assert PRESET_IDS[-1] == PRESET_ID
+def test_the_preset_is_listed_after_the_hand_made_ones_and_is_what_the_script_makes_now(make_trained_repeated_noun):
+    assert PRESET_IDS[-2:] == (PRESET_ID, "english-repeated-name")  # the trained models' scenes, the English one last
     path = make_trained_repeated_noun.PRESET_PATH
     written = make_trained_repeated_noun._scene_json()(make_trained_repeated_noun.trained_repeated_noun_scene())
     # Exact natively; in Pyodide the floats may differ in their last bits (close.py says why).

@@ -32,6 +32,7 @@ def test_the_stable_ids():
     assert set(PRESET_IDS) == {
         "dog-bites-man", "it-animal-noun", "it-no-noun-match", "it-strength-1", "it-strength-5",
         "it-strength-8", "causal-exercise", "two-animals", "repeated-noun", "softmax-trap", "two-heads", "trained-repeated-noun",
+        "english-repeated-name",
     }
     assert DEFAULT_PRESET_ID == "it-animal-noun"
 

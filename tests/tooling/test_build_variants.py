@@ -192,13 +192,14 @@ def test_cdn_build_points_at_the_cdn_and_carries_no_runtime(built_variants):
     # Nor any other wheel: the page installs nothing (training needs only NumPy, which comes from the CDN).
     assert not list(cdn.rglob("*.whl"))
     # Its bytes are the site's own: no more than dist/ holds beside its vendored runtime (a few bytes of config
-    # apart), which is itself a fraction of the runtime.
+    # apart), which is itself a fraction of the runtime (a third: the English model's weights, 1.2 MB and fetched only
+    # once the model is chosen, are among them).
     own_bytes = sum(path.stat().st_size for path in cdn.rglob("*") if path.is_file())
     dist_runtime = built_variants.dist / "vendor" / "pyodide"
     dist_own_bytes = sum(path.stat().st_size for path in built_variants.dist.rglob("*")
                          if path.is_file() and dist_runtime not in path.parents)
     runtime_bytes = sum((runtime.VENDOR_DIR / name).stat().st_size for name in runtime_names())
-    assert own_bytes <= dist_own_bytes + 4096 and own_bytes < runtime_bytes / 4
+    assert own_bytes <= dist_own_bytes + 4096 and own_bytes < runtime_bytes / 3
     # Everything else is the same site.
     for same in ("index.html", "js/main.js", "js/runtime/worker.js", "sw.js"):
         assert (cdn / same).exists(), same

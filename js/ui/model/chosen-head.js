@@ -37,9 +37,10 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
 
   /**
    * view = {label, role (as model_info names it), also (its other jobs: head-cards.js alsoText), weights (n × n),
-   * tokens, focus, opened (the opened head or null), edited, training}
+   * tokens, focus, opened (the opened head or null), edited, training, canOpen (false for a model whose heads do not
+   * open in the playground: the English one)}
    */
-  function update({ label, role, also, weights, tokens, focus, opened, edited: isEdited, training }) {
+  function update({ label, role, also, weights, tokens, focus, opened, edited: isEdited, training, canOpen = true }) {
     heading.textContent = role ? `${label}: ${[roleName(role), also].filter(Boolean).join(", ")}` : label;
     const head = { name: label, weights };
     const mask = causalMask(tokens.length);
@@ -47,6 +48,7 @@ export function createChosenHead({ onFocus, onOpen, onTrainedWeights }) {
     bars.update({ tokens, head, mask, focusRow: focus, headCount: 2 });
     const thisOne = opened && opened.label === label;
     open.disabled = Boolean(training);
+    open.hidden = !canOpen;
     open.textContent = thisOne ? `Open ${label} in the playground again` : `Open ${label} in the playground`;
     edited.hidden = !opened;
     back.hidden = !(opened && isEdited);

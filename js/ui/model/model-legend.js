@@ -29,6 +29,16 @@ const SCORE_MEANINGS = Object.freeze({
   induction: "on the word after an earlier copy of the current word",
   first_token: `on ${START_TOKEN}, in the first run of words, where there is nothing to copy yet`,
 });
+const MEASURED_ON = "Each is measured on repeated runs of random words, where copying is all there is to learn.";
+
+/** The English model's scores (english/analysis.py): two on running text, one on random tokens said twice. */
+const ENGLISH_SCORE_MEANINGS = Object.freeze({
+  previous_token: "the mean weight on the token just before",
+  induction: "on the token after an earlier copy of the current one",
+  first_token: `on ${START_TOKEN}`,
+});
+const ENGLISH_MEASURED_ON = `prev and ${START_TOKEN} are measured on text the model never trained on, induction on runs ` +
+  "of random word tokens said twice, where only copying can find the next one.";
 
 /** One term and its meaning, as a row of the legend's list. */
 function entry(term, meaning, testId) {
@@ -49,7 +59,8 @@ export function createModelLegend() {
   function update(info) {
     const present = new Set(info.heads.flatMap((head) => [head.role, ...(head.roles ?? [])]));
     const roles = [...Object.keys(info.role_thresholds ?? {}), "diffuse"].filter((role) => present.has(role));
-    const key = roles.join();
+    const english = info.model === "english";
+    const key = `${info.model}:${roles.join()}`;
     if (key === shown) return;
     shown = key;
     const thresholds = info.role_thresholds ?? {};
@@ -57,13 +68,14 @@ export function createModelLegend() {
       const rule = thresholds[role];
       return rule ? ` (${SCORE_WORDS[rule.score] ?? rule.score} ≥ ${formatWeight(rule.at_least, 1)})` : "";
     };
+    const meanings = english ? ENGLISH_SCORE_MEANINGS : SCORE_MEANINGS;
     list.replaceChildren(
       entry(START_TOKEN, "the start: a token the model reads before every sentence. Word 1 comes after it.", "model-legend-start"),
       ...roles.map((role) => entry(`${roleName(role)}${reached(role)}`, ROLE_MEANINGS[role] ?? "", `model-legend-${role}`)),
       entry(
-        Object.keys(SCORE_MEANINGS).map((score) => SCORE_WORDS[score]).join(" · "),
-        `each card's scores, from 0 to 1: ${Object.entries(SCORE_MEANINGS).map(([score, meaning]) => `${SCORE_WORDS[score]}, ${meaning}`).join("; ")}. ` +
-          "Each is measured on repeated runs of random words, where copying is all there is to learn.",
+        Object.keys(meanings).map((score) => SCORE_WORDS[score]).join(" · "),
+        `each card's scores, from 0 to 1: ${Object.entries(meanings).map(([score, meaning]) => `${SCORE_WORDS[score]}, ${meaning}`).join("; ")}. ` +
+          (english ? ENGLISH_MEASURED_ON : MEASURED_ON),
         "model-legend-scores",
       ),
     );

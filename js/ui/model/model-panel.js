@@ -9,11 +9,12 @@
  */
 
 import { formatWeight, quoted } from "../shared/format.js";
-import { make } from "../shared/dom.js";
+import { make, withTestId } from "../shared/dom.js";
 import { START_TOKEN } from "../shared/positions.js";
 import { createChosenHead } from "./chosen-head.js";
 import { createDesignedVsLearned, focusSentence } from "./designed-vs-learned.js";
 import { alsoText, createHeadCards } from "./head-cards.js";
+import { createModelChoice, everyHeadWithoutStart } from "./model-choice.js";
 import { createModelLegend } from "./model-legend.js";
 import { createPredictions } from "./predictions.js";
 import { createRepeatNote } from "./repeat-reading.js";
@@ -72,6 +73,27 @@ function createKnownWords({ onAdd }) {
   return { element, update };
 }
 
+/** The sentence's words, each marked if the model does not know it (the message, from Python, says what it may have meant). */
+function wordChips(text, vocabulary) {
+  const known = new Set(vocabulary.slice(1));
+  return readWords(text).map((word, i) => {
+    const chip = make("span", known.has(word) ? "model-word" : "model-word unknown", word);
+    chip.dataset.testid = known.has(word) ? "model-word" : "model-unknown-word";
+    chip.title = known.has(word) ? `word ${i + 1}` : `word ${i + 1}: the model does not know ${quoted(word)}`;
+    return chip;
+  });
+}
+
+/** The English model's tokens as it read the text (model_run's, <bos> first): any text is read, in pieces. */
+function tokenChips(tokens) {
+  return tokens.slice(1).map((token, i) => {
+    const piece = token.startsWith("·");
+    const chip = withTestId(make("span", piece ? "model-word model-piece" : "model-word", token), "model-token");
+    chip.title = `token ${i + 1}${piece ? ": a piece inside a word" : ""}`;
+    return chip;
+  });
+}
+
 /** The sentence box: the words, the examples, and each word marked if the model does not know it. */
 function createSentenceBox({ onWords, onExample }) {
   const element = make("div", "model-sentence");
@@ -102,7 +124,11 @@ function createSentenceBox({ onWords, onExample }) {
   element.append(label, examples, known.element, words, error, lastShown);
   let shownExamples = "";
 
-  function update({ text, info, error: problem, shownTokens }) {
+  /**
+   * `tokens`: the English model's tokens of the text as it read them (model_run's), drawn in place of the word strip's
+   * words: any text is read, in pieces ("·" marks a piece inside a word).
+   */
+  function update({ text, info, error: problem, shownTokens, tokens = null }) {
     if (input.value !== text && document.activeElement !== input) input.value = text;
     const key = info.examples.map((example) => example.id).join();
     if (key !== shownExamples) {
@@ -115,26 +141,52 @@ function createSentenceBox({ onWords, onExample }) {
       }));
       shownExamples = key;
     }
-    // Unknown words are marked where they stand; the message (from Python) says what they may have meant.
-    known.update(info.vocabulary);
-    const vocabulary = new Set(info.vocabulary.slice(1));
-    words.replaceChildren(...readWords(text).map((word, i) => {
-      const chip = make("span", vocabulary.has(word) ? "model-word" : "model-word unknown", word);
-      chip.dataset.testid = vocabulary.has(word) ? "model-word" : "model-unknown-word";
-      chip.title = vocabulary.has(word) ? `word ${i + 1}` : `word ${i + 1}: the model does not know ${quoted(word)}`;
-      return chip;
-    }));
+    known.element.hidden = Boolean(tokens);
+    words.replaceChildren(...(tokens ? tokenChips(tokens) : wordChips(text, info.vocabulary)));
+    if (!tokens) known.update(info.vocabulary);
     error.textContent = problem?.message ?? "";
     error.hidden = !problem;
-    // While the sentence cannot be read, the maps below are still the last one that could.
+    // While the text cannot be read, the maps below are still the last one that could.
     lastShown.hidden = !problem || !shownTokens;
     lastShown.textContent = problem && shownTokens
-      ? `The maps below still show the last sentence the model could read: ${quoted(shownTokens.slice(1).join(" "))}.`
+      ? `The maps below still show the last ${tokens ? "text" : "sentence"} the model could read: ${quoted(shownTokens.slice(1).join(" "))}.`
       : "";
     input.setAttribute("aria-invalid", String(Boolean(problem)));
   }
 
   return { element, update };
+}
+
+/** What the panel says of the English model, beside its summary: what it read, how it reads, what it cannot do. */
+const ENGLISH_NOTE = "This model read about a million words of American prose printed in 1961 (the Brown corpus), cut " +
+  "into 4,096 pieces of words: it reads any text, a piece at a time, and “·” marks a piece inside a word. Its heads " +
+  "formed by training, as the story world's did: one reads the token just before, one finds where the current token " +
+  `came before and reads what followed it, and most park what they do not need on ${START_TOKEN}. At this size no ` +
+  "head links a pronoun to its noun.";
+
+/** The line under the sentence: which model, its shape, and what it knows (or, for the English one, how well it reads). */
+function summaryText(name, info) {
+  if (name === "english") {
+    return `The English model: ${info.config.n_layers} layers × ${info.config.n_heads} heads, ${info.vocabulary_size.toLocaleString("en")} tokens, ` +
+      `trained for ${info.steps.toLocaleString("en")} steps. On text it never saw, its loss is ${formatWeight(info.held_out_loss, 2)} ` +
+      `nats a token, against ${formatWeight(info.bigram_loss, 2)} for a model that reads only the token before.`;
+  }
+  return `${name === "trained" ? "Your model" : "The model that comes with the page"}: ${info.config.n_layers} layers × ` +
+    `${info.config.n_heads} heads, trained for ${info.steps} steps; it knows ${info.vocabulary.length - 1} words.`;
+}
+
+/** The panel opened or not, its model chosen, and loading (or why it could not load) until the model's description is in. */
+function showOpening({ open, loading, body, choice }, model) {
+  const english = model.name === "english";
+  open.hidden = model.open;
+  open.setAttribute("aria-expanded", String(model.open));
+  body.hidden = !model.open || !model.info;
+  choice.element.hidden = !model.open;
+  choice.update(model);
+  const failed = model.open && !model.info && model.error;
+  loading.hidden = !failed && (!model.open || Boolean(model.info) || Boolean(model.error));
+  loading.textContent = failed ? `The ${english ? "English" : "trained"} model could not be loaded: ${model.error.message}`
+    : english ? "Loading the English model…" : "Loading the trained model…";
 }
 
 /** Each head's label by [layer][head], as model_info names them. */
@@ -165,6 +217,9 @@ export function mountModelPanel(host, { store, actions, when }) {
   loading.dataset.testid = "model-loading";
   host.append(title, intro, open, loading, body);
   loading.hidden = true;
+  const choice = createModelChoice({ onModel: actions.chooseModel, onHideStart: actions.setHideStart });
+  loading.before(choice.element);
+  const englishNote = withTestId(make("p", "panel-note model-english-note", ENGLISH_NOTE), "model-english-note");
 
   let guiding = false; // the guided example was asked for: choose its position once its run arrives
   const sentence = createSentenceBox({ onWords: actions.setModelWords, onExample: actions.showModelExample });
@@ -210,33 +265,27 @@ export function mountModelPanel(host, { store, actions, when }) {
   side.append(stale, focusNote, repeatNote.element, predictions.element, weightEffect.element);
   const main = make("div", "model-main");
   main.append(chosen.element, side);
-  body.append(sentence.element, summary, metrics, cards.element, legend.element, main, designed.element, training.element);
+  body.append(sentence.element, summary, englishNote, metrics, cards.element, legend.element, main, designed.element, training.element);
 
   function render(state) {
     const { model, training: run } = state;
-    const isOpen = model.open;
-    open.hidden = isOpen;
-    open.setAttribute("aria-expanded", String(isOpen));
-    loading.hidden = !isOpen || Boolean(model.info) || Boolean(model.error);
-    body.hidden = !isOpen || !model.info;
-    if (isOpen && !model.info && model.error) {
-      loading.hidden = false;
-      loading.textContent = `The trained model could not be loaded: ${model.error.message}`;
-    }
+    showOpening({ open, loading, body, choice }, model);
+    const english = model.name === "english";
     if (!model.info) return;
     const { info, result } = model;
-    sentence.update({ text: model.words, info, error: model.error, shownTokens: result?.tokens });
-    const trainingNow = run.status === "starting" || run.status === "training";
-    summary.textContent = `${model.name === "trained" ? "Your model" : "The model that comes with the page"}: ${info.config.n_layers} layers × ` +
-      `${info.config.n_heads} heads, trained for ${info.steps} steps; it knows ${info.vocabulary.length - 1} words.`;
-    training.update({ training: run, trainable: info.trainable, quickRun: info.quick_run, name: model.name,
+    sentence.update({ text: model.words, info, error: model.error, shownTokens: result?.tokens, tokens: english ? result?.tokens ?? [] : null });
+    const trainingNow = !english && (run.status === "starting" || run.status === "training");
+    summary.textContent = summaryText(model.name, info);
+    englishNote.hidden = !english;
+    training.element.hidden = english;
+    if (!english) training.update({ training: run, trainable: info.trainable, quickRun: info.quick_run, name: model.name,
       model: { losses: info.loss_curve ?? [], drop: info.loss_drop ?? null, steps: info.steps } });
     designed.update(info);
     legend.update(info);
     if (!result) return;
     const tokens = result.tokens;
     const focus = Math.min(model.focus ?? tokens.length - 1, tokens.length - 1);
-    if (guiding && result.tokens.join(" ") === `${START_TOKEN} ${info.examples.find((e) => e.id === "repeated-run").words}` && !model.busy) {
+    if (guiding && result.tokens.join(" ") === `${START_TOKEN} ${info.examples.find((e) => e.id === "repeated-run")?.words}` && !model.busy) {
       guiding = false;
       const best = guidedFocus({ ...result, labels: labels(info), knockedOut: result.knocked_out });
       if (best !== null && best !== focus) actions.focusModelPosition(best);
@@ -245,18 +294,20 @@ export function mountModelPanel(host, { store, actions, when }) {
     stale.hidden = !trainingNow;
     // A run in progress reports its heads on the sentence it started with: drawn while that is still the one shown.
     const fits = run.weights && run.weights[0]?.[0]?.length === tokens.length;
-    const weights = trainingNow && fits ? run.weights : result.weights;
+    const computed = trainingNow && fits ? run.weights : result.weights;
+    const weights = model.hideStart ? everyHeadWithoutStart(computed) : computed;
     cards.update({ info, weights, tokens, knockedOut: model.knockedOut, chosen: model.head, training: trainingNow && fits });
     const { layer, head } = model.head;
     const described = info.heads.find((h) => h.layer === layer && h.head === head);
     chosen.update({ label: described?.label ?? `L${layer}H${head}`, role: trainingNow ? "" : described?.role,
       also: trainingNow ? "" : alsoText(described, info.role_thresholds), weights: weights[layer][head],
-      tokens, focus, opened: model.opened, edited: model.edited, training: trainingNow });
+      tokens, focus, opened: model.opened, edited: model.edited, training: trainingNow, canOpen: !english });
     predictions.update({ tokens, predictions: result.predictions, nextWord: result.next_word, focus });
     focusNote.textContent = focusSentence({ tokens, row: weights[layer][head][focus], label: described?.label ?? `L${layer}H${head}`,
       focus, prediction: result.predictions[focus]?.[0] });
     repeatNote.update({ info, result, labels: labels(info), focus });
-    weightEffect.update({ tokens, weights: result.weights, effects: result.effects, labels: labels(info), knockedOut: result.knocked_out, focus });
+    weightEffect.update({ tokens, weights: result.weights, effects: result.effects, labels: labels(info), knockedOut: result.knocked_out, focus,
+      guided: !english });
   }
 
   store.subscribe((state, changes) => {

@@ -116,12 +116,16 @@ export function createWeightEffect({ onGuided }) {
       const read = tr.insertCell();
       read.append(bar(row.read.weight, "weight-fill"), make("span", "bar-value", `${formatPercent(row.read.weight)} on ${namedToken(view.tokens, row.read.at)}`));
       const effect = tr.insertCell();
-      effect.append(bar(row.effect, "effect-fill"), make("span", "bar-value", row.knocked ? "knocked out" : `${formatWeight(row.effect, 2)} (${effectWord(row.effect)})`));
+      // null while the English model measures it at a newly focused word (it measures at the focus alone)
+      const measuring = row.effect === null || row.effect === undefined;
+      effect.append(bar(measuring ? 0 : row.effect, "effect-fill"), make("span", "bar-value",
+        row.knocked ? "knocked out" : measuring ? "…" : `${formatWeight(row.effect, 2)} (${effectWord(row.effect)})`));
       tr.prepend(name);
       return tr;
     }));
     contrast.textContent = sentence ?? "";
     contrast.hidden = !sentence;
+    guided.hidden = view.guided === false; // the guided example is the story world's
   }
 
   return { element, update };

@@ -47,7 +47,28 @@ LESSON_KEYS = ("source", "summary")
 PRESENTATION_KEYS = ("ask", "explain", "hints")
 AUTHOR_KEYS = (*PRESENTATION_KEYS, "solution")
 #: The keys of a step's `model` table (the trained model's panel).
-MODEL_KEYS = ("words", "head", "knocked_out")
+MODEL_KEYS = ("name", "words", "head", "knocked_out", "focus")
+#: The models a step may open: the story world's (as shipped: the default) and the English one.
+MODEL_NAMES = ("shipped", "english")
+
+
+def _config_and_reader(name: str):
+    """The shape of the model a step opens, and a function that reads its text into the tokens the panel shows,
+    `<bos>` first (a SceneError for text it cannot take). Read only for a step that uses a model; the English
+    model's weights are not read at all (its settings and tokenizer say all the checker needs, and are all the page
+    fetches to check a lesson)."""
+    if name == "english":
+        from ..english.checkpoint import shipped_settings  # noqa: PLC0415
+        from ..english.requests import encode_text, shown  # noqa: PLC0415
+        from ..model.config import TrainConfig  # noqa: PLC0415
+
+        config = TrainConfig.from_dict(shipped_settings()["config"])
+        return config, lambda text: [shown(piece) for piece in encode_text(text, config.max_words)[0]]
+    from ..model import load_model  # noqa: PLC0415
+    from ..model.transformer import encode  # noqa: PLC0415
+
+    shipped = load_model()
+    return shipped.config, lambda text: [shipped.vocabulary[i] for i in encode(shipped, text).tolist()]
 _MODEL_HEAD = re.compile(r"^L(\d)H(\d)$")
 
 
@@ -165,17 +186,18 @@ class _StepChecker:
 
     def model(self, value: Any, settings: dict[str, Any]) -> None:
         if not isinstance(value, Mapping):
-            self.problem("model", "model is a table {words, head, knocked_out} for the trained model's panel")
+            self.problem("model", "model is a table {name, words, head, knocked_out} for the trained model's panel")
             return
         for key in value:
             if key not in MODEL_KEYS:
                 self.problem(f"model.{key}", f"model has no key {quote(str(key))}; it takes {', '.join(MODEL_KEYS)}")
                 return
-        from ..model import load_model  # noqa: PLC0415  (the checkpoint: read only for a step that uses the model)
-        from ..model.transformer import encode  # noqa: PLC0415
-
-        shipped = load_model()
-        config, shown = shipped.config, {}
+        name = value.get("name", "shipped")
+        if name not in MODEL_NAMES:
+            self.problem("model.name", f"model.name is {' or '.join(map(quote, MODEL_NAMES))}; got {describe_value(name)}")
+            return
+        config, read = _config_and_reader(name)
+        shown = {} if name == "shipped" else {"name": name}
         for key in ("head", "knocked_out"):
             if key not in value:
                 continue
@@ -194,11 +216,20 @@ class _StepChecker:
             try:
                 if not isinstance(value["words"], str):
                     raise ValueError("model.words is the sentence, as text")
-                encode(shipped, value["words"])
+                tokens = read(value["words"])
             except (ValueError, SceneError) as error:
                 self.problem("model.words", getattr(error, "message", str(error)))
                 return
             shown["words"] = value["words"]
+            if "focus" in value:
+                try:  # the position the panel's predictions and bars show, as a word of the model's reading
+                    shown["focus"] = find_word(value["focus"], tokens, "model.focus")
+                except LessonInputError as error:
+                    self.problem("model.focus", error.message)
+                    return
+        elif "focus" in value:
+            self.problem("model.focus", "model.focus names a word of model.words: give the words too")
+            return
         settings["model"] = shown
 
     def question(self, checked: CheckedStep, at: SceneAtHand) -> None:

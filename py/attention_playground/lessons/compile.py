@@ -12,7 +12,7 @@ The lesson (generated/lessons/<id>.json):
                 "scene": {"preset": id} | {"link": "#s=…"} | {"scene": {...}, "from"?: id or link, "file"?: its path}
                          | null (keep the scene on show: the step before it, with the learner's edits),
                 "panels": [...] | null, "focus": {"word", "index"} | null, "head": n | null,
-                "model": {words, head, knocked_out} | null, "experiment", "exercise", "claim": id | null,
+                "model": {name?, words, head, knocked_out, focus?} | null, "experiment", "exercise", "claim": id | null,
                 "question": {the question as lesson_ask, lesson_answer and lesson_check take it} | null,
                 "ask": [prose] | null, "explain": [prose] | null, "hints": [[prose], ...],
                 "options": {option id: [inline prose]} | null (a choice's options, their Markdown as trees),

@@ -140,9 +140,10 @@ def normalised_rows(params: dict, config: TrainConfig, rows: np.ndarray, at: int
     return layer_norm_rows(rows, params["ln_gain"][at], params["ln_bias"][at])
 
 
-def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
-                  knocked_out=frozenset()) -> tuple[np.ndarray, list[LayerRun], Unembedded]:
+def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig, knocked_out=frozenset(),
+                  with_logits: bool = True) -> tuple[np.ndarray | None, list[LayerRun], Unembedded]:
     """The forward pass on token indices (B, n): (logits (B, n, V), each layer's LayerRun, what was unembedded).
+    Without `with_logits`, the logits are None: the attention patterns alone cost a fraction of the unembedding.
 
     `knocked_out` lists (layer, head) pairs whose output is zeroed, as in transformer.forward (evaluation
     measures knock-outs this way; training never knocks a head out)."""
@@ -175,6 +176,8 @@ def forward_batch(params: dict, ids: np.ndarray, config: TrainConfig,
         W_O = params["W_O"][layer].reshape(-1, d_model)  # (H d_head, d_model)
         resid = resid + (per_token(z) @ W_O).reshape(B, n, d_model)  # (B, n, d_model)
     final_rows, final_norm = normalised_rows(params, config, resid.reshape(B * n, d_model), config.n_layers)
+    if not with_logits:
+        return None, layers, Unembedded(final_rows, final_norm)
     logits = wide_product(final_rows, unembedding(params, config)).reshape(B, n, -1)
     logits += params["b_U"]  # (B, n, V)
     return logits, layers, Unembedded(final_rows, final_norm)

@@ -1,0 +1,205 @@
+"""What the page asks of the English model, answered as dicts of arrays and numbers, in the shapes the story-world
+model's answers have (model/requests.py), so that one panel shows both.
+
+- `english_info`: the model as the panel introduces it: its shape, its heads with their scores and roles, the
+  held-out loss beside the bigram baseline's, the example sentences;
+- `english_run`: the model on the learner's text: the tokens as it reads them, every head's weights, the five
+  likeliest next tokens at every position, and what knocking each head out would change.
+
+Both raise ModelInputError (shown by the page like a scene's mistakes) for text the model cannot take.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ..model.errors import ModelInputError, check_knocked_out
+from ..attention_maths import softmax
+from ..model.transformer import Model, Run, forward, normalised, unembed
+from .checkpoint import load_english, shipped_settings
+from .tokenizer import BOS, WORD_START, load_tokenizer
+
+#: How many next tokens the page lists at each position.
+TOP_K = 5
+
+#: Sentences the panel offers, each with the row to look at: (the word as the page writes it, which occurrence).
+#: Those that say something twice are focused on the second mention, where an induction head reads what followed
+#: the first.
+EXAMPLES = (
+    {"id": "mary-store", "label": "a name said twice", "words": "Mary went to the store and then Mary went home",
+     "focus": ("mary", 2)},
+    {"id": "old-farmer", "label": "a phrase said twice",
+     "words": "The old farmer sold his horse, and the old farmer bought a cow.", "focus": ("old", 2)},
+    {"id": "cat-mat", "label": "the tutorial's sentence: does \"it\" find the cat?",
+     "words": "The cat sat on the mat because it was tired", "focus": ("it", 1)},
+    {"id": "brown-news", "label": "the corpus's first sentence (a newspaper, 1961)",
+     "words": "The Fulton County Grand Jury said Friday an investigation of Atlanta's recent primary election "
+              "produced no evidence that any irregularities took place.", "focus": None},
+)
+
+
+@cache
+def _english() -> Model:
+    return load_english()
+
+
+def shown(token: str) -> str:
+    """A token as the page writes it: a word's first piece without its mark ("▁mary" -> "mary"), a piece inside a
+    word after a "·" ("ore" -> "·ore"), punctuation, <bos> and bytes as they are."""
+    if token.startswith(WORD_START):
+        return token[len(WORD_START):] or WORD_START
+    if token == BOS or token.startswith("<0x") or not token[0].isalnum():
+        return token
+    return "·" + token
+
+
+def encode_text(text: Any, max_tokens: int) -> tuple[list[str], np.ndarray]:
+    """The text's tokens and ids, `<bos>` first; ModelInputError for no text or too much."""
+    if not isinstance(text, str):
+        raise ModelInputError(f"words must be text, not {type(text).__name__}", "words")
+    tokenizer = load_tokenizer()
+    tokens = tokenizer.tokens(text)
+    if not tokens:
+        raise ModelInputError("type a sentence: the English model needs at least one word", "words")
+    if len(tokens) > max_tokens:
+        raise ModelInputError(f"the text is {len(tokens)} tokens long; the English model reads at most {max_tokens} "
+                              f"(about {max_tokens * 3 // 4} words): shorten it", "words")
+    return [BOS, *tokens], np.array([tokenizer.id_of(BOS), *(tokenizer.id_of(token) for token in tokens)])
+
+
+def position_of(tokens: list[str], word: str, occurrence: int) -> int:
+    """Where the `occurrence`-th token written `word` stands (counting <bos> as 0)."""
+    found = [position for position, token in enumerate(tokens) if shown(token) == word]
+    return found[occurrence - 1]
+
+
+def examples() -> list[dict[str, Any]]:
+    """The examples, each with the position to focus (`focus`), or none (the last token)."""
+    listed = []
+    for example in EXAMPLES:
+        entry: dict[str, Any] = {key: value for key, value in example.items() if key != "focus"}
+        if example["focus"]:
+            entry["focus"] = position_of([BOS, *load_tokenizer().tokens(example["words"])], *example["focus"])
+        listed.append(entry)
+    return listed
+
+
+def knock_out_effects(model: Model, result: Run, probabilities: np.ndarray, focus: int) -> list[list[float]]:
+    """effects[layer][head]: at position `focus`, the total variation distance between the next-token guesses with
+    and without the head (0 for a head already knocked out).
+
+    The same numbers as running the model again without each head, for a fraction of the time: what a head wrote is
+    subtracted from the stream it wrote to, and only the focused row is carried on from there (its query in each
+    later layer, against every row's key and value, then its 4,096 scores). The text answers as the learner types,
+    and a page without BLAS pays for every row it unembeds, so this matters.
+    """
+    params, config = model.params, model.config
+    effects = []
+    for layer in range(config.n_layers):
+        per_head = []
+        for head in range(config.n_heads):
+            if (layer, head) in result.knocked_out:
+                per_head.append(0.0)
+                continue
+            write = result.stages[layer][head].output[:focus + 1] @ params["W_O"][layer, head]  # (focus + 1, d_model)
+            resid = result.resid_pre[layer][:focus + 1] + result.attn_out[layer][:focus + 1] - write
+            for later in range(layer + 1, config.n_layers):
+                resid = resid + layer_write_at_last(model, normalised(params, config, resid, later), later,
+                                                    result.knocked_out)
+            without = softmax(unembed(model, resid[-1:]), axis=-1)[0]  # (V,)
+            per_head.append(float(0.5 * np.abs(without - probabilities[focus]).sum()))
+        effects.append(per_head)
+    return effects
+
+
+def layer_write_at_last(model: Model, read: np.ndarray, layer: int, knocked_out) -> np.ndarray:
+    """What layer `layer` adds to the last row of the stream it reads (`read`, its rows up to that one, normalised as
+    the layer reads them), every head at once: a (m, d_model) array, 0 but in its last row. The last row may read
+    every row before it, so the causal mask leaves it nothing to hide. Scores are ÷ √d_head, as the English model's."""
+    p, config = model.params, model.config
+    query = np.einsum("d,hde->he", read[-1], p["W_Q"][layer])  # (H, d_head)
+    keys = np.einsum("nd,hde->hne", read, p["W_K"][layer])  # (H, m, d_head)
+    values = np.einsum("nd,hde->hne", read, p["W_V"][layer])  # (H, m, d_head)
+    scores = np.einsum("he,hne->hn", query, keys) / np.sqrt(config.d_head)  # (H, m)
+    weights = softmax(scores, axis=-1)  # (H, m)
+    z = np.einsum("hn,hne->he", weights, values)  # (H, d_head)
+    live = [head for head in range(config.n_heads) if (layer, head) not in knocked_out]
+    written = np.zeros_like(read)
+    written[-1] = np.einsum("he,hed->d", z[live], p["W_O"][layer][live])  # (d_model,)
+    return written
+
+
+def top_tokens(probabilities: np.ndarray, vocabulary, k: int = TOP_K) -> list[list[list]]:
+    """The k likeliest tokens at every position, likeliest first, as [token as the page writes it, probability]."""
+    best = np.argpartition(-probabilities, k, axis=-1)[:, :k]  # (n, k), in no order: a full sort costs far more
+    listed = []
+    for row, candidates in zip(probabilities, best):
+        ordered = sorted(candidates.tolist(), key=lambda j: (-row[j], j))
+        listed.append([[shown(vocabulary[j]), float(row[j])] for j in ordered])
+    return listed
+
+
+def check_focus(focus: Any, n: int) -> int:
+    """The position to measure effects at: the last token when none is given, or when the text got shorter than it."""
+    if focus is None:
+        return n - 1
+    if isinstance(focus, bool) or not isinstance(focus, int) or focus < 0:
+        raise ModelInputError(f"focus must be a token's position (0 for <bos>, 1 for the first token); got {focus!r}",
+                              "focus")
+    return min(focus, n - 1)
+
+
+def english_info(payload: dict) -> dict[str, Any]:
+    """The English model as the panel introduces it (model_info's keys where they apply)."""
+    settings = shipped_settings()
+    summary = settings["summary"]
+    model = _english()
+    return {
+        "model": "english",
+        "config": settings["config"],
+        "steps": settings["steps"],
+        "vocabulary_size": len(model.vocabulary),
+        "heads": summary["heads"],
+        "role_thresholds": summary["role_thresholds"],
+        "held_out_loss": summary["held_out_loss"],
+        "bigram_loss": summary["bigram_loss"],
+        "examples": examples(),
+        "loss_curve": settings["loss_curve"],
+        "loss_every": settings["loss_every"],
+    }
+
+
+def english_run(payload: dict) -> dict[str, Any]:
+    """The English model on the learner's text, as model_run answers for the story-world model.
+
+    Payload: {words, knocked_out?: [[layer, head], ...], focus?: position}. The result: `tokens` as the page writes
+    them (`pieces` as the tokenizer has them), `weights[layer][head]` (n × n), `predictions[i]` (the TOP_K likeliest
+    next tokens after token i, as [token, probability]), `next_word[i]` (the probability of the text's own next
+    token) and `effects[layer][head][i]` (model_run's: the total variation distance between the next-token guesses
+    at i with and without the head) at i = `focus` (the last token unless given; None elsewhere: ask again with
+    another focus).
+    """
+    model = _english()
+    pieces, ids = encode_text(payload.get("words", ""), model.config.max_words)
+    knocked = check_knocked_out(payload.get("knocked_out", []), model.config.n_layers, model.config.n_heads)
+    result = forward(model, ids, knocked)
+    n = len(ids)
+    focus = check_focus(payload.get("focus"), n)
+    probabilities = result.probabilities  # (n, V)
+    at_focus = knock_out_effects(model, result, probabilities, focus)
+    effects = [[[value if i == focus else None for i in range(n)] for value in layer] for layer in at_focus]
+    return {
+        "model": "english",
+        "tokens": [shown(piece) for piece in pieces],
+        "pieces": pieces,
+        "knocked_out": sorted([list(pair) for pair in knocked]),
+        "edited": False,
+        "focus": focus,
+        "weights": result.weights,  # [layer][head]: (n, n) each
+        "predictions": top_tokens(probabilities, model.vocabulary),
+        "next_word": [float(probabilities[i, ids[i + 1]]) for i in range(n - 1)],
+        "effects": effects,
+    }
