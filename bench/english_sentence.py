@@ -60,7 +60,7 @@ def one_run(browser, url):
     with live_page(browser, url, VIEWPORT, LIVE_TIMEOUT_MS) as page:
         page.locator('[data-testid="model-open"]').click()
         page.locator('[data-testid="model-head-card"]').first.wait_for(timeout=LIVE_TIMEOUT_MS)
-        page.locator('[data-testid="model-choice-english"]').check()
+        page.locator('[data-testid="model-choice-select"]').select_option("english")
         page.locator('[data-testid="model-token"]').first.wait_for(timeout=LIVE_TIMEOUT_MS)
         page.evaluate(TIME_ONE, {"text": sentences()[0], "last": LAST_WORDS[0]})  # warm-up
         return [page.evaluate(TIME_ONE, {"text": text, "last": last})

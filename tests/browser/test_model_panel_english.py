@@ -24,7 +24,7 @@ def choose_english(page, site_url):
     open_live(page, site_url)
     page.locator(sel("model-open")).click()
     expect(page.locator(sel("model-head-card")).first).to_be_visible(timeout=60_000)
-    page.locator(sel("model-choice-english")).check()
+    page.locator(sel("model-choice-select")).select_option("english")
     expect(page.locator(sel("model-summary"))).to_contain_text("The English model", timeout=60_000)
     expect(page.locator(sel("model-token")).first).to_be_visible(timeout=60_000)
 
@@ -50,7 +50,7 @@ def test_the_english_model_is_fetched_only_once_chosen_and_reads_any_text(page, 
     page.locator(sel("model-open")).click()
     expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS, timeout=60_000)
     assert not [url for url in fetched if "english" in url]  # the first view and the story world's model: none of it
-    page.locator(sel("model-choice-english")).check()
+    page.locator(sel("model-choice-select")).select_option("english")
     expect(page.locator(sel("model-summary"))).to_contain_text("The English model", timeout=60_000)
     assert [url for url in fetched if url.endswith("attention_playground-english.zip")]
     expect(page.locator(sel("model-english-note"))).to_contain_text("no head links a pronoun")
@@ -117,7 +117,7 @@ def test_hiding_bos_renormalises_every_row_and_a_link_keeps_the_choice(page, fre
 
     fresh_page.goto(link)
     expect(fresh_page.locator(sel("model-summary"))).to_contain_text("The English model", timeout=60_000)
-    expect(fresh_page.locator(sel("model-choice-english"))).to_be_checked()
+    expect(fresh_page.locator(sel("model-choice-select"))).to_have_value("english")
     expect(fresh_page.locator(sel("model-hide-start"))).to_be_checked()
     expect(fresh_page.locator(sel("model-words"))).to_have_value(example["words"])
 

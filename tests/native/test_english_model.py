@@ -265,3 +265,13 @@ def test_a_window_carries_a_copied_span_later_in_itself_or_is_a_random_run_said_
     again, _ = windows.batch(np.random.default_rng(3), 8)
     assert np.array_equal(first, again) and (first[:, 0] == 0).all()
     assert np.array_equal(first[:, 1:], targets[:, :-1])
+
+
+def test_no_head_links_it_to_the_cat_as_the_docs_and_the_panel_say():
+    run = english_requests.english_run({"words": "The cat sat on the mat because it was tired"})
+    tokens = run["tokens"]
+    it, cat = tokens.index("it"), tokens.index("cat")
+    for layer in run["weights"]:
+        for head in layer:
+            row = np.array(head[it])
+            assert row[cat] < 0.1 and int(np.argmax(row[1:])) + 1 != cat

@@ -13,8 +13,8 @@ import { START_TOKEN } from "../shared/positions.js";
 
 /** The models a learner chooses between, by the names the service asks them by. */
 export const MODEL_CHOICES = Object.freeze([
-  { name: "shipped", label: "Story world (160 words, trained on its stories)" },
-  { name: "english", label: "English (any text, trained on the Brown corpus)" },
+  { name: "shipped", label: "story world (160 words)" },
+  { name: "english", label: "English (any text)" },
 ]);
 
 /**
@@ -39,37 +39,35 @@ export function everyHeadWithoutStart(weights) {
 }
 
 /**
+ * One line, short enough for a phone's: the model, and the switch.
  * @param {{onModel: (name: string) => void, onHideStart: (hide: boolean) => void}} handlers
- * @returns {{element: HTMLElement, update: (view: {name: string, hideStart: boolean, busy: boolean}) => void}}
+ * @returns {{element: HTMLElement, update: (view: {name: string, hideStart: boolean}) => void}}
  */
 export function createModelChoice({ onModel, onHideStart }) {
   const element = withTestId(make("div", "model-choice"), "model-choice");
-  const fieldset = make("fieldset", "model-choice-models");
-  fieldset.append(make("legend", "", "Model"));
-  const radios = MODEL_CHOICES.map(({ name, label }) => {
-    const wrapper = make("label", "model-choice-option");
-    const radio = document.createElement("input");
-    radio.type = "radio";
-    radio.name = "model-choice";
-    radio.value = name;
-    radio.dataset.testid = `model-choice-${name}`;
-    radio.addEventListener("change", () => radio.checked && onModel(name));
-    wrapper.append(radio, " ", label);
-    fieldset.append(wrapper);
-    return radio;
-  });
+  const label = make("label", "model-choice-model");
+  const select = document.createElement("select");
+  select.dataset.testid = "model-choice-select";
+  select.title = "The story world's model knows 160 words; the English one, trained on the Brown corpus, reads any text";
+  for (const { name, label: text } of MODEL_CHOICES) {
+    const option = make("option", "", text);
+    option.value = name;
+    select.append(option);
+  }
+  select.addEventListener("change", () => onModel(select.value));
+  label.append("Model ", select);
   const hide = make("label", "model-hide-start");
+  hide.title = `Draw every head without ${START_TOKEN}, each row divided by what is left: the model is unchanged`;
   const box = document.createElement("input");
   box.type = "checkbox";
   box.dataset.testid = "model-hide-start";
   box.addEventListener("change", () => onHideStart(box.checked));
-  hide.append(box, ` Hide ${START_TOKEN} and renormalise each row (the model is unchanged)`);
-  element.append(fieldset, hide);
+  hide.append(box, ` hide ${START_TOKEN}`);
+  element.append(label, hide);
 
   function update({ name, hideStart }) {
     // The learner's own trained story-world model is the story world's choice too.
-    const chosen = name === "english" ? "english" : "shipped";
-    for (const radio of radios) radio.checked = radio.value === chosen;
+    select.value = name === "english" ? "english" : "shipped";
     box.checked = hideStart;
   }
 
