@@ -12,13 +12,14 @@ Both raise ModelInputError (shown by the page like a scene's mistakes) for text 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..model.errors import ModelInputError, check_knocked_out
 from ..attention_maths import softmax
-from ..model.transformer import Model, Run, forward, normalised, unembed
+from ..model.errors import ModelInputError, check_knocked_out
+from ..model.gradients import forward_batch, per_token
+from ..model.transformer import Model, normalised, unembed
 from .checkpoint import load_english, shipped_settings
 from .tokenizer import BOS, WORD_START, load_tokenizer
 
@@ -87,7 +88,34 @@ def examples() -> list[dict[str, Any]]:
     return listed
 
 
-def knock_out_effects(model: Model, result: Run, probabilities: np.ndarray, focus: int) -> list[list[float]]:
+class Pass(NamedTuple):
+    """One forward pass on one text, as english_run and the effects need it."""
+
+    weights: list[np.ndarray]  # per layer, (H, n, n): every head's pattern
+    z: list[np.ndarray]  # per layer, (H, n, d_head): every head's blend of values (0 for a head knocked out)
+    resid_pre: list[np.ndarray]  # per layer, (n, d_model): the stream before it
+    attn_out: list[np.ndarray]  # per layer, (n, d_model): what its heads wrote
+    probabilities: np.ndarray  # (n, V): the next-token guess after every token
+    knocked_out: frozenset
+
+
+def forward_pass(model: Model, ids: np.ndarray, knocked_out: frozenset) -> Pass:
+    """The model on one text through the training's batched pass (gradients.forward_batch: one product per weight for
+    every head, where transformer.forward runs each head's stages one by one; the tests hold both equal), which in a
+    page without BLAS takes about half the time."""
+    params = model.params
+    logits, layers, _ = forward_batch(params, ids[None], model.config, knocked_out)  # logits (1, n, V)
+    resid = params["W_E"][ids] + params["W_pos"][:len(ids)]  # (n, d_model)
+    resid_pre, attn_out = [], []
+    for layer, run in enumerate(layers):
+        resid_pre.append(resid)
+        attn_out.append(per_token(run.z) @ params["W_O"][layer].reshape(-1, model.config.d_model))  # (n, d_model)
+        resid = resid + attn_out[-1]
+    return Pass([run.pattern[0] for run in layers], [run.z[0] for run in layers], resid_pre, attn_out,
+                softmax(logits[0], axis=-1), knocked_out)
+
+
+def knock_out_effects(model: Model, result: Pass, probabilities: np.ndarray, focus: int) -> list[list[float]]:
     """effects[layer][head]: at position `focus`, the total variation distance between the next-token guesses with
     and without the head (0 for a head already knocked out).
 
@@ -104,7 +132,7 @@ def knock_out_effects(model: Model, result: Run, probabilities: np.ndarray, focu
             if (layer, head) in result.knocked_out:
                 per_head.append(0.0)
                 continue
-            write = result.stages[layer][head].output[:focus + 1] @ params["W_O"][layer, head]  # (focus + 1, d_model)
+            write = result.z[layer][head][:focus + 1] @ params["W_O"][layer, head]  # (focus + 1, d_model)
             resid = result.resid_pre[layer][:focus + 1] + result.attn_out[layer][:focus + 1] - write
             for later in range(layer + 1, config.n_layers):
                 resid = resid + layer_write_at_last(model, normalised(params, config, resid, later), later,
@@ -185,7 +213,7 @@ def english_run(payload: dict) -> dict[str, Any]:
     model = _english()
     pieces, ids = encode_text(payload.get("words", ""), model.config.max_words)
     knocked = check_knocked_out(payload.get("knocked_out", []), model.config.n_layers, model.config.n_heads)
-    result = forward(model, ids, knocked)
+    result = forward_pass(model, ids, knocked)
     n = len(ids)
     focus = check_focus(payload.get("focus"), n)
     probabilities = result.probabilities  # (n, V)
@@ -198,7 +226,7 @@ def english_run(payload: dict) -> dict[str, Any]:
         "knocked_out": sorted([list(pair) for pair in knocked]),
         "edited": False,
         "focus": focus,
-        "weights": result.weights,  # [layer][head]: (n, n) each
+        "weights": result.weights,  # [layer]: (H, n, n), read as [layer][head][i][j]
         "predictions": top_tokens(probabilities, model.vocabulary),
         "next_word": [float(probabilities[i, ids[i + 1]]) for i in range(n - 1)],
         "effects": effects,
