@@ -15,35 +15,10 @@
 import { withErrorDetail } from "../scene/errors.js";
 import { ENGLISH } from "../service/service.js";
 import { createTrainingRun } from "./model-training-run.js";
+import { oneAtATime } from "./one-at-a-time.js";
 import { createOpenedHead } from "./opened-head.js";
 
 const samePair = ([a, b], [c, d]) => a === c && b === d;
-
-/**
- * `ask` run one at a time: a call that comes while it runs makes it run once more afterwards, however many came, and
- * resolves then. So a question per keystroke never queues up behind the others: only the newest text is asked next.
- * @param {() => Promise<void>} ask
- * @returns {() => Promise<void>}
- */
-function oneAtATime(ask) {
-  let running = null;
-  let again = false;
-  return () => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await ask();
-      } while (again);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-}
 
 /**
  * The panel's choice of model, where its predictions are measured, and how its weights are drawn.
@@ -108,8 +83,8 @@ export function createModelController({ store, python, showScene, reveal, notify
     update(patch);
   }
 
-  /** Ask Python for the model on the sentence as it is now, one question at a time (typing asks at every keystroke). */
-  const rerun = oneAtATime(async () => {
+  /** Ask Python for the model on the sentence as it is now; one question at a time (typing asks at every keystroke). */
+  const rerun = oneAtATime(async (superseded) => {
     const { name, words, knockedOut, info } = model();
     if (!info) return;
     const number = ++asked;
@@ -117,12 +92,12 @@ export function createModelController({ store, python, showScene, reveal, notify
     try {
       const effectsAt = name === ENGLISH ? model().focus : null; // the English model's effects are measured there alone
       const result = await python.modelRun({ model: name, words, knockedOut, editedHead: openedHead.editedHead, focus: effectsAt });
-      if (number !== asked) return;
+      if (number !== asked || superseded()) return; // asked again meanwhile: the next run asks it as it is now
       const n = result.tokens.length;
       const focus = model().focus !== null && model().focus < n ? model().focus : n - 1;
       update({ result, error: null, busy: false, focus });
     } catch (error) {
-      if (number !== asked) return;
+      if (number !== asked || superseded()) return;
       update({ error: withErrorDetail(error).detail, busy: false });
     }
   });
