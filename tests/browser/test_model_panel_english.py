@@ -43,7 +43,7 @@ def second_mention_reader(words, focus):
     return run, best, follower
 
 
-def test_the_english_model_is_fetched_only_once_chosen_and_reads_any_text(page, site_url, artifacts):
+def test_the_english_model_is_fetched_only_once_chosen_reads_any_text_and_answers_the_api(page, site_url, artifacts):
     fetched = []
     page.on("request", lambda request: fetched.append(request.url))
     open_live(page, site_url)
@@ -67,6 +67,15 @@ def test_the_english_model_is_fetched_only_once_chosen_and_reads_any_text(page, 
     expect(page.locator(sel("model-error"))).to_be_hidden()
     expect(page.locator(sel("model-head-card"))).to_have_count(N_HEADS)
     page.locator(sel("model-panel")).screenshot(path=str(artifacts / "model-panel-english.png"))
+
+    # The JS API runs it as natively, and refuses no text with the module's words.
+    api_run = page.evaluate("""async () => window.attentionPlayground.model.run({words: 'the cat sat', model: 'english'})""")
+    native = english_requests.english_run({"words": "the cat sat"})
+    assert api_run["tokens"] == native["tokens"]
+    assert np.allclose(np.array(api_run["weights"]), np.array(native["weights"]), atol=1e-12)
+    refused = page.evaluate("""async () => window.attentionPlayground.model.run({words: '   ', model: 'english'})
+        .then(() => null, (error) => error.message)""")
+    assert refused and re.search(r"type a sentence", refused)
 
 
 def test_the_second_mary_reads_went_and_a_knock_out_moves_the_guess(page, site_url):
@@ -120,14 +129,3 @@ def test_hiding_bos_renormalises_every_row_and_a_link_keeps_the_choice(page, fre
     expect(fresh_page.locator(sel("model-choice-select"))).to_have_value("english")
     expect(fresh_page.locator(sel("model-hide-start"))).to_be_checked()
     expect(fresh_page.locator(sel("model-words"))).to_have_value(example["words"])
-
-
-def test_the_api_runs_the_english_model_as_natively_and_refuses_no_text(page, site_url):
-    open_live(page, site_url)
-    api_run = page.evaluate("""async () => window.attentionPlayground.model.run({words: 'the cat sat', model: 'english'})""")
-    native = english_requests.english_run({"words": "the cat sat"})
-    assert api_run["tokens"] == native["tokens"]
-    assert np.allclose(np.array(api_run["weights"]), np.array(native["weights"]), atol=1e-12)
-    refused = page.evaluate("""async () => window.attentionPlayground.model.run({words: '   ', model: 'english'})
-        .then(() => null, (error) => error.message)""")
-    assert refused and re.search(r"type a sentence", refused)

@@ -5,9 +5,9 @@ edX's SCORM block 19.0.5 in the XBlock workbench; tests/browser/real_lms/), laun
 - A learner answers two questions, leaves and comes back: the platform keeps the status, the score, the location,
   the learner's work (suspend_data), an interaction per answer and the session's time, and the next launch resumes
   at that step with both answers. The whole playground's package resumes the lesson the learner was in.
-- Scores are graded as the page means them, in every platform: 14 of 14 is 1.0, 7 of 14 is 0.5. The learner's
-  earlier answers are put in the platform's record by a stand-in for the package's page that sets suspend_data
-  through the platform's own runtime (what a launch of the page would have written); the page, launched next,
+- Scores are graded as the page means them, in every platform: every point is 1.0, part of them their share (9 of
+  15 is 0.6). The learner's earlier answers are put in the platform's record by a stand-in for the package's page
+  that sets suspend_data through the platform's own runtime (what a launch of the page would have written); the page, launched next,
   reports the score from them, and the platform grades what it reports.
 - Ten launches in a row all find the platform's runtime, which some platforms make only after the package's page
   has started (wagtail-lms's script comes after its frame; Open edX's block makes it in jQuery's ready handler).
@@ -292,8 +292,8 @@ function find() {
 
 
 def graded_work(right):
-    """The self-attention lab's work with its first `right` questions answered right at the first try (13 with the
-    exercise passed, every step done: 14 of 14)."""
+    """The self-attention lab's work with its first `right` questions answered right at the first try (all of them:
+    with the exercise passed and every step done, every point)."""
     steps = lesson_steps(GRADED_LESSON)
     questions = [step for step in steps if step["question"]][:right]
     answers = {step["id"]: {"kind": step["question"]["kind"], "correct": True, "score": 1, "attempts": 1,
@@ -307,10 +307,13 @@ def graded_work(right):
 
 def test_scores_are_graded_as_the_page_means_them(platform, learner, stand_in_context, uploaded):
     most = points_in(GRADED_LESSON)
-    assert most == 14
+    questions = sum(1 for step in lesson_steps(GRADED_LESSON) if step["question"])
+    assert most == questions + 1  # every question, and the lab's one exercise
+    # Part of the work: the first share of at least half the questions that a platform's whole percent states exactly.
+    partial = next(right for right in range(questions // 2, questions) if 100 * right % most == 0)
     for version in VERSIONS[platform.name]:
         handle = uploaded[f"{GRADED_LESSON}-{SUFFIX[version]}"]
-        for right, points, expected in ((7, 7, 0.5), (13, 14, 1.0)):
+        for right, points, expected in ((partial, partial, partial / most), (questions, most, 1.0)):
             seed_record(platform, stand_in_context, handle, version, graded_work(right))
             launch = Launch(platform, learner, handle)
             status = "completed" if points == most else "incomplete"

@@ -37,9 +37,14 @@ class CorpusError(RuntimeError):
 
 
 def cache_path() -> Path:
-    """Where the tarball is kept: the project's download cache ($XDG_CACHE_HOME or ~/.cache)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "attention-playground" / "corpus" / f"{PACKAGE}-{VERSION}.tgz"
+    """Where the tarball is kept: the project's download cache, as the build keeps it (sitebuild/paths.py: beside
+    $ATTENTION_PLAYGROUND_CACHE when set, as a first run in CI sets it; else under $XDG_CACHE_HOME or ~/.cache)."""
+    override = os.environ.get("ATTENTION_PLAYGROUND_CACHE")
+    if override:
+        root = Path(override).expanduser().parent
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "attention-playground"
+    return root / "corpus" / f"{PACKAGE}-{VERSION}.tgz"
 
 
 def matches_integrity(data: bytes) -> bool:

@@ -48,6 +48,8 @@ def byte_token(value: int) -> str:
 
 def plain(text: str) -> str:
     """The text as the corpus spells it: lowercase, accents dropped (café -> cafe), curly quotes and dashes plain."""
+    if text.isascii():  # nearly every line of the corpus: nothing to fold, and folding is a loop over every character
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower().translate(PLAIN_PUNCTUATION))
     return "".join(character for character in decomposed if not unicodedata.combining(character))
 
