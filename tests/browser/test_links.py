@@ -159,9 +159,14 @@ def test_a_link_that_would_replace_saved_edits_keeps_them(live_page, page, site_
 
 def test_links_pasted_one_after_another_open_in_that_order(live_page):
     # A preset that Python draws, then at once the default example as shipped (drawn from its preview, without
-    # waiting for Python): the page ends on the second, the one pasted last, and stays there.
+    # waiting for Python): the page ends on the second, the one pasted last, and stays there. It starts on a third
+    # example, so that the picker showing the default one says the second link has been opened.
     home = scene_link_hash({"scene": preset_scene(DEFAULT_PRESET), "preset": DEFAULT_PRESET, "edited": False,
                             "view": {"focus": None, "head": 0}})
+    live_page.locator(sel("preset-picker")).select_option("two-animals")
+    expect(live_page.locator(sel("preset-picker"))).to_have_value("two-animals")
+    live_page.wait_for_function("(tokens) => JSON.stringify(window.attentionPlayground.getScene().tokens) === tokens",
+                                arg=json.dumps(preset_scene("two-animals")["tokens"], separators=(",", ":")), polling=POLL_EVERY_MS)
     live_page.evaluate("""async (home) => {
       location.hash = "#preset=dog-bites-man";
       await new Promise((resolve) => setTimeout(resolve, 0));  // the first link's hashchange has run
