@@ -21,8 +21,8 @@
  *
  *   Packed matrices. Writing a big result's tens of thousands of floats as JSON text costs Python far more
  *   than computing them, so the worker calls `attention_playground.entry.handle_packed`, which ships the
- *   float matrices of a "compute" result (every stage, the weights, the output, the inputs X, Wq, Wk, Wv)
- *   as raw float64 instead. Such a reply carries
+ *   float matrices of a "compute" result (every stage, the weights, the output, the inputs X, Wq, Wk, Wv),
+ *   and those of any other reply (a model's heads, each n × n), as raw float64 instead. Such a reply carries
  *   `matrices`, a Float64Array whose buffer is transferred, not copied, and in `result` each of those
  *   matrices is replaced by a descriptor
  *

@@ -13,10 +13,10 @@ The response is {"ok": true, "result": ...} or {"ok": false, "error": {"type", "
 unexpected. `handle` never raises: whatever happens comes back as a response.
 
 `handle_packed(request_json, numbers=None) -> (header_json, data)` serves the same requests with the same responses, but
-ships the numbers of a "compute" result as raw float64 bytes instead of decimal text, and takes a request's
-matrices the same way: the packed format, and the inputs a packed compute reply leaves out (the page keeps what
-it sent), are described once, in js/runtime/protocol.js ("Packed matrices"). For any other kind of request, and
-for every error, `data` is empty and the header is exactly `handle`'s response.
+ships the float matrices of a result (a "compute" result's, a model's heads) as raw float64 bytes instead of decimal
+text, and takes a request's matrices the same way: the packed format, and the inputs a packed compute reply leaves
+out (the page keeps what it sent), are described once, in js/runtime/protocol.js ("Packed matrices"). For a result
+with no float matrix, and for every error, `data` is empty and the header is exactly `handle`'s response.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def handle(request_json: str) -> str:
 
 
 def handle_packed(request_json: str, numbers: Any = None) -> tuple[str, bytes]:
-    """Serve one request like `handle`, with a "compute" result's matrices as float64 bytes.
+    """Serve one request like `handle`, with its result's float matrices as float64 bytes.
 
     A request may come packed the same way: its matrices replaced by descriptors, their values in `numbers`
     (little-endian float64 bytes). It is served exactly as the request with those matrices written out, except

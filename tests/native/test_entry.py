@@ -354,16 +354,32 @@ def test_packed_layout_is_one_buffer_of_every_float_matrix(name):
     [
         json.dumps({"kind": "presets"}),
         json.dumps({"kind": "preset", "payload": {"id": "softmax-trap"}}),
-        json.dumps({"kind": "shuffle_check", "payload": {"order": [2, 0, 1]}}),
         "{not json",
         json.dumps({"kind": "draw"}),
         json.dumps({"kind": "compute", "payload": {}}),
         compute_request({**load_preset("dog-bites-man"), "X": [[1, 0], [0, "x"], [1, 1]]}),
     ],
-    ids=["presets", "preset", "shuffle_check", "bad json", "unknown kind", "no scene", "scene error"],
+    ids=["presets", "preset", "bad json", "unknown kind", "no scene", "scene error"],
 )
 def test_packed_replies_without_matrices_are_handles_reply(request_text):
     assert entry.handle_packed(request_text) == (handle(request_text), b"")
+
+
+@pytest.mark.parametrize(
+    "request_body",
+    [
+        {"kind": "shuffle_check", "payload": {"order": [2, 0, 1]}},
+        {"kind": "model_run", "payload": {"words": "the cat sat on the mat because it was tired", "knocked_out": [[0, 1]]}},
+        {"kind": "english_run", "payload": {"words": "Mary went to the store and then Mary went home", "focus": 8}},
+    ],
+    ids=["shuffle_check", "model_run", "english_run"],
+)
+def test_packed_replies_of_other_kinds_ship_their_float_arrays_as_bytes_and_unpack_to_handles_reply(request_body):
+    request_text = json.dumps(request_body)
+    header_json, data = entry.handle_packed(request_text)
+    assert data, "the reply's float arrays are shipped as bytes"
+    assert len(header_json) < len(handle(request_text)) / 2
+    assert_identical(unpack(header_json, data), strict_json(handle(request_text)))
 
 
 def test_packed_an_unexpected_exception_or_interrupt_is_an_internal_error(monkeypatch):
