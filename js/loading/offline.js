@@ -4,10 +4,11 @@
  * the network. generated/runtime.json says whether this site is a built one; the project's own working
  * copy says no, so files being edited are never served from a cache.
  *
- * The worker is registered only after Python is live and the page has been quiet for a moment, and then
- * idle: its first job is to copy every file into its cache (17 MB, and Chromium compiles the scripts it keeps),
- * seconds of CPU that must not compete with the page's own start, nor with a course page's script that sets
- * scene after scene from the moment the page is live.
+ * The worker is registered only after Python is live and the page has been quiet for a moment (no edit, no new
+ * scene or result, nothing typed into the model's panel), and then idle: its first job is to copy every file into
+ * its cache (17 MB, and Chromium compiles the scripts it keeps), seconds of CPU that must not compete with the
+ * page's own start, with a course page's script that sets scene after scene from the moment the page is live, nor
+ * with a learner typing a sentence for the model.
  */
 
 // Resolved against the page (index.html, at the site's root), not this module, which dist/ bundles elsewhere.
@@ -15,8 +16,11 @@ const RUNTIME_CONFIG_URL = new URL("generated/runtime.json", document.baseURI);
 const SERVICE_WORKER_URL = new URL("sw.js", document.baseURI);
 /** How long the scene and its result must stay as they are before the copy starts. */
 const QUIET_MS = 3000;
-/** The parts of the page's state (state.js) whose change means the page is busy drawing. */
-const BUSY_PARTS = ["scene", "values", "result"];
+/**
+ * The parts of the page's state (state.js) whose change means the page is busy drawing: the playground's, and the
+ * trained model's panel, where each keystroke of a sentence asks Python for every head again.
+ */
+const BUSY_PARTS = ["scene", "values", "result", "model"];
 
 /**
  * Resolves once the page has gone QUIET_MS without a new scene, an edit or a new result (at once without a store).

@@ -90,8 +90,10 @@ export function createModelController({ store, python, showScene, reveal, notify
     const number = ++asked;
     update({ busy: true });
     try {
-      const effectsAt = name === ENGLISH ? model().focus : null; // the English model's effects are measured there alone
-      const result = await python.modelRun({ model: name, words, knockedOut, editedHead: openedHead.editedHead, focus: effectsAt });
+      // The English model's effects, and the guesses the panel shows, are measured at the focus alone.
+      const english = name === ENGLISH;
+      const result = await python.modelRun({ model: name, words, knockedOut, editedHead: openedHead.editedHead,
+        focus: english ? model().focus : null, focusOnly: english });
       if (number !== asked || superseded()) return; // asked again meanwhile: the next run asks it as it is now
       const n = result.tokens.length;
       const focus = model().focus !== null && model().focus < n ? model().focus : n - 1;

@@ -149,10 +149,11 @@ export function createPythonService({
     /**
      * The model on `words`, with heads knocked out and one head edited: weights, predictions, effects, metrics. The
      * English model reads any text, gives its knock-out effects at `focus` alone (the last token by default), and
-     * has no evaluation set's metrics and no edited head.
+     * has no evaluation set's metrics and no edited head; with `focusOnly`, its next-token guesses too are given at
+     * the focus alone (what the panel shows, for a third of the time).
      */
-    modelRun: ({ model = "shipped", words, knockedOut = [], editedHead = null, metrics = true, focus = null }) => model === ENGLISH
-      ? page.request(REQUEST_KINDS.ENGLISH_RUN, { words, knocked_out: knockedOut, ...(focus === null ? {} : { focus }) })
+    modelRun: ({ model = "shipped", words, knockedOut = [], editedHead = null, metrics = true, focus = null, focusOnly = false }) => model === ENGLISH
+      ? page.request(REQUEST_KINDS.ENGLISH_RUN, { words, knocked_out: knockedOut, ...(focus === null ? {} : { focus }), ...(focusOnly ? { focus_only: true } : {}) })
       : askModel(REQUEST_KINDS.MODEL_RUN, { model, words, knocked_out: knockedOut, metrics, ...(editedHead ? { edited_head: editedHead } : {}) }),
     /** One head of the model on `words` as a scene for the editors: {scene, source}. */
     modelHeadScene: ({ model = "shipped", words, layer, head, knockedOut = [] }) =>

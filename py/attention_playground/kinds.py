@@ -82,7 +82,7 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     RequestKind("english_info", handlers.english_info, (), (), "english",
                 "the English model: its shape, heads and their roles, held-out loss beside a bigram's, examples",
                 also_needs=("english-weights", "model")),
-    RequestKind("english_run", handlers.english_run, ("words",), ("knocked_out", "focus"), "english",
+    RequestKind("english_run", handlers.english_run, ("words",), ("knocked_out", "focus", "focus_only"), "english",
                 "tokens, weights, the five likeliest next tokens and knock-out effects on the learner's text",
                 also_needs=("english-weights", "model")),
     # A lesson's questions (lessons/handlers.py): imported by the first such request, from the "lessons" part.

@@ -100,6 +100,14 @@ def test_the_second_mary_reads_went_and_a_knock_out_moves_the_guess(page, site_u
     first_guess = knocked["predictions"][example["focus"]][0][0]
     expect(page.locator(sel("model-predictions"))).to_contain_text(first_guess, timeout=30_000)
 
+    # Another word focused: the panel asks for the guesses there (it is given them at its focus alone).
+    page.locator(sel("model-heatmap-row-label")).nth(1).click()
+    there = english_requests.english_run({"words": example["words"], "knocked_out": [[layer, head]], "focus": 1})
+    guesses = page.locator(sel("model-prediction"))
+    expect(page.locator(sel("model-predictions"))).to_contain_text("After “mary”", timeout=30_000)
+    expect(guesses).to_have_count(5)
+    assert [guess.get_attribute("data-word") for guess in guesses.all()] == [word for word, _ in there["predictions"][1]]
+
 
 def test_hiding_bos_renormalises_every_row_and_a_link_keeps_the_choice(page, fresh_page, site_url):
     choose_english(page, site_url)

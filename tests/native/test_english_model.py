@@ -153,6 +153,23 @@ def test_the_runs_effects_are_those_of_running_the_model_again_without_each_head
         best = np.argsort(-base, axis=-1, kind="stable")[:, :5]
         for position, listed in enumerate(result["predictions"]):
             assert [token for token, _ in listed] == [english_requests.shown(english.vocabulary[j]) for j in best[position]]
+        # What the panel asks: the same answer, but the guesses too at the focus alone.
+        panels = english_requests.english_run({"words": words, "knocked_out": knocked, "focus": focus, "focus_only": True})
+        assert np.array_equal(np.array(panels["weights"]), np.array(result["weights"]))
+        assert np.allclose([head[at] for layer in panels["effects"] for head in layer],
+                           [head[at] for layer in result["effects"] for head in layer], rtol=0, atol=1e-12)
+        for guesses, full in ((panels["predictions"], result["predictions"]), (panels["next_word"], result["next_word"])):
+            assert all(value is None for i, value in enumerate(guesses) if i != at)
+        assert [token for token, _ in panels["predictions"][at]] == [token for token, _ in result["predictions"][at]]
+        assert np.allclose([p for _, p in panels["predictions"][at]], [p for _, p in result["predictions"][at]], rtol=0, atol=1e-12)
+        if at < len(ids) - 1:
+            assert panels["next_word"][at] == pytest.approx(result["next_word"][at], abs=1e-12)
+
+
+def test_focus_only_must_be_true_or_false():
+    with pytest.raises(ModelInputError, match="focus_only must be true or false") as refused:
+        english_requests.english_run({"words": "the cat sat", "focus_only": "yes"})
+    assert refused.value.field == "focus_only"
 
 
 def test_the_training_forward_pass_is_the_display_one_on_the_english_model(english, tokenizer):

@@ -17,10 +17,19 @@ export function createPredictions() {
   actual.dataset.testid = "model-next-word";
   element.append(heading, list, actual);
 
-  /** view = {tokens, predictions (model_run), nextWord (model_run next_word), focus} */
+  /**
+   * view = {tokens, predictions (model_run), nextWord (model_run next_word), focus}. The English model's answers to
+   * the panel hold the guesses at their focus alone: at a newly focused word they are on their way (null), "…".
+   */
   function update({ tokens, predictions, nextWord, focus }) {
     heading.textContent = `After ${quoted(tokens[focus])}, the model expects`;
     const ranked = predictions[focus];
+    element.setAttribute("aria-busy", String(!ranked));
+    if (!ranked) {
+      list.replaceChildren(make("li", "bar-row", "…"));
+      actual.textContent = "";
+      return;
+    }
     const top = ranked[0][1];
     list.replaceChildren(...ranked.map(([word, probability], rank) => {
       const item = make("li", rank === 0 ? "bar-row top" : "bar-row");

@@ -18,8 +18,8 @@ import numpy as np
 
 from ..attention_maths import softmax
 from ..model.errors import ModelInputError, check_knocked_out
-from ..model.gradients import forward_batch, per_token
-from ..model.transformer import Model, normalised, unembed
+from ..model.gradients import forward_batch, per_token, side_by_side, wide_product
+from ..model.transformer import Model, normalised, unembedding
 from .checkpoint import load_english, shipped_settings
 from .tokenizer import BOS, WORD_START, load_tokenizer
 
@@ -95,51 +95,75 @@ class Pass(NamedTuple):
     z: list[np.ndarray]  # per layer, (H, n, d_head): every head's blend of values (0 for a head knocked out)
     resid_pre: list[np.ndarray]  # per layer, (n, d_model): the stream before it
     attn_out: list[np.ndarray]  # per layer, (n, d_model): what its heads wrote
-    probabilities: np.ndarray  # (n, V): the next-token guess after every token
+    probabilities: np.ndarray  # (len(guessed), V): the next-token guess after each token guessed at
+    guessed: list[int]  # the positions guessed at: every one, or the focus alone
     knocked_out: frozenset
 
+    def guess_at(self, position: int) -> np.ndarray:
+        """(V,): the next-token guess after the token at `position` (one guessed at)."""
+        return self.probabilities[self.guessed.index(position)]
 
-def forward_pass(model: Model, ids: np.ndarray, knocked_out: frozenset) -> Pass:
+
+def unembed_rows(model: Model, resid: np.ndarray) -> np.ndarray:
+    """(m, V): the next-token scores of the final stream's rows `resid` (m, d_model). Without BLAS the rows meet the
+    4,096 columns in einsum, which there is faster than matmul (gradients.wide_product)."""
+    params, config = model.params, model.config
+    return wide_product(normalised(params, config, resid, config.n_layers), unembedding(params, config)) + params["b_U"]
+
+
+def forward_pass(model: Model, ids: np.ndarray, knocked_out: frozenset, guess_at: int | None = None) -> Pass:
     """The model on one text through the training's batched pass (gradients.forward_batch: one product per weight for
     every head, where transformer.forward runs each head's stages one by one; the tests hold both equal), which in a
-    page without BLAS takes about half the time."""
+    page without BLAS takes about half the time. Its next-token guesses after every token, or after the token at
+    `guess_at` alone: the unembedding of a row is 4,096 products of 128 numbers, most of a pass's time in the page."""
     params = model.params
-    logits, layers, _ = forward_batch(params, ids[None], model.config, knocked_out)  # logits (1, n, V)
+    every = guess_at is None
+    logits, layers, final = forward_batch(params, ids[None], model.config, knocked_out, with_logits=every)
     resid = params["W_E"][ids] + params["W_pos"][:len(ids)]  # (n, d_model)
     resid_pre, attn_out = [], []
     for layer, run in enumerate(layers):
         resid_pre.append(resid)
         attn_out.append(per_token(run.z) @ params["W_O"][layer].reshape(-1, model.config.d_model))  # (n, d_model)
         resid = resid + attn_out[-1]
+    if every:
+        probabilities, guessed = softmax(logits[0], axis=-1), list(range(len(ids)))  # (n, V)
+    else:
+        row = final.x_rows[guess_at:guess_at + 1]  # (1, d_model), normalised already
+        scores = wide_product(row, unembedding(params, model.config)) + params["b_U"]  # (1, V)
+        probabilities, guessed = softmax(scores, axis=-1), [guess_at]
     return Pass([run.pattern[0] for run in layers], [run.z[0] for run in layers], resid_pre, attn_out,
-                softmax(logits[0], axis=-1), knocked_out)
+                probabilities, guessed, knocked_out)
 
 
-def knock_out_effects(model: Model, result: Pass, probabilities: np.ndarray, focus: int) -> list[list[float]]:
+def knock_out_effects(model: Model, result: Pass, focus: int) -> list[list[float]]:
     """effects[layer][head]: at position `focus`, the total variation distance between the next-token guesses with
     and without the head (0 for a head already knocked out).
 
     The same numbers as running the model again without each head, for a fraction of the time: what a head wrote is
     subtracted from the stream it wrote to, and only the focused row is carried on from there (its query in each
-    later layer, against every row's key and value, then its 4,096 scores). The text answers as the learner types,
-    and a page without BLAS pays for every row it unembeds, so this matters.
+    later layer, against every row's key and value); then every head's row meets the 4,096 scores in one product.
+    The text answers as the learner types, and a page without BLAS pays for every row it unembeds, so this matters.
     """
     params, config = model.params, model.config
-    effects = []
+    heads, rows = [], []  # each live head, and the focused row of the final stream without it
     for layer in range(config.n_layers):
-        per_head = []
         for head in range(config.n_heads):
             if (layer, head) in result.knocked_out:
-                per_head.append(0.0)
                 continue
             write = result.z[layer][head][:focus + 1] @ params["W_O"][layer, head]  # (focus + 1, d_model)
             resid = result.resid_pre[layer][:focus + 1] + result.attn_out[layer][:focus + 1] - write
             for later in range(layer + 1, config.n_layers):
                 resid = resid + layer_write_at_last(model, normalised(params, config, resid, later), later,
                                                     result.knocked_out)
-            without = softmax(unembed(model, resid[-1:]), axis=-1)[0]  # (V,)
-            per_head.append(float(0.5 * np.abs(without - probabilities[focus]).sum()))
-        effects.append(per_head)
+            heads.append((layer, head))
+            rows.append(resid[-1])
+    effects = [[0.0] * config.n_heads for _ in range(config.n_layers)]
+    if not heads:
+        return effects
+    without = softmax(unembed_rows(model, np.array(rows)), axis=-1)  # (live heads, V)
+    distances = 0.5 * np.abs(without - result.guess_at(focus)).sum(axis=1)  # (live heads,)
+    for (layer, head), distance in zip(heads, distances.tolist(), strict=True):
+        effects[layer][head] = distance
     return effects
 
 
@@ -148,21 +172,23 @@ def layer_write_at_last(model: Model, read: np.ndarray, layer: int, knocked_out)
     the layer reads them), every head at once: a (m, d_model) array, 0 but in its last row. The last row may read
     every row before it, so the causal mask leaves it nothing to hide. Scores are ÷ √d_head, as the English model's."""
     p, config = model.params, model.config
-    query = np.einsum("d,hde->he", read[-1], p["W_Q"][layer])  # (H, d_head)
-    keys = np.einsum("nd,hde->hne", read, p["W_K"][layer])  # (H, m, d_head)
-    values = np.einsum("nd,hde->hne", read, p["W_V"][layer])  # (H, m, d_head)
-    scores = np.einsum("he,hne->hn", query, keys) / np.sqrt(config.d_head)  # (H, m)
+    H, m, d_head = config.n_heads, len(read), config.d_head
+    query = (read[-1] @ side_by_side(p["W_Q"][layer])).reshape(H, d_head)  # (H, d_head)
+    keys = (read @ side_by_side(p["W_K"][layer])).reshape(m, H, d_head)  # (m, H, d_head)
+    values = (read @ side_by_side(p["W_V"][layer])).reshape(m, H, d_head)  # (m, H, d_head)
+    scores = np.einsum("he,nhe->hn", query, keys) / np.sqrt(d_head)  # (H, m)
     weights = softmax(scores, axis=-1)  # (H, m)
-    z = np.einsum("hn,hne->he", weights, values)  # (H, d_head)
-    live = [head for head in range(config.n_heads) if (layer, head) not in knocked_out]
+    z = np.einsum("hn,nhe->he", weights, values)  # (H, d_head)
+    live = [head for head in range(H) if (layer, head) not in knocked_out]
     written = np.zeros_like(read)
-    written[-1] = np.einsum("he,hed->d", z[live], p["W_O"][layer][live])  # (d_model,)
+    written[-1] = z[live].reshape(-1) @ p["W_O"][layer][live].reshape(-1, config.d_model)  # (d_model,)
     return written
 
 
 def top_tokens(probabilities: np.ndarray, vocabulary, k: int = TOP_K) -> list[list[list]]:
-    """The k likeliest tokens at every position, likeliest first, as [token as the page writes it, probability]."""
-    best = np.argpartition(-probabilities, k, axis=-1)[:, :k]  # (n, k), in no order: a full sort costs far more
+    """The k likeliest tokens after each row's position, likeliest first, as [token as the page writes it,
+    probability]."""
+    best = np.argpartition(-probabilities, k, axis=-1)[:, :k]  # (rows, k), in no order: a full sort costs far more
     listed = []
     for row, candidates in zip(probabilities, best):
         ordered = sorted(candidates.tolist(), key=lambda j: (-row[j], j))
@@ -178,6 +204,13 @@ def check_focus(focus: Any, n: int) -> int:
         raise ModelInputError(f"focus must be a token's position (0 for <bos>, 1 for the first token); got {focus!r}",
                               "focus")
     return min(focus, n - 1)
+
+
+def check_focus_only(focus_only: Any) -> bool:
+    """`focus_only` as given: true or false."""
+    if not isinstance(focus_only, bool):
+        raise ModelInputError(f"focus_only must be true or false; got {focus_only!r}", "focus_only")
+    return focus_only
 
 
 def english_info(payload: dict) -> dict[str, Any]:
@@ -203,22 +236,24 @@ def english_info(payload: dict) -> dict[str, Any]:
 def english_run(payload: dict) -> dict[str, Any]:
     """The English model on the learner's text, as model_run answers for the story-world model.
 
-    Payload: {words, knocked_out?: [[layer, head], ...], focus?: position}. The result: `tokens` as the page writes
-    them (`pieces` as the tokenizer has them), `weights[layer][head]` (n × n), `predictions[i]` (the TOP_K likeliest
-    next tokens after token i, as [token, probability]), `next_word[i]` (the probability of the text's own next
-    token) and `effects[layer][head][i]` (model_run's: the total variation distance between the next-token guesses
-    at i with and without the head) at i = `focus` (the last token unless given; None elsewhere: ask again with
-    another focus).
+    Payload: {words, knocked_out?: [[layer, head], ...], focus?: position, focus_only?: bool}. The result: `tokens`
+    as the page writes them (`pieces` as the tokenizer has them), `weights[layer][head]` (n × n), `predictions[i]`
+    (the TOP_K likeliest next tokens after token i, as [token, probability]), `next_word[i]` (the probability of the
+    text's own next token) and `effects[layer][head][i]` (model_run's: the total variation distance between the
+    next-token guesses at i with and without the head) at i = `focus` (the last token unless given; None elsewhere:
+    ask again with another focus). With `focus_only`, `predictions` and `next_word` too are given at the focus alone
+    (None elsewhere): what the panel shows, for a third of the time in the page.
     """
     model = _english()
     pieces, ids = encode_text(payload.get("words", ""), model.config.max_words)
     knocked = check_knocked_out(payload.get("knocked_out", []), model.config.n_layers, model.config.n_heads)
-    result = forward_pass(model, ids, knocked)
     n = len(ids)
     focus = check_focus(payload.get("focus"), n)
-    probabilities = result.probabilities  # (n, V)
-    at_focus = knock_out_effects(model, result, probabilities, focus)
+    focus_only = check_focus_only(payload.get("focus_only", False))
+    result = forward_pass(model, ids, knocked, guess_at=focus if focus_only else None)
+    at_focus = knock_out_effects(model, result, focus)
     effects = [[[value if i == focus else None for i in range(n)] for value in layer] for layer in at_focus]
+    guesses = dict(zip(result.guessed, top_tokens(result.probabilities, model.vocabulary), strict=True))
     return {
         "model": "english",
         "tokens": [shown(piece) for piece in pieces],
@@ -227,7 +262,7 @@ def english_run(payload: dict) -> dict[str, Any]:
         "edited": False,
         "focus": focus,
         "weights": result.weights,  # [layer]: (H, n, n), read as [layer][head][i][j]
-        "predictions": top_tokens(probabilities, model.vocabulary),
-        "next_word": [float(probabilities[i, ids[i + 1]]) for i in range(n - 1)],
+        "predictions": [guesses.get(i) for i in range(n)],
+        "next_word": [float(result.guess_at(i)[ids[i + 1]]) if i in guesses else None for i in range(n - 1)],
         "effects": effects,
     }
