@@ -78,38 +78,7 @@ def test_the_english_model_is_fetched_only_once_chosen_reads_any_text_and_answer
     assert refused and re.search(r"type a sentence", refused)
 
 
-def test_the_second_mary_reads_went_and_a_knock_out_moves_the_guess(page, site_url):
-    choose_english(page, site_url)
-    example = EXAMPLES["mary-store"]
-    page.locator(sel("model-example-mary-store")).click()
-    run, (layer, head), follower = second_mention_reader(example["words"], example["focus"])
-    assert run["tokens"][follower] == "went"
-    row = np.array(run["weights"][layer][head][example["focus"]])
-    # Above every other word but <bos>: measured natively, then seen on the page.
-    assert row[follower] == row[1:].max()
-    card = page.locator(f"{sel('model-head-card')}[data-layer='{layer}'][data-head='{head}']")
-    card.locator(sel("model-head-choose")).click()
-    # The head parks most of the row on <bos>: hidden, the rest renormalised, "went" is what the row reads most.
-    page.locator(sel("model-hide-start")).check()
-    expect(page.locator(sel("model-focus-sentence"))).to_contain_text(f"puts the most weight on “went”", timeout=30_000)
-
-    # Knock the head out: the five likeliest next tokens at the second "mary" are the model's without it.
-    card.locator(sel("model-knock-out")).check()
-    knocked = english_requests.english_run({"words": example["words"], "knocked_out": [[layer, head]],
-                                            "focus": example["focus"]})
-    first_guess = knocked["predictions"][example["focus"]][0][0]
-    expect(page.locator(sel("model-predictions"))).to_contain_text(first_guess, timeout=30_000)
-
-    # Another word focused: the panel asks for the guesses there (it is given them at its focus alone).
-    page.locator(sel("model-heatmap-row-label")).nth(1).click()
-    there = english_requests.english_run({"words": example["words"], "knocked_out": [[layer, head]], "focus": 1})
-    guesses = page.locator(sel("model-prediction"))
-    expect(page.locator(sel("model-predictions"))).to_contain_text("After “mary”", timeout=30_000)
-    expect(guesses).to_have_count(5)
-    assert [guess.get_attribute("data-word") for guess in guesses.all()] == [word for word, _ in there["predictions"][1]]
-
-
-def test_hiding_bos_renormalises_every_row_and_a_link_keeps_the_choice(page, fresh_page, site_url):
+def test_hiding_bos_renormalises_every_row_a_link_keeps_it_and_the_second_mary_reads_went(page, fresh_page, site_url):
     choose_english(page, site_url)
     example = EXAMPLES["mary-store"]
     page.locator(sel("model-example-mary-store")).click()
@@ -137,3 +106,31 @@ def test_hiding_bos_renormalises_every_row_and_a_link_keeps_the_choice(page, fre
     expect(fresh_page.locator(sel("model-choice-select"))).to_have_value("english")
     expect(fresh_page.locator(sel("model-hide-start"))).to_be_checked()
     expect(fresh_page.locator(sel("model-words"))).to_have_value(example["words"])
+
+    # The second "mary": a head reads "went", the word after the first, above every other word but <bos>; knocked
+    # out, the guesses there are the model's without it.
+    run, (layer, head), follower = second_mention_reader(example["words"], example["focus"])
+    assert run["tokens"][follower] == "went"
+    row = np.array(run["weights"][layer][head][example["focus"]])
+    # Above every other word but <bos>: measured natively, then seen on the page.
+    assert row[follower] == row[1:].max()
+    card = page.locator(f"{sel('model-head-card')}[data-layer='{layer}'][data-head='{head}']")
+    card.locator(sel("model-head-choose")).click()
+    # The head parks most of the row on <bos>: hidden (the switch is on), the rest renormalised, "went" is what the row
+    # reads most.
+    expect(page.locator(sel("model-focus-sentence"))).to_contain_text(f"puts the most weight on “went”", timeout=30_000)
+
+    # Knock the head out: the five likeliest next tokens at the second "mary" are the model's without it.
+    card.locator(sel("model-knock-out")).check()
+    knocked = english_requests.english_run({"words": example["words"], "knocked_out": [[layer, head]],
+                                            "focus": example["focus"]})
+    first_guess = knocked["predictions"][example["focus"]][0][0]
+    expect(page.locator(sel("model-predictions"))).to_contain_text(first_guess, timeout=30_000)
+
+    # Another word focused: the panel asks for the guesses there (it is given them at its focus alone).
+    page.locator(sel("model-heatmap-row-label")).nth(1).click()
+    there = english_requests.english_run({"words": example["words"], "knocked_out": [[layer, head]], "focus": 1})
+    guesses = page.locator(sel("model-prediction"))
+    expect(page.locator(sel("model-predictions"))).to_contain_text("After “mary”", timeout=30_000)
+    expect(guesses).to_have_count(5)
+    assert [guess.get_attribute("data-word") for guess in guesses.all()] == [word for word, _ in there["predictions"][1]]
