@@ -67,7 +67,9 @@ def tarball() -> bytes:
     if not matches_integrity(data):
         raise CorpusError(f"{URL} is not the pinned {PACKAGE} {VERSION}: its sha512 differs from {INTEGRITY}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".part")
+    # A temporary file of this process's own, renamed into place whole: two processes fetching at once never write
+    # one file, and a reader finds the whole tarball or none.
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.part")
     temporary.write_bytes(data)
     temporary.replace(path)
     return data
