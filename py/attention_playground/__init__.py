@@ -8,7 +8,8 @@
 - `kinds`, `handlers`, `entry`: the request kinds declared once with the function each runs, the glue the
   kinds that need it have, and `handle(request_json)`, what the page's worker calls
 - `parts`, `facts`: how the package ships in zips, and what the page's JavaScript shares with it
-- `presets`, `experiments`: the worked examples and the experiments that are not one scene
+- `presets`, `experiments`: the worked examples and the experiments that are not one scene (imported when first
+  used: `scaling_experiment` and `shuffle_check` are exported all the same)
 - `model` (a subpackage, imported on its own: `attention_playground.model`): a tiny transformer trained
   to copy, with heads to look at as scenes, and trained with NumPy alone
 - `english` (a subpackage, imported on its own): the same transformer trained on the Brown corpus, with a byte-pair
@@ -33,10 +34,21 @@ from .attention_maths import (
     softmax,
 )
 from .entry import handle
-from .experiments import scaling_experiment, shuffle_check
 from .presets import DEFAULT_PRESET_ID, PRESET_IDS, list_presets, load_preset
 from .scene import LIMITS, Scene, SceneError, parse_scene
 from .wire import compute
+
+#: Exported, but imported when first asked for: the experiments ship in a part of their own (parts.py), which the
+#: page fetches with the first request that runs one, not at boot.
+_FROM_EXPERIMENTS = ("scaling_experiment", "shuffle_check")
+
+
+def __getattr__(name: str):
+    if name in _FROM_EXPERIMENTS:
+        from . import experiments  # noqa: PLC0415
+
+        return getattr(experiments, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "STAGES",

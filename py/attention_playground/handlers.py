@@ -7,8 +7,8 @@ function takes exactly those has that function as its handler (kinds.py: "comput
 nothing here. Here each handler only turns a payload into a call, and the module's own mistakes into the
 request's (`RequestError`, with the payload key at fault).
 
-The exercises and the trained model ship in parts of their own (parts.py) and are imported by their first
-request, never at boot: the page's worker answers its first heatmap without them.
+The experiments, the exercises and the trained model ship in parts of their own (parts.py) and are imported by
+their first request, never at boot: the page's worker answers its first heatmap without them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .experiments import knock_out_word, scaling_experiment, shuffle_check, shuffle_scene
 from .presets import UnknownPresetError, load_preset
 from .scene import SceneError
 from .wire import RequestError
@@ -36,42 +35,48 @@ def preset(id: str) -> Any:  # noqa: A002  (the payload's key)
         raise RequestError(str(error), "id") from None
 
 
-def _experiment(function: Callable[..., Any]) -> Callable[..., Any]:
+def experiment_named(name: str) -> Callable[..., Any]:
+    """Function `name` of experiments.py, imported on the first request that runs an experiment (a part of its own:
+    the first heatmap needs none of them)."""
+    return getattr(importlib.import_module(f"{__package__}.experiments"), name)
+
+
+def _experiment(name: str) -> Callable[..., Any]:
     """Serve an experiment whose payload is its keyword arguments; it refuses bad ones with ValueError."""
 
     def run(**payload: Any) -> Any:
         try:
-            return function(**payload)
+            return experiment_named(name)(**payload)
         except ValueError as error:
             raise RequestError(str(error)) from None
 
-    run.__name__ = function.__name__
+    run.__name__ = name
     return run
 
 
-scaling = _experiment(scaling_experiment)
-shuffle = _experiment(shuffle_check)
+scaling = _experiment("scaling_experiment")
+shuffle = _experiment("shuffle_check")
 
 
-def _scene_experiment(function: Callable[..., Any], *fields: str) -> Callable[..., Any]:
+def _scene_experiment(name: str, *fields: str) -> Callable[..., Any]:
     """Serve an experiment on the page's scene: the scene's mistakes are SceneErrors (field, row and column), and
     a bad choice of `fields` (its message starts with the field's name) the request's."""
 
     def run(**payload: Any) -> Any:
         try:
-            return function(**payload)
+            return experiment_named(name)(**payload)
         except SceneError:
             raise
         except ValueError as error:
-            field = next((name for name in fields if str(error).startswith(name)), None)
+            field = next((field for field in fields if str(error).startswith(field)), None)
             raise RequestError(str(error), field) from None
 
-    run.__name__ = function.__name__
+    run.__name__ = name
     return run
 
 
-shuffle_words = _scene_experiment(shuffle_scene, "order")
-knock_out = _scene_experiment(knock_out_word, "column", "head")
+shuffle_words = _scene_experiment("shuffle_scene", "order")
+knock_out = _scene_experiment("knock_out_word", "column", "head")
 
 
 def exercises() -> Any:

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import handlers
-from .experiments import scaling_experiment, shuffle_check
 from .presets import list_presets
 from .scene_stages import compute_scene
 
@@ -45,13 +44,15 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
                 "the examples: [{id, title, description}, ...] (the build asks; the page reads generated/)"),
     RequestKind("preset", handlers.preset, ("id",), (), "presets",
                 "one example's scene (the build asks; the page reads generated/presets/)"),
-    RequestKind("scaling_experiment", handlers.scaling, (), handlers.keyword_names(scaling_experiment), None,
+    # The experiments (experiments.py): a part of their own. The first two pass their payload on as the functions'
+    # keyword arguments, named here (a test holds them to the functions' signatures).
+    RequestKind("scaling_experiment", handlers.scaling, (), ("ds", "n_keys", "trials", "seed"), "experiments",
                 "the Part 7 table: average top weight with and without the division by sqrt(d), per d"),
-    RequestKind("shuffle_check", handlers.shuffle, (), handlers.keyword_names(shuffle_check), None,
+    RequestKind("shuffle_check", handlers.shuffle, (), ("seed", "order"), "experiments",
                 "the Part 8 check on random numbers: shuffled tokens' outputs are the outputs reordered"),
-    RequestKind("shuffle_scene", handlers.shuffle_words, ("scene", "order"), (), None,
+    RequestKind("shuffle_scene", handlers.shuffle_words, ("scene", "order"), (), "experiments",
                 "the scene with its words in another order, and whether each output just moved with its word"),
-    RequestKind("knock_out_word", handlers.knock_out, ("scene", "column"), ("head",), None,
+    RequestKind("knock_out_word", handlers.knock_out, ("scene", "column"), ("head",), "experiments",
                 "how far each word's output moves when no word may read word `column`, beside its weight there"),
     RequestKind("exercises", handlers.exercises, (), (), "exercises",
                 "the exercises: text, starter code, hints, solution, checks"),
@@ -85,16 +86,20 @@ KINDS: dict[str, RequestKind] = {kind.name: kind for kind in (
     RequestKind("english_run", handlers.english_run, ("words",), ("knocked_out", "focus", "focus_only"), "english",
                 "tokens, weights, the five likeliest next tokens and knock-out effects on the learner's text",
                 also_needs=("english-weights", "model")),
-    # A lesson's questions (lessons/handlers.py): imported by the first such request, from the "lessons" part.
+    # A lesson's questions (lessons/handlers.py): imported by the first such request, from the "lessons" part, with
+    # the experiments its measures run.
     RequestKind("lesson_ask", handlers.lesson_ask, ("question",), ("scene",), "lessons",
-                "a lesson's question as the learner meets it: its places on the scene, a choice's options computed"),
+                "a lesson's question as the learner meets it: its places on the scene, a choice's options computed",
+                also_needs=("experiments",)),
     RequestKind("lesson_answer", handlers.lesson_answer, ("question", "answer"), ("scene", "evidence"), "lessons",
-                "{correct, score, expected, feedback}: the learner's answer judged against the truth computed now"),
+                "{correct, score, expected, feedback}: the learner's answer judged against the truth computed now",
+                also_needs=("experiments",)),
     RequestKind("lesson_check", handlers.lesson_check, ("question", "scene", "start"), (), "lessons",
-                "{correct, score, feedback, conditions, edits}: the learner's scene against a build's target"),
+                "{correct, score, feedback, conditions, edits}: the learner's scene against a build's target",
+                also_needs=("experiments",)),
     # A lesson file the page compiles itself (lessons/authoring.py): the Markdown side and markdown-it, fetched then;
     # the examples, the exercises and the model too, whose ids a step may name.
     RequestKind("lesson_compile", handlers.lesson_compile, ("markdown", "name"), ("files",), "authoring",
                 "{lesson, entry}, {problems} or {needs}: a lesson file checked and compiled as the build does it",
-                also_needs=("lessons", "presets", "exercises", "model", "english", "markdown")),
+                also_needs=("lessons", "experiments", "presets", "exercises", "model", "english", "markdown")),
 )}

@@ -24,6 +24,8 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     "scripts": ("presets/make_", "model/repeated_noun.py", "model/make_checkpoint.py",
                 "english/make_english.py", "english/brown.py", "english/bpe.py", "english/windows.py",
                 "english/training.py", "english/analysis.py"),
+    # The experiments beside the scene (Part 7's table, shuffling and knocking out words): fetched by the first.
+    "experiments": ("experiments.py",),
     "exercises": ("exercises/", "learner_program.py", "learner_drawing.py"),
     "model": ("model/",),
     # The English model's weights (1.2 MB): fetched only once a learner chooses the model.

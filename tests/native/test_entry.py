@@ -365,6 +365,14 @@ def test_packed_replies_without_matrices_are_handles_reply(request_text):
     assert entry.handle_packed(request_text) == (handle(request_text), b"")
 
 
+def test_the_experiments_kinds_take_their_functions_keyword_arguments():
+    from attention_playground import experiments
+    from attention_playground.handlers import keyword_names
+
+    assert entry.KINDS["scaling_experiment"].optional == keyword_names(experiments.scaling_experiment)
+    assert entry.KINDS["shuffle_check"].optional == keyword_names(experiments.shuffle_check)
+
+
 @pytest.mark.parametrize(
     "request_body",
     [

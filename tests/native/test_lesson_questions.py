@@ -485,7 +485,7 @@ def request(kind, **payload):
 
 
 def test_the_lessons_kinds_answer_through_the_entry_point_and_fetch_their_part():
-    assert kind_parts()["lesson_answer"] == kind_parts()["lesson_ask"] == kind_parts()["lesson_check"] == ["lessons"]
+    assert kind_parts()["lesson_answer"] == kind_parts()["lesson_ask"] == kind_parts()["lesson_check"] == ["lessons", "experiments"]
     reply = request("lesson_answer", question={"kind": "pick", "row": "it"}, scene=IT, answer="mat")
     assert reply["ok"] and reply["result"]["feedback"].endswith("It reads “cat” most, 92.0%.")
     checked = request("lesson_check", question=BUILD, scene=IT, start=load_preset("it-no-noun-match"))

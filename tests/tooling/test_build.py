@@ -166,7 +166,9 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     # The core is what the heatmap and the step view need: the maths, the scene format, the opening example.
     assert {f"{package}entry.py", f"{package}__init__.py", f"{package}parts.py", f"{package}attention_maths.py",
             f"{package}presets/{parts.DEFAULT_PRESET_ID}.json"} <= core
-    assert not [name for name in core if name.startswith((f"{package}model/", f"{package}presets/make_", f"{package}exercises"))]
+    assert not [name for name in core if name.startswith((f"{package}model/", f"{package}presets/make_", f"{package}exercises",
+                                                          f"{package}experiments"))]
+    assert names["experiments"] == [f"{package}experiments.py"]
     assert {f"{package}exercises/runner.py", f"{package}exercises/write_softmax.py"} <= set(names["exercises"])
     # The command-line scripts (training, the presets' makers) and what only they read are in no part a request needs.
     assert {f"{package}model/repeated_noun.py", f"{package}model/make_checkpoint.py"} <= set(names["scripts"])
@@ -190,6 +192,33 @@ def test_the_module_ships_as_a_small_core_and_parts_that_hold_every_file_once(tm
     assert {"markdown_it/__init__.py", "mdurl/__init__.py"} <= set(markdown)
     assert any(name.startswith("markdown_it_py-") and name.endswith("LICENSE") for name in markdown)
     assert [kind for kind, needed in parts.kind_parts().items() if "markdown" in needed] == ["lesson_compile"]
+
+
+def test_the_core_alone_imports_and_computes_a_scene(tmp_path, monkeypatch):
+    """What the page's worker has at boot: the core zip and nothing else. The package imports from it, a scene is
+    computed, and a kind whose part is missing fails as the worker would find it (it unpacks the part first)."""
+    import json
+    import subprocess
+    import sys
+
+    from attention_playground import parts
+
+    monkeypatch.setattr(generated, "GENERATED_DIR", tmp_path)
+    generated.write_module_zip()
+    core = tmp_path / parts.zip_name(None)
+    program = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import attention_playground as package; "
+        "reply = json.loads(package.handle(json.dumps({'kind': 'compute', 'payload': {'scene': package.load_preset(package.DEFAULT_PRESET_ID)}}))); "
+        "later = json.loads(package.handle(json.dumps({'kind': 'scaling_experiment', 'payload': {}}))); "
+        "print(json.dumps([reply['ok'], later['ok'], later.get('error', {}).get('message', ''), "
+        "sorted(name for name in sys.modules if name.startswith('attention_playground'))]))"
+    )
+    completed = subprocess.run([sys.executable, "-c", program, str(core)], capture_output=True, text=True, check=True,
+                               cwd=tmp_path, env={"PATH": "/usr/bin:/bin"})
+    computed, experiment, message, imported = json.loads(completed.stdout)
+    assert computed is True
+    assert experiment is False and "experiments" in message  # its part is not there: the worker unpacks it first
+    assert "attention_playground.experiments" not in imported
 
 
 def test_the_page_preloads_every_module_of_its_first_view_and_no_other(built_site):
