@@ -58,9 +58,11 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
     remember: storageMode === "page",
     onNotKept: (picked) => actions.notify(`${picked === "dark" ? "Dark" : "Light"} mode is on for this visit only: this browser does not let the page remember it.`),
   });
-  // What the first view does without loads once Python is live (or failed), when the page is idle, so that it
-  // neither competes with Python's download nor delays the first heatmap.
-  const onceLive = (work) => liveAndIdle(python.ready).then(work);
+  // What the first view does without loads once Python is live (or failed) and its first result is drawn, when the
+  // page is idle, so that it neither competes with Python's download nor holds back the first live numbers: parsing
+  // and mounting the later views while that result was on its way kept it from the page for up to 90 ms.
+  const firstLive = firstLiveResult(store, python.ready);
+  const onceLive = (work) => liveAndIdle(firstLive).then(work);
   mountViews({ store, actions, theme, onceLive, embedCode });
   const firstScene = controller.start({ lesson });
 
@@ -76,6 +78,32 @@ export function startPlayground({ python, preview, lockedFields, lockedChanges, 
   // Nor are the teaching views below the playground, with their stylesheet.
   onceLive(() => mountLaterViews({ store, actions, panelsReady: controller.loadPanels }));
   return { store, controller, theme, firstScene };
+}
+
+/** How long after Python is live the later parts wait, at most, for its first result. */
+const FIRST_RESULT_AT_MOST_MS = 2000;
+
+/**
+ * Resolves once the page shows a result Python computed (or the module's error for the scene), once Python has
+ * failed, or FIRST_RESULT_AT_MOST_MS after it is live, whichever comes first.
+ * @param {ReturnType<typeof createStore>} store
+ * @param {Promise<unknown>} ready Python's boot
+ * @returns {Promise<void>}
+ */
+function firstLiveResult(store, ready) {
+  return new Promise((resolve) => {
+    const computed = (state) => state.boot.failed || (state.boot.live && ((state.result && !state.resultIsPreview) || state.error));
+    if (computed(store.state)) return resolve();
+    const stop = store.subscribe((state) => {
+      if (!computed(state)) return;
+      stop();
+      resolve();
+    });
+    ready.then(() => new Promise((wait) => setTimeout(wait, FIRST_RESULT_AT_MOST_MS)), () => {}).then(() => {
+      stop();
+      resolve();
+    });
+  });
 }
 
 /** The first view's views, each in its place. */
