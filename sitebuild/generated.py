@@ -83,17 +83,25 @@ def write_preview_module(preview):
     write_atomically(PREVIEW_MODULE, text.encode())
 
 
+#: Facts that have an export of their own in module-facts.js, not a key of MODULE_FACTS: the request kinds (their docs
+#: as comments, which the bundle leaves out, where a string would ship every kind's doc) and the worker's table of the
+#: module's parts, which only the worker reads (each export is marked pure, so a bundle that does not use it drops it).
+OWN_EXPORTS = ("requestKinds", "moduleParts")
+
+
 def write_facts_module():
-    """generated/module-facts.js: `MODULE_FACTS`, frozen, from the module's own facts, and `REQUEST_KINDS`, the
-    kinds the entry point answers, one doc comment each, as attention_playground/kinds.py declares them. The kinds
-    are in REQUEST_KINDS only (their docs as comments, which the bundle leaves out), not in MODULE_FACTS as well:
-    the page's first view would carry every kind's doc as a string."""
+    """generated/module-facts.js: `MODULE_FACTS`, frozen, from the module's own facts; `REQUEST_KINDS`, the kinds the
+    entry point answers, one doc comment each, as attention_playground/kinds.py declares them; and `MODULE_PARTS`,
+    the module's zips and which kinds need which (js/runtime/parts.js). The page's first view carries neither of the
+    last two's texts: the kinds' docs are comments, and only the worker's bundle keeps MODULE_PARTS."""
     _, facts = _module()
-    page_facts = {name: value for name, value in facts.items() if name != "requestKinds"}
+    page_facts = {name: value for name, value in facts.items() if name not in OWN_EXPORTS}
     text = (
         "// Written by the build from attention_playground.facts: what the page shares with the Python module.\n"
         "// Do not edit: change the module, and build again.\n"
-        f"export const MODULE_FACTS = deepFreeze({json.dumps(page_facts, indent=2)});\n\n"
+        f"export const MODULE_FACTS = /* @__PURE__ */ deepFreeze({json.dumps(page_facts, indent=2)});\n\n"
+        "/** The module's core zip and parts, and the parts each kind of request needs (parts.py): the worker's. */\n"
+        f"export const MODULE_PARTS = /* @__PURE__ */ deepFreeze({json.dumps(facts['moduleParts'], indent=2)});\n\n"
         f"{request_kinds_source(facts['requestKinds'])}\n"
         "function deepFreeze(value) {\n"
         "  if (value && typeof value === \"object\") for (const inner of Object.values(value)) deepFreeze(inner);\n"
@@ -111,7 +119,7 @@ def request_kinds_source(kinds):
         " * The kinds of request the Python entry point answers, as attention_playground/kinds.py declares them",
         " * (payload keys, handler and part are there). Only the Python service (js/service/) makes requests.",
         " */",
-        "export const REQUEST_KINDS = deepFreeze({",
+        "export const REQUEST_KINDS = /* @__PURE__ */ deepFreeze({",
     ]
     for constant, kind in kinds.items():
         lines.append(f"  /** {kind['doc']} */")

@@ -3,9 +3,9 @@
  * one (the exercises, the trained model, the examples' scenes). Which kind needs which part is declared with the
  * kind (py/attention_playground/kinds.py) and reaches here through the build's facts; parts.py says why.
  */
-import { MODULE_FACTS } from "../../generated/module-facts.js";
+import { MODULE_PARTS } from "../../generated/module-facts.js";
 
-const { core: CORE_ZIP, zips: PART_ZIPS, kindParts: KIND_PARTS } = MODULE_FACTS.moduleParts;
+const { core: CORE_ZIP, zips: PART_ZIPS, kindParts: KIND_PARTS } = MODULE_PARTS;
 const GENERATED_URL = new URL("../../generated/", import.meta.url);
 
 /** Where the module's zips are unpacked inside Pyodide's in-memory file system; put first on sys.path. */

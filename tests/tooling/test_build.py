@@ -255,10 +255,13 @@ def test_the_facts_module_is_the_python_modules_own(tmp_path, monkeypatch):
     monkeypatch.setattr(generated, "FACTS_MODULE", tmp_path / "module-facts.js")
     generated.write_facts_module()
     text = (tmp_path / "module-facts.js").read_text()
-    written = json.loads(text.split("export const MODULE_FACTS = deepFreeze(", 1)[1].split(");\n\n", 1)[0])
+    written = json.loads(text.split("export const MODULE_FACTS = /* @__PURE__ */ deepFreeze(", 1)[1].split(");\n\n", 1)[0])
+    parts = json.loads(text.split("export const MODULE_PARTS = /* @__PURE__ */ deepFreeze(", 1)[1].split(");\n\n", 1)[0])
     facts = module_facts()
-    # The request kinds are REQUEST_KINDS, each kind's name under its doc comment; every other fact is MODULE_FACTS.
-    assert written == {name: value for name, value in facts.items() if name != "requestKinds"}
+    # The request kinds are REQUEST_KINDS, each kind's name under its doc comment; the parts MODULE_PARTS; every other
+    # fact is MODULE_FACTS.
+    assert written == {name: value for name, value in facts.items() if name not in ("requestKinds", "moduleParts")}
+    assert parts == facts["moduleParts"]
     kinds = re.findall(r'  /\*\* (.*) \*/\n  (\w+): ("[^"]*"),', text.split("export const REQUEST_KINDS", 1)[1])
     assert [(constant, json.loads(name), doc) for doc, constant, name in kinds] == \
         [(constant, kind["name"], kind["doc"]) for constant, kind in facts["requestKinds"].items()]

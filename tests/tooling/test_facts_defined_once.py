@@ -22,8 +22,8 @@ def written_request_kinds(tmp_path, monkeypatch):
     """The kinds in generated/module-facts.js as the build writes it: [(constant, name, doc comment)]."""
     monkeypatch.setattr(generated, "FACTS_MODULE", tmp_path / "module-facts.js")
     generated.write_facts_module()
-    block = re.search(r"export const REQUEST_KINDS = deepFreeze\(\{(.*?)\}\);", (tmp_path / "module-facts.js").read_text(),
-                      re.S).group(1)
+    block = re.search(r"export const REQUEST_KINDS = /\* @__PURE__ \*/ deepFreeze\(\{(.*?)\}\);",
+                      (tmp_path / "module-facts.js").read_text(), re.S).group(1)
     return re.findall(r'^  /\*\* (.+) \*/\n  ([A-Z_]+): "([a-z_]+)",$', block, re.M)
 
 
