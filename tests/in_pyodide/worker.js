@@ -15,13 +15,13 @@
  *               milliseconds {boot, install, layout, run}; or
  *               {ok: false, message} if the runtime, the wheels or pytest could not start.
  */
-import { MODULE_FACTS } from "../../generated/module-facts.js";
+import { MODULE_PARTS } from "../../generated/module-facts.js";
 import { installWheels } from "./wheels.js";
 
 const RUNTIME_URL = new URL("../../vendor/pyodide/", import.meta.url);
 const GENERATED_URL = new URL("../../generated/", import.meta.url);
 /** The module's core and every part (the page fetches parts when needed; the suite needs them all). */
-const { core, zips } = MODULE_FACTS.moduleParts;
+const { core, zips } = MODULE_PARTS;
 const MODULE_ZIP_URLS = [core, ...Object.values(zips)].map((name) => new URL(name, GENERATED_URL));
 /** Where the repository is rebuilt in Pyodide's file system. */
 const ROOT = "/home/pyodide/attention-playground";
