@@ -28,8 +28,8 @@ PART_FILES: dict[str, tuple[str, ...]] = {
     "experiments": ("experiments.py",),
     "exercises": ("exercises/", "learner_program.py", "learner_drawing.py"),
     "model": ("model/",),
-    # The English model's weights (1.2 MB): fetched only once a learner chooses the model.
-    "english-weights": ("english/model.npz",),
+    # The English model's weights (1.3 MB zipped): fetched only once a learner chooses the model.
+    "english-weights": ("english/weights.json",),
     # Its code, tokenizer and settings: with the weights, and alone to check a lesson step that opens the model.
     "english": ("english/",),
     "presets": ("presets/",),

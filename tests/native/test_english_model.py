@@ -24,7 +24,13 @@ from attention_playground.english.analysis import (
     induction_scores,
     text_scores,
 )
-from attention_playground.english.checkpoint import SETTINGS_NAME, WEIGHTS_NAME, shipped_settings
+from attention_playground.english.checkpoint import (
+    SETTINGS_NAME,
+    WEIGHTS_NAME,
+    float16_weights,
+    shipped_settings,
+    weights_text,
+)
 from attention_playground.english.tokenizer import BOS, TOKENIZER_NAME, WORD_START, pre_tokens
 from attention_playground.model.errors import ModelInputError
 from attention_playground.model.gradients import batched_logits
@@ -94,8 +100,11 @@ def test_a_text_too_long_is_refused_with_its_length_and_the_limit():
 
 def test_the_weights_are_float16_and_the_files_fit_the_budget(english):
     folder = files("attention_playground.english")
-    with np.load(folder / WEIGHTS_NAME) as stored:
-        assert {name: stored[name].dtype for name in stored} == dict.fromkeys(english.params, np.dtype(np.float16))
+    stored = float16_weights((folder / WEIGHTS_NAME).read_text(encoding="ascii"))
+    assert {name: stored[name].dtype for name in stored} == dict.fromkeys(english.params, np.dtype(np.float16))
+    # Read back, the model is those float16 numbers exactly, and writing it again gives the same text.
+    assert all(np.array_equal(stored[name].astype(np.float64), english.params[name]) for name in english.params)
+    assert weights_text(english) == (folder / WEIGHTS_NAME).read_text(encoding="ascii")
     assert shipped_settings()["summary"]["parameters"] == sum(value.size for value in english.params.values())
     together = sum(len(gzip.compress((folder / name).read_bytes(), 9))
                    for name in (WEIGHTS_NAME, TOKENIZER_NAME, SETTINGS_NAME))

