@@ -12,9 +12,8 @@ Out (what a handler returned, to the page):
   input matrices the request sent packed (`sent`, from `sent_packed`). For 64 tokens, writing tens of thousands
   of floats as decimal text costs Python several times more than computing them; copying them as bytes costs
   almost nothing. The format is described once, in js/runtime/protocol.js ("Packed matrices");
-- `packed_plain(value, pack)`: any other result as `plain` makes it, but with every float array of two dimensions or
-  more packed the same way (one of three dimensions is a list of matrices): the English model's heads, say, are
-  thousands of weights;
+- `plain(value, pack)`: any other result, with every float array of two dimensions or more packed the same way
+  (one of three dimensions is a list of matrices): the English model's heads, say, are thousands of weights;
 - `success(result)` and `failure(error)`: the response text.
 
 In (a request from the page):
@@ -70,36 +69,27 @@ def json_matrix(array: np.ndarray) -> list[list[float | None]]:
     return rows
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, pack: Callable[[np.ndarray], dict[str, list[int]]] | None = None) -> Any:
     """`value` as JSON-ready data: a computed scene as `result_json`, a NamedTuple as a dict, an array as lists
-    (None for every inf or nan), a NumPy number as a Python one; dicts, lists and tuples walked through."""
+    (None for every inf or nan), a NumPy number as a Python one; dicts, lists and tuples walked through.
+
+    Given `pack` (`_MatrixPacker.pack`), each float array of two or more dimensions goes to it instead, a matrix's
+    descriptor in its place (an array of more dimensions as a list of what its parts become): unpacked, the same."""
     if isinstance(value, ComputedScene):
         return result_json(value)
     if isinstance(value, np.ndarray):
+        if pack is not None and value.dtype.kind == "f" and value.ndim >= 2:
+            return pack(value) if value.ndim == 2 else [plain(part, pack) for part in value]
         return json_matrix(value) if value.ndim == 2 else _json_array(value)
     if isinstance(value, np.generic):
         return _json_array(np.asarray(value))
     if isinstance(value, tuple) and hasattr(value, "_asdict"):
-        return plain(value._asdict())
+        return plain(value._asdict(), pack)
     if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
+        return {key: plain(item, pack) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
+        return [plain(item, pack) for item in value]
     return value
-
-
-def packed_plain(value: Any, pack: Callable[[np.ndarray], dict[str, list[int]]]) -> Any:
-    """`plain(value)`, but with each float array of two or more dimensions given to `pack` (a matrix's descriptor
-    in its place; an array of more dimensions as a list of what its parts become). Unpacked, it is `plain(value)`."""
-    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.ndim >= 2:
-        return pack(value) if value.ndim == 2 else [packed_plain(part, pack) for part in value]
-    if isinstance(value, tuple) and hasattr(value, "_asdict"):
-        return packed_plain(value._asdict(), pack)
-    if isinstance(value, Mapping):
-        return {key: packed_plain(item, pack) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [packed_plain(item, pack) for item in value]
-    return plain(value)
 
 
 def _json_array(array: np.ndarray) -> Any:
@@ -234,12 +224,12 @@ def success(result: Any) -> str:
 
 def packed_success(result: Any, sent: dict[str, Any] = _NOTHING_SENT) -> tuple[str, bytes]:
     """`success` with a computed scene's matrices as float64 bytes (`packed_result`, less the inputs `sent`
-    packed), and any other result's float arrays too (`packed_plain`)."""
+    packed), and any other result's float arrays too (`plain` given the packer)."""
     if isinstance(result, ComputedScene):
         header, data = packed_result(result, sent)
         return _response(header), data  # plain already: walking it again would cost more than computing it
     packer = _MatrixPacker()
-    header = packed_plain(result, packer.pack)
+    header = plain(result, packer.pack)
     return _response(header), packer.data()
 
 
