@@ -1,5 +1,5 @@
 """A playground in a frame that cannot save, as a learner meets it: a lesson page on another site around a frame of
-the playground's site, in a browser that keeps nothing for a site framed by another (Chromium in a fresh profile
+the playground's site, in a browser that keeps nothing for a site framed by another (Chromium, as the tests run it,
 refuses such a frame its storage, as Incognito, Brave and Chrome with third-party cookies blocked do).
 
 The learner edits in the frame and must be told, beside the edit, that nothing is kept, and why; the frame keeps
@@ -16,7 +16,6 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DEFAULT_TIMEOUT_MS, PageProblems, assert_no_problems
 from course_pages import course_page
 from lesson_helpers import lesson_steps
 from page_helpers import POLL_EVERY_MS, sel, type_into, wait_live
@@ -46,19 +45,10 @@ def lesson_on_another_site(site_url):
 
 
 @pytest.fixture
-def learner(browser, page_problems):
-    """A page in a fresh browser context (the storage rules of a first visit); its console errors, uncaught errors
-    and requests to any host but this machine's fail the test."""
-    context = browser.new_context(accept_downloads=True)
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    context.on("request", lambda request: request.url.split("/")[2].split(":")[0] in ("127.0.0.1", "localhost")
-               or request.url.startswith(("data:", "blob:")) or page_problems.foreign_requests.append(request.url))
-    new_page = context.new_page()
-    new_page.on("console", lambda message: message.type == "error" and page_problems.console_errors.append(message.text))
-    new_page.on("pageerror", lambda error: page_problems.page_errors.append(str(error)))
-    yield new_page
-    context.close()
-    assert_no_problems(page_problems)
+def learner(page):
+    """A first visit's page (`page`: a warm profile, nothing kept from the test before, so the storage rules of a
+    first visit); its console errors, uncaught errors and requests off this machine fail the test."""
+    return page
 
 
 def live_frame(page, frame_id):
@@ -142,29 +132,20 @@ def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and
     expect(frame.locator(sel("unsaved-work")).locator("visible=true")).to_have_count(0)
 
 
-def test_a_page_that_cannot_save_says_so_for_the_theme_pick_too(site_url, browser):
+def test_a_page_that_cannot_save_says_so_for_the_theme_pick_too(site_url, page):
     """The full page where the browser refuses all storage: an edit is said to be unsaved (the page's own words,
     not a frame's), and so is the dark mode picked."""
-    problems = PageProblems()
-    context = browser.new_context()
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    context.add_init_script("""Object.defineProperty(window, "localStorage", {
+    page.add_init_script("""Object.defineProperty(window, "localStorage", {
         get() { throw new DOMException("Access is denied for this document.", "SecurityError"); } });""")
-    page = context.new_page()
-    page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
-    try:
-        page.goto(f"{site_url}/")
-        wait_live(page)
-        page.locator(sel("theme-toggle")).click()
-        expect(page.locator("html")).to_have_attribute("data-theme", "dark")  # the pick holds for the visit
-        expect(page.locator(sel("notice-text"))).to_contain_text("for this visit only")
-        type_into(page, page.locator(sel("x-cell", row=ROW, column=COLUMN)), "0")
-        near = page.locator(f'{sel("feature-editor")} {sel("unsaved-work")}')
-        expect(near).to_be_visible()
-        expect(near).to_contain_text("does not let the page save")
-    finally:
-        context.close()
-    assert problems.page_errors == []
+    page.goto(f"{site_url}/")
+    wait_live(page)
+    page.locator(sel("theme-toggle")).click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")  # the pick holds for the visit
+    expect(page.locator(sel("notice-text"))).to_contain_text("for this visit only")
+    type_into(page, page.locator(sel("x-cell", row=ROW, column=COLUMN)), "0")
+    near = page.locator(f'{sel("feature-editor")} {sel("unsaved-work")}')
+    expect(near).to_be_visible()
+    expect(near).to_contain_text("does not let the page save")
 
 
 LESSON_FRAME_PAGE = """<!doctype html>

@@ -7,7 +7,6 @@ storage fails the page says so and keeps working; and how drafts are keyed.
 from playwright.sync_api import expect
 
 from attention_playground.presets import random_scene
-from conftest import DEFAULT_TIMEOUT_MS
 from page_helpers import (
     CAT, DEFAULT_PRESET, NOUN_DIM, PRONOUN, module_error, open_live, preset_scene, sel, type_into, wait_live)
 from sharing_helpers import (
@@ -141,29 +140,19 @@ def test_another_example_and_back_brings_the_edits_back(live_page, artifacts):
     live_page.screenshot(path=str(artifacts / "sharing-edits-back.png"), full_page=True)
 
 
-def test_when_storage_fails_the_page_says_so_and_keeps_working(browser, site_url, artifacts):
-    context = browser.new_context()
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    context.add_init_script(
+def test_when_storage_fails_the_page_says_so_and_keeps_working(page, site_url, artifacts):
+    page.add_init_script(
         """Storage.prototype.setItem = function () {
             throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
         };"""
     )
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    try:
-        open_live(page, f"{site_url}/")
-        type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1")
-        status = page.locator(sel("save-status"))
-        expect(status).to_contain_text("storage is full")
-        expect(status).to_have_attribute("data-tone", "error")
-        expect(page.locator(f'{sel("bar-row", token_index=CAT)} {sel("bar-value")}')).not_to_have_text("92.0%")
-        page.screenshot(path=str(artifacts / "sharing-storage-full.png"), full_page=True)
-        assert errors == []
-    finally:
-        context.close()
+    open_live(page, f"{site_url}/")
+    type_into(page, page.locator(sel("wq-cell", row=PRONOUN, column=NOUN_DIM)), "1")
+    status = page.locator(sel("save-status"))
+    expect(status).to_contain_text("storage is full")
+    expect(status).to_have_attribute("data-tone", "error")
+    expect(page.locator(f'{sel("bar-row", token_index=CAT)} {sel("bar-value")}')).not_to_have_text("92.0%")
+    page.screenshot(path=str(artifacts / "sharing-storage-full.png"), full_page=True)
 
 
 def test_storage_keys_are_built_from_mode_and_scene(live_page):

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from lesson_helpers import COURSE_LESSON, answer_in_the_player, course_lesson, lesson_steps, page_scene, progress, right_answer, wait_for_progress, wait_for_verdict
-from conftest import launch_warm_context
+from conftest import KEEPERS, keep_runtime_compiled, launch_warm_context
 from lms_pages import lms_server, pack, unpack
 from page_helpers import sel, type_into
 from sitebuild import paths, scorm
@@ -104,12 +104,18 @@ def storage_of(sco):
 
 
 @pytest.fixture(scope="module")
-def browser(playwright_driver, tmp_path_factory):
+def browser(playwright_driver, tmp_path_factory, plain_site_url):
     """A browser of the module's own whose HTTP cache outlives each launch (booting Python from it costs less). It
     keeps nothing else of a launch: the package's frame is third-party to the course's page, so its storage is
-    blocked (each launch checks), and each launch opens a page of its own."""
+    blocked (each launch checks), and each launch opens a page of its own. A page of the playground's runtime, on
+    a host that sends no isolation headers as the course platform does not, stays live beside them
+    (keep_runtime_compiled): the packages' frames are of the same site, 127.0.0.1, so they share its renderer and
+    boot Python from WebAssembly compiled already."""
     context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("lms-profile"))
+    KEEPERS[context] = dict.fromkeys([plain_site_url])
+    keep_runtime_compiled(context)
     yield context
+    KEEPERS.pop(context)
     context.close()
 
 
