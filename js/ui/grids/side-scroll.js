@@ -34,9 +34,36 @@ export function frameSideScroll(scroller, what) {
   sizes.observe(scroller);
   if (scroller.firstElementChild) sizes.observe(scroller.firstElementChild);
   // A resize is only observed where the page is drawn, and Chromium does not draw a course page's frame until it
-  // is scrolled into view: the cue would then appear late and change the frame's height under the reader. A grid
-  // built or rebuilt is seen at once, drawn or not (reading its widths lays it out).
-  new MutationObserver(follow).observe(scroller, { childList: true, subtree: true });
-  setTimeout(follow);
+  // is scrolled into view: the cue would then appear late and change the frame's height under the reader. So a
+  // grid built or changed is measured too, drawn or not (followSoon).
+  const followSoon = soon(follow);
+  new MutationObserver(followSoon).observe(scroller, { childList: true, subtree: true });
+  followSoon();
   return frame;
+}
+
+/** How long a change waits to be measured where no frame is drawn (a course page's frame out of view). */
+const UNDRAWN_WAIT_MS = 100;
+
+/**
+ * `measure`, called once at the next frame after any number of calls, or UNDRAWN_WAIT_MS later where no frame comes.
+ * Reading a grid's widths lays the page out: read in the middle of an update (every edit changes the grid's cells),
+ * the page was laid out there and again when the update was drawn (60 calls of `await setScene` at 10 tokens made 87
+ * to 95 layouts, 28 once measured here: bench/await_trace.py). At the next frame the page is laid out anyway.
+ * @param {() => void} measure
+ */
+function soon(measure) {
+  let frame = 0;
+  let timer = 0;
+  const run = () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    timer = 0;
+    measure();
+  };
+  return () => {
+    if (timer) return;
+    frame = requestAnimationFrame(run);
+    timer = setTimeout(run, UNDRAWN_WAIT_MS);
+  };
 }
