@@ -44,13 +44,6 @@ def lesson_on_another_site(site_url):
         yield url.replace("127.0.0.1", "localhost") + "/"
 
 
-@pytest.fixture
-def learner(page):
-    """A first visit's page (`page`: a warm profile, nothing kept from the test before, so the storage rules of a
-    first visit); its console errors, uncaught errors and requests off this machine fail the test."""
-    return page
-
-
 def live_frame(page, frame_id):
     frame = page.locator(f"#{frame_id}").element_handle().content_frame()
     frame.wait_for_function("() => window.attentionPlayground !== undefined", polling=POLL_EVERY_MS)
@@ -62,10 +55,10 @@ def storage_refused(frame):
     return frame.evaluate("() => { try { localStorage.getItem('x'); return null; } catch (error) { return error.name; } }")
 
 
-def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and_offers_a_link_and_files(lesson_on_another_site, learner, artifacts):
-    learner.set_viewport_size({"width": 1366, "height": 900})
-    learner.goto(lesson_on_another_site)
-    frame = live_frame(learner, "scene")
+def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and_offers_a_link_and_files(lesson_on_another_site, page, artifacts):
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(lesson_on_another_site)
+    frame = live_frame(page, "scene")
     assert storage_refused(frame) == "SecurityError"  # what the browser does to this frame: nothing can be kept
     expect(frame.locator(sel("unsaved-work")).locator("visible=true")).to_have_count(0)  # nothing typed yet
 
@@ -81,14 +74,14 @@ def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and
     expect(frame.locator(f'{sel("weight-editor")} {sel("unsaved-work")}')).to_be_visible()
     line, edited = near.bounding_box(), cell.bounding_box()
     assert abs(line["y"] - edited["y"]) < 600, "the message is within sight of the cell edited"
-    learner.locator("#scene").scroll_into_view_if_needed()
-    learner.screenshot(path=str(artifacts / "frame-cannot-save.png"))
+    page.locator("#scene").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "frame-cannot-save.png"))
 
     # The frame keeps working: the heatmap follows the edit.
     frame.wait_for_function("([row, column]) => window.attentionPlayground.result().tokens.length === 3", arg=[ROW, COLUMN], polling=POLL_EVERY_MS)
     # A way to keep it: the scene as a file, and a link to it (read back from the page: the frame may not write
     # to the clipboard).
-    with learner.expect_download() as download:
+    with page.expect_download() as download:
         near.locator(sel("unsaved-download")).click()
     kept_file = json.loads(open(download.value.path(), encoding="utf-8").read())
     assert kept_file["X"][ROW][COLUMN] == 0
@@ -100,34 +93,34 @@ def test_a_frame_that_cannot_save_says_so_beside_the_edit_and_the_code_typed_and
     assert link.startswith(f"{site}/index.html#s="), link  # the full page, where the work can be kept
 
     # Exercise code typed in the page's other frame: said to be unsaved too, and it can be downloaded.
-    code_frame = live_frame(learner, "code")
+    code_frame = live_frame(page, "code")
     assert storage_refused(code_frame) == "SecurityError"
     code_frame.locator(sel("exercise-open")).click()
     tab = code_frame.locator(sel("exercise-tab-softmax"))
     expect(tab).to_be_visible(timeout=90_000)
     tab.click()
     code_frame.locator(sel("code-input")).click()
-    learner.keyboard.press("Control+End")
-    learner.keyboard.type("\n# my own line")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# my own line")
     notice = code_frame.locator(f'{sel("exercise-panel")} {sel("unsaved-work")}')
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("not saved")
     expect(notice).to_contain_text(WHY, ignore_case=True)
-    with learner.expect_download() as download:
+    with page.expect_download() as download:
         notice.locator(sel("unsaved-download-code")).click()
     assert "# my own line" in open(download.value.path(), encoding="utf-8").read()
 
     # The link gives the work back (opened last: in this Chromium, once another tab of the frames' site has been
     # closed, clicks no longer reach the frames).
-    again = learner.context.new_page()
+    again = page.context.new_page()
     again.goto(link)
     wait_live(again)
     assert again.evaluate("window.attentionPlayground.getScene().X")[ROW][COLUMN] == 0
     again.close()
 
     # A reload: the frame kept nothing (it had said so).
-    learner.reload()
-    frame = live_frame(learner, "scene")
+    page.reload()
+    frame = live_frame(page, "scene")
     assert frame.evaluate("window.attentionPlayground.getScene().X")[ROW][COLUMN] == 1
     expect(frame.locator(sel("unsaved-work")).locator("visible=true")).to_have_count(0)
 
@@ -155,19 +148,19 @@ LESSON_FRAME_PAGE = """<!doctype html>
   height="640" title="a lesson's step" data-attention-playground></iframe></body></html>"""
 
 
-def test_a_lesson_in_a_frame_that_cannot_save_says_so_and_its_answers_can_be_downloaded(site_url, learner):
+def test_a_lesson_in_a_frame_that_cannot_save_says_so_and_its_answers_can_be_downloaded(site_url, page):
     steps = lesson_steps("attention-from-scratch")
     pick = next(step for step in steps if step["question"] and step["question"]["kind"] == "pick")
-    page = LESSON_FRAME_PAGE.format(site=site_url, lesson="attention-from-scratch", step=pick["id"])
-    with course_page(lambda url: {"/": page}) as url:
-        learner.goto(url.replace("127.0.0.1", "localhost") + "/")
-        frame = live_frame(learner, "lesson")
+    html = LESSON_FRAME_PAGE.format(site=site_url, lesson="attention-from-scratch", step=pick["id"])
+    with course_page(lambda url: {"/": html}) as url:
+        page.goto(url.replace("127.0.0.1", "localhost") + "/")
+        frame = live_frame(page, "lesson")
         assert storage_refused(frame) == "SecurityError"
         frame.locator(sel("lesson-pick-word")).first.click()
         # The answer is judged and shown; the player says it cannot be kept here, and how to keep it.
         expect(frame.locator(sel("lesson-verdict"))).to_be_visible()
         expect(frame.locator(sel("lesson-status"))).to_contain_text("does not let the page keep your progress")
-        with learner.expect_download() as download:
+        with page.expect_download() as download:
             frame.locator(sel("lesson-my-answers-json")).click()
         kept = json.loads(open(download.value.path(), encoding="utf-8").read())
         assert kept["answers"][pick["id"]]["attempts"] == 1

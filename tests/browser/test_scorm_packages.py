@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from lesson_helpers import COURSE_LESSON, answer_in_the_player, course_lesson, lesson_steps, page_scene, progress, right_answer, wait_for_progress, wait_for_verdict
-from conftest import KEEPERS, keep_runtime_compiled, launch_warm_context
+from conftest import warm_profile
 from lms_pages import lms_server, pack, unpack
 from page_helpers import sel, type_into
 from sitebuild import paths, scorm
@@ -111,12 +111,7 @@ def browser(playwright_driver, tmp_path_factory, plain_site_url):
     a host that sends no isolation headers as the course platform does not, stays live beside them
     (keep_runtime_compiled): the packages' frames are of the same site, 127.0.0.1, so they share its renderer and
     boot Python from WebAssembly compiled already."""
-    context = launch_warm_context(playwright_driver, tmp_path_factory.mktemp("lms-profile"))
-    KEEPERS[context] = dict.fromkeys([plain_site_url])
-    keep_runtime_compiled(context)
-    yield context
-    KEEPERS.pop(context)
-    context.close()
+    yield from warm_profile(playwright_driver, tmp_path_factory, (plain_site_url,), "lms-profile")
 
 
 def launch(browser, lms, package, requests, suspend_data=None):
