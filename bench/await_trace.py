@@ -27,7 +27,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from author_series import author_scenes  # noqa: E402
 from attention_playground.presets import random_scene  # noqa: E402
 from edit_trace import CATEGORIES, main_thread_phases  # noqa: E402
-from page import CHROMIUM_FLAGS, VIEWPORT  # noqa: E402
+from browser_bench import launch_chromium  # noqa: E402
+from page import VIEWPORT  # noqa: E402
 from page_probes import AWAIT_SERIES_FUNCTION, percentile  # noqa: E402
 from page_server import ByteLedger, start_server  # noqa: E402
 
@@ -81,7 +82,7 @@ def main(argv=None):
     trace_path = Path(tempfile.mkdtemp()) / "await-trace.json"
     server, url = start_server(ByteLedger(), isolated=False)  # a plain static host: no isolation headers
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        browser = launch_chromium(playwright)
         page = browser.new_context(viewport=VIEWPORT).new_page()
         page.add_init_script(MESSAGE_LOG)
         page.goto(f"{url}/dist/")

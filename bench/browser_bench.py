@@ -1,4 +1,4 @@
-"""What the browser benchmarks share: Chromium's flags, and the command line `--runs N --no-build`."""
+"""What the browser benchmarks share: how Chromium is started, and the command line `--runs N --no-build`."""
 
 import argparse
 import sys
@@ -6,9 +6,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT))
+from sitebuild import chromium  # noqa: E402
+
+
+def launch_chromium(playwright):
+    """Chromium as the tests start it (sitebuild/chromium.py)."""
+    return playwright.chromium.launch(executable_path=chromium.CHROMIUM, args=chromium.flags(playwright))
 
 
 def arguments_then_build(description, argv=None, runs=3):
@@ -18,7 +22,6 @@ def arguments_then_build(description, argv=None, runs=3):
     parser.add_argument("--no-build", action="store_true")
     arguments = parser.parse_args(argv)
     if not arguments.no_build:
-        sys.path.insert(0, str(ROOT))
         import build  # noqa: PLC0415  (build.py lives at the project's root)
 
         build.build(report=lambda line: None)
@@ -36,7 +39,7 @@ def fresh_page_runs(site_path, runs, one_run):
     server, base_url = start_server(ByteLedger())
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            browser = launch_chromium(playwright)
             for _ in range(runs):
                 yield one_run(browser, base_url + site_path)
             browser.close()

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from sitebuild import server as dev_server  # noqa: E402
 
-from browser_bench import CHROMIUM, CHROMIUM_FLAGS, arguments_then_build  # noqa: E402
+from browser_bench import arguments_then_build, launch_chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 COURSE_PAGE = "examples/course-page.html"
@@ -67,7 +67,7 @@ def renderer_pss(browser_session):
 
 
 def one_load(playwright, url, shared):
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    browser = launch_chromium(playwright)
     try:
         context = browser.new_context(viewport={"width": 1100, "height": 2400})  # every frame on screen
         if not shared:

@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from attention_playground.presets import random_scene  # noqa: E402
-from page import CHROMIUM_FLAGS, VIEWPORT  # noqa: E402
+from browser_bench import launch_chromium  # noqa: E402
+from page import VIEWPORT  # noqa: E402
 from page_probes import LARGE_EDIT, LARGE_SIZE, UPDATE_LATENCY_FUNCTION, percentile, with_cell  # noqa: E402
 from sitebuild import server as dev_server  # noqa: E402
 
@@ -56,7 +57,7 @@ def large_edit_page(css="", init_script=None):
     sheet of `css` added first (the page's Content-Security-Policy bypassed for it; its id is STYLE_SHEET_ID).
     Yields (the browser, the page, the options for update-latency.js's edits), every view drawn at this size once."""
     with dev_server.serving(dev_server.SiteRequestHandler) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
             if init_script:

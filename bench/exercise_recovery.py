@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from sitebuild import paths, server as dev_server  # noqa: E402
 
-from browser_bench import CHROMIUM, CHROMIUM_FLAGS, arguments_then_build  # noqa: E402
+from browser_bench import arguments_then_build, launch_chromium  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 LOOP = "def softmax(x, axis=-1):\n    while True:\n        pass\n"
@@ -132,7 +132,7 @@ def main(argv=None):
     rows = {"build.py serve": [], "plain host, 1st visit": [], "plain host, 2nd visit": []}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            browser = launch_chromium(playwright)
             for name, url in (("build.py serve", dev_url), ("plain host, 1st visit", plain_url)):
                 context = browser.new_context()
                 page = context.new_page()

@@ -49,9 +49,8 @@ from attention_playground.model import ROLE_THRESHOLDS, TrainConfig, Trainer, ev
 from attention_playground.model.transformer import encode, forward  # noqa: E402
 from attention_playground.model.requests import EXAMPLES, QUICK_RUN  # noqa: E402
 from page_server import ByteLedger, start_server  # noqa: E402
+from browser_bench import launch_chromium  # noqa: E402
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 600_000
 REPEATED_RUN = next(example["words"] for example in EXAMPLES if example["id"] == "repeated-run").split()
 INDUCTION_AT_LEAST = ROLE_THRESHOLDS["induction"][1]
@@ -233,7 +232,7 @@ def main(argv=None):
     server, base_url = start_server(ledger)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+            browser = launch_chromium(playwright)
             claims = claim_rows(browser, base_url, claim_ids)
             if not args.claims_only:
                 inductions, (run, sent) = induction_rows(browser, base_url, ledger, args.induction_heads,

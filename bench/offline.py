@@ -40,13 +40,9 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from sitebuild import server as dev_server  # noqa: E402
+from browser_bench import launch_chromium  # noqa: E402
 
 RESULTS_PATH = ROOT / "bench" / "offline-results.json"  # (ignored by git, like results.json)
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 SITE_PATH = "/dist/index.html"
 TIMEOUT_MS = 180_000
 ROUND_TRIP_MS = 40  # with --network
@@ -146,7 +142,7 @@ def main(argv=None):
     runs = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            browser = launch_chromium(playwright)
             try:
                 for index in range(arguments.runs):
                     run = one_run(browser, base_url, arguments.network)

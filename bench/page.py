@@ -65,6 +65,7 @@ from page_probes import (
     with_cell,
 )
 from page_server import ByteLedger, start_server
+from browser_bench import launch_chromium
 from author_series import author_series, print_author_table, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,11 +73,6 @@ sys.path.insert(0, str(ROOT / "py"))
 from attention_playground.presets import random_scene  # noqa: E402  (the module lives in py/)
 
 RESULTS_PATH = ROOT / "bench" / "results.json"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 #: The playground as learners get it (dist/: bundled and minified) or as it is edited (the sources).
 SITE_PATHS = {"dist": "/dist/", "source": "/"}
 BARE_PATH = "/bench/bare/"
@@ -446,7 +442,7 @@ def main(argv=None):
     authors = None
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            browser = launch_chromium(playwright)
             browser_session = browser.new_browser_cdp_session()
             chromium_version = browser.version
             print(f"Chromium {chromium_version}, {os.cpu_count()} cores, serving {base_url}\n"

@@ -25,10 +25,7 @@ import build  # noqa: E402  (build.py lives at the project's root)
 from sitebuild import server as dev_server  # noqa: E402
 from attention_playground import scaling_experiment  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browser_bench import launch_chromium  # noqa: E402
 
 
 def main():
@@ -44,7 +41,7 @@ def main():
     browser_ms = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            browser = launch_chromium(playwright)
             page = browser.new_page()
             page.goto(url)
             page.evaluate("window.attentionPlayground.ready")

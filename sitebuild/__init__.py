@@ -17,6 +17,7 @@
     site        dist/: a folder to upload to any static host
     variants    the offline manifest, the offline zip and the CDN site, made from dist/
     server      the development server (`python3 build.py serve`)
+    chromium    the Chromium the browser tests and the benchmarks start, and how they start it
 
 Standard library only, so that it runs before anything is installed (computing the preview needs NumPy:
 build.py re-runs itself in the project's .venv when the running Python lacks it).

@@ -64,24 +64,20 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from page_helpers import FRESH_VIEWPORT, await_ready, open_live, reset_to_default_example, sel  # noqa: E402
 from runtime_helpers import start_client  # noqa: E402
-from sitebuild import paths, server as dev_server, variants  # noqa: E402
+from sitebuild import chromium, paths, server as dev_server, variants  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    # A new tab of a site shares the renderer of the site's other tabs in the profile, as Chromium does once it
-    # has many: with the runtime kept live in each warm profile (`keep_runtime_compiled`), V8 then has the
-    # runtime's WebAssembly compiled already, NumPy's included, and tiered up by the tests before (it keeps
-    # what a page of its process still uses), and a test's boot costs a quarter less CPU.
-    "--process-per-site",
-]
+# A new tab of a site shares the renderer of the site's other tabs in the profile, as Chromium does once it has many:
+# with the runtime kept live in each warm profile (`keep_runtime_compiled`), V8 then has the runtime's WebAssembly
+# compiled already, NumPy's included, and tiered up by the tests before (it keeps what a page of its process still
+# uses), and a test's boot costs a quarter less CPU.
+PER_SITE = "--process-per-site"
+
+
+def chromium_flags(playwright_driver):
+    """How the tests start Chromium: as the benchmarks do (sitebuild/chromium.py), a renderer per site."""
+    return [*chromium.flags(playwright_driver), PER_SITE]
+
+
 LOCAL_HOST = "127.0.0.1"
 #: The names of this machine a page may ask: its address, and `localhost`, by which the tests reach a course page of
 #: their own as another site than the playground's (course_pages.py).
@@ -153,9 +149,9 @@ def playwright_driver():
 
 @pytest.fixture(scope="session")
 def browser(playwright_driver):
-    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-    yield chromium
-    chromium.close()
+    launched = playwright_driver.chromium.launch(executable_path=chromium.CHROMIUM, args=chromium_flags(playwright_driver))
+    yield launched
+    launched.close()
 
 
 #: What `page` wipes after each test, for every origin the test touched: all a site can keep but the HTTP
@@ -166,7 +162,7 @@ SITE_DATA = "cookies,file_systems,indexeddb,local_storage,websql,service_workers
 def launch_warm_context(playwright_driver, profile):
     """A browser of its own with a persistent profile in the folder `profile`, with no page open."""
     context = playwright_driver.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        str(profile), executable_path=chromium.CHROMIUM, args=chromium_flags(playwright_driver))
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
     for blank in list(context.pages):
         blank.close()
