@@ -22,7 +22,7 @@ FLAGS = [
 #: Turned off besides Playwright's: the address bar's suggestions, a page of Chromium's own (a WebUI) that it loads
 #: for every new window into a renderer of its own, headless too, where no one can open it. Each new page in a
 #: context of its own paid some 0.3 s of CPU for it (0.03 s in a profile that keeps one), and on two cores a cold
-#: load of the playground beside it drew its first heatmap 70 to 90 ms later (bench/page.py, two runs each way).
+#: load of the playground beside it drew its first heatmap 40 to 120 ms later (bench/page.py, three runs each way).
 FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 
 DISABLE_FEATURES = "--disable-features="
