@@ -6,6 +6,8 @@ second one would undo Playwright's. So the features turned off here are added to
 reports it from a browser Playwright started (`Browser.getBrowserCommandLine`), and given as one switch.
 """
 
+import functools
+
 CHROMIUM = "/usr/bin/chromium"
 
 FLAGS = [
@@ -27,24 +29,25 @@ FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 
 DISABLE_FEATURES = "--disable-features="
 
-#: The flags, once worked out, for the process (one Playwright version per process).
-_flags = []
+
+def features_turned_off(arguments):
+    """The features a Chromium started with the command line `arguments` turns off: its last `--disable-features`."""
+    switches = [argument.removeprefix(DISABLE_FEATURES) for argument in arguments if argument.startswith(DISABLE_FEATURES)]
+    return [feature for features in switches[-1:] for feature in features.split(",") if feature]
 
 
 def playwrights_features_off(playwright):
     """The features Playwright turns off, read from a Chromium it starts (and closes) for the purpose."""
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[*FLAGS, "--enable-automation"])
     try:
-        arguments = browser.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
+        return features_turned_off(browser.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"])
     finally:
         browser.close()
-    lists = [argument.removeprefix(DISABLE_FEATURES) for argument in arguments if argument.startswith(DISABLE_FEATURES)]
-    return [feature for features in lists[-1:] for feature in features.split(",") if feature]
 
 
+@functools.cache
 def flags(playwright):
-    """FLAGS, and Playwright's features turned off with FEATURES_OFF, as one `--disable-features`."""
-    if not _flags:
-        features = [*playwrights_features_off(playwright), *FEATURES_OFF]
-        _flags.extend([*FLAGS, DISABLE_FEATURES + ",".join(dict.fromkeys(features))])
-    return list(_flags)
+    """FLAGS, and Playwright's features turned off with FEATURES_OFF, as one `--disable-features` (worked out once for
+    each Playwright)."""
+    features = dict.fromkeys([*playwrights_features_off(playwright), *FEATURES_OFF])
+    return (*FLAGS, DISABLE_FEATURES + ",".join(features))

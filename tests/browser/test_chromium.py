@@ -4,12 +4,6 @@ Playwright's own, which stay off (a frame of another site must still be refused 
 from sitebuild import chromium
 
 
-def features_in_effect(arguments):
-    """The features a Chromium started with `arguments` turns off: those of its last `--disable-features`."""
-    switches = [argument for argument in arguments if argument.startswith(chromium.DISABLE_FEATURES)]
-    return set(switches[-1].removeprefix(chromium.DISABLE_FEATURES).split(",")) if switches else set()
-
-
 def test_the_features_turned_off_are_playwrights_and_ours(playwright_driver):
     flags = chromium.flags(playwright_driver)
     assert sum(flag.startswith(chromium.DISABLE_FEATURES) for flag in flags) == 1, flags
@@ -22,4 +16,4 @@ def test_the_features_turned_off_are_playwrights_and_ours(playwright_driver):
 
     playwrights = set(chromium.playwrights_features_off(playwright_driver))
     assert "ThirdPartyStoragePartitioning" in playwrights  # what test_frame_that_cannot_save relies on
-    assert playwrights | set(chromium.FEATURES_OFF) <= features_in_effect(arguments)
+    assert playwrights | set(chromium.FEATURES_OFF) <= set(chromium.features_turned_off(arguments))
